@@ -1,0 +1,175 @@
+//! Hand scoring and game-end tests, as pure functions of the numbers involved, kept apart
+//! from the state machine so each rule can be checked against the rule texts on its own.
+
+use super::bid::Level;
+use super::options::{BothReach, ContractRules, IndividualRules, Kaboot, PartnerRule, Thirteen};
+use super::seat::{BySeat, ByTeam, Seat, Team};
+
+/// What a contract hand is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContractScore {
+    pub declarers: i32,
+    pub defenders: i32,
+    /// The declaring side took all 13 tricks under `kaboot: instant-win`: they win the game.
+    pub instant_win: bool,
+}
+
+/// Scores a contract hand (BRIEF "Classic Tarneeb" scoring and "Egyptian Tarneeb" multiplier).
+///
+/// `multiplier` is 1, 2 or 4 (undoubled, doubled, redoubled); `declarers_before` is the
+/// declaring team's score before the hand, which `instant-win-not-when-negative` looks at.
+pub fn contract_score(
+    rules: &ContractRules,
+    level: Level,
+    multiplier: i32,
+    declarer_tricks: u8,
+    declarers_before: i32,
+) -> ContractScore {
+    let level = i32::from(level.get());
+    let won = i32::from(declarer_tricks);
+    let lost = 13 - won;
+    let made = won >= level;
+    let instant_win = rules.kaboot == Kaboot::InstantWin
+        && won == 13
+        && (!rules.instant_win_only_bid_13 || level == 13)
+        && !(rules.instant_win_not_when_negative && declarers_before < 0);
+    let (mut declarers, mut defenders) = match (rules.kaboot, made) {
+        // 002: "If a team bids 13 tricks and wins them all, they score 26 points. If they lose
+        // any tricks, they score minus 16 and the other team scores double".
+        (Kaboot::Bonus, true) if level == 13 => (26, 0),
+        (Kaboot::Bonus, false) if level == 13 => (-16, 2 * lost),
+        // 002: "If the bid was less than 13, kaboot brings a bonus of 3 points, so 16".
+        (Kaboot::Bonus, true) if won == 13 => (16, 0),
+        (_, true) => (won, 0),
+        (_, false) => (-level, lost),
+    };
+    declarers *= multiplier;
+    if rules.defenders_multiplied {
+        defenders *= multiplier;
+    }
+    ContractScore {
+        declarers,
+        defenders,
+        instant_win,
+    }
+}
+
+/// What an individual-bid hand is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndividualScore {
+    pub delta: BySeat<i32>,
+    /// A bid of 13 decided the game (made: that partnership wins; failed: the other one).
+    pub instant_winner: Option<Team>,
+}
+
+/// Scores a hand of 400 or Forty-One (BRIEF "400": table, bid 13, ten-second rule).
+/// A player who reneged under the ten-second rule scores nothing and their bid decides nothing.
+pub fn individual_score(
+    rules: &IndividualRules,
+    bids: BySeat<Level>,
+    tricks: BySeat<u8>,
+    reneged: BySeat<bool>,
+) -> IndividualScore {
+    let mut delta = BySeat([0; 4]);
+    let mut made_13: Option<Team> = None;
+    let mut failed_13 = ByTeam([false; 2]);
+    for seat in Seat::ALL {
+        if reneged[seat] {
+            continue;
+        }
+        let bid = bids[seat];
+        let made = tricks[seat] >= bid.get();
+        if bid.get() == 13 && rules.thirteen == Thirteen::Instant {
+            if made {
+                made_13 = Some(seat.team());
+            } else {
+                failed_13[seat.team()] = true;
+            }
+            continue;
+        }
+        let points = rules.points.get(bid).unwrap_or(0);
+        delta[seat] = if made { points } else { -points };
+    }
+    let instant_winner = match (made_13, failed_13.0) {
+        (Some(team), _) => Some(team),
+        (None, [true, false]) => Some(Team::T1),
+        (None, [false, true]) => Some(Team::T0),
+        // Failed 13s in both partnerships cancel; the hand is scored without them.
+        _ => None,
+    };
+    IndividualScore {
+        delta,
+        instant_winner,
+    }
+}
+
+/// The winner of a contract game at the end of a hand, if any: a team at or above the target
+/// (BRIEF "Target ... Checked at the end of a hand"). Both there at once (possible only with
+/// unusual options) goes to the higher score; equal scores play on.
+pub fn contract_winner(target: i32, scores: ByTeam<i32>) -> Option<Team> {
+    let [a, b] = scores.0;
+    match (a >= target, b >= target) {
+        (true, false) => Some(Team::T0),
+        (false, true) => Some(Team::T1),
+        (true, true) if a != b => Some(if a > b { Team::T0 } else { Team::T1 }),
+        _ => None,
+    }
+}
+
+/// The winner of a 400 or Forty-One game at the end of a hand, if any (BRIEF "400": partner
+/// rule and play-on to 51; "Forty-One": higher total).
+pub fn individual_winner(
+    rules: &IndividualRules,
+    target: i32,
+    scores: BySeat<i32>,
+) -> Option<Team> {
+    let partner_ok = |s: Seat| match rules.partner {
+        PartnerRule::Positive => scores[s.partner()] > 0,
+        PartnerRule::NonNegative => scores[s.partner()] >= 0,
+    };
+    let qualified = |at: i32| -> ByTeam<Option<i32>> {
+        let mut best = ByTeam([None; 2]);
+        for s in Seat::ALL {
+            if scores[s] >= at && partner_ok(s) {
+                let b = &mut best[s.team()];
+                *b = Some(b.map_or(scores[s], |x: i32| x.max(scores[s])));
+            }
+        }
+        best
+    };
+    let one = |q: ByTeam<Option<i32>>| match q.0 {
+        [Some(_), None] => Some(Team::T0),
+        [None, Some(_)] => Some(Team::T1),
+        _ => None,
+    };
+    let at_target = qualified(target);
+    if at_target.0.iter().any(Option::is_none) {
+        return one(at_target);
+    }
+    match rules.both_reach_target {
+        BothReach::HigherTotal => {
+            let total = |t: Team| t.seats().iter().map(|&s| scores[s]).sum::<i32>();
+            higher(total(Team::T0), total(Team::T1))
+        }
+        BothReach::PlayOn => {
+            let top = qualified(rules.play_on_target);
+            match top.0 {
+                [Some(a), Some(b)] => higher(a, b),
+                _ => one(top),
+            }
+        }
+    }
+}
+
+fn higher(a: i32, b: i32) -> Option<Team> {
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Some(Team::T0),
+        std::cmp::Ordering::Less => Some(Team::T1),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// The side ahead when the hand cap ends a game; `None` is a draw (BRIEF "max-hands").
+pub fn leader_at_cap(totals: ByTeam<i32>) -> Option<Team> {
+    higher(totals.0[0], totals.0[1])
+}

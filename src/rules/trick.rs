@@ -1,0 +1,135 @@
+//! Tricks: the cards on the table and who wins them.
+
+use serde::Serialize;
+
+use super::card::{Card, Suit};
+use super::seat::Seat;
+
+/// A trick in progress or completed: cards in the order played, starting with the leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Trick {
+    pub leader: Seat,
+    #[serde(serialize_with = "ser_cards")]
+    cards: [Option<Card>; 4],
+    #[serde(skip)]
+    len: u8,
+}
+
+fn ser_cards<S: serde::Serializer>(cards: &[Option<Card>; 4], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(cards.iter().flatten())
+}
+
+impl Trick {
+    pub const fn new(leader: Seat) -> Trick {
+        Trick {
+            leader,
+            cards: [None; 4],
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.len == 4
+    }
+
+    pub fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = Some(c);
+        self.len += 1;
+    }
+
+    /// The suit led, once a card is down.
+    pub fn led(&self) -> Option<Suit> {
+        self.cards[0].map(Card::suit)
+    }
+
+    /// Whose turn it is in this trick.
+    pub fn to_play(&self) -> Seat {
+        self.leader.plus(self.len as usize)
+    }
+
+    /// `(seat, card)` in the order played.
+    pub fn plays(&self) -> impl Iterator<Item = (Seat, Card)> + '_ {
+        self.cards[..self.len as usize]
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, c)| c.map(|c| (self.leader.plus(i), c)))
+    }
+
+    pub fn card_of(&self, seat: Seat) -> Option<Card> {
+        self.plays().find(|&(s, _)| s == seat).map(|(_, c)| c)
+    }
+
+    /// The winner so far: the highest trump if any was played, else the highest card of the
+    /// suit led (BRIEF "Common to all"; 000 "The highest trump card played to the trick wins
+    /// the trick ... the highest card of the suit originally led"). `None` with no cards down.
+    pub fn winner(&self, trump: Option<Suit>) -> Option<Seat> {
+        self.led()?;
+        let mut best: Option<(Seat, Card)> = None;
+        for (seat, card) in self.plays() {
+            let beats = match best {
+                None => true,
+                Some((_, b)) => {
+                    let card_trump = Some(card.suit()) == trump;
+                    let best_trump = Some(b.suit()) == trump;
+                    match (card_trump, best_trump) {
+                        (true, false) => true,
+                        (false, true) => false,
+                        _ => card.suit() == b.suit() && card.rank() > b.rank(),
+                    }
+                }
+            };
+            if beats {
+                best = Some((seat, card));
+            }
+        }
+        best.map(|(s, _)| s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trick(leader: Seat, cards: &[&str]) -> Trick {
+        let mut t = Trick::new(leader);
+        for c in cards {
+            t.push(c.parse().unwrap());
+        }
+        t
+    }
+
+    #[test]
+    fn highest_of_suit_led_wins_without_trump() {
+        // 000: "if the trick contains no card of the trump suit, the highest card of the suit
+        // originally led to that trick wins it."
+        let t = trick(Seat::S1, &["TH", "AS", "QH", "2H"]);
+        assert_eq!(t.winner(Some(Suit::Clubs)), Some(Seat::S3));
+        // An off-suit ace never wins.
+        assert_eq!(t.winner(None), Some(Seat::S3));
+    }
+
+    #[test]
+    fn highest_trump_wins() {
+        // 000: "The highest trump card played to the trick wins the trick."
+        let t = trick(Seat::S0, &["AH", "2S", "KH", "5S"]);
+        assert_eq!(t.winner(Some(Suit::Spades)), Some(Seat::S3));
+        assert_eq!(t.winner(Some(Suit::Hearts)), Some(Seat::S0));
+    }
+
+    #[test]
+    fn no_trump_only_suit_led_counts() {
+        // 000 (No Trump): "each trick is won solely by the highest card of the suit originally
+        // led to that trick."
+        let t = trick(Seat::S2, &["3D", "AS", "AC", "4D"]);
+        assert_eq!(t.winner(None), Some(Seat::S1));
+        assert_eq!(t.to_play(), Seat::S2);
+    }
+}

@@ -1,0 +1,179 @@
+//! What one seat may know: its own cards and everything public. The protocol sends this.
+//!
+//! A view is built only from the seat's own hand and public facts, so no view can hold another
+//! player's unplayed card. A throw-in decision to keep the hand is not public either (it would
+//! tell the table the hand was weak).
+
+use serde::Serialize;
+
+use super::bid::{Call, Level, Strain};
+use super::card::Card;
+use super::card_set::CardSet;
+use super::game::{Decision, Game, Phase};
+use super::seat::{BySeat, ByTeam, Seat};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    pub seat: Seat,
+    /// Deals so far, this one included (redeals and throw-ins count).
+    pub hand_number: u32,
+    pub dealer: Seat,
+    pub phase: &'static str,
+    /// Team scores (contract games) or the partnership totals (400 / 41).
+    pub team_scores: ByTeam<i32>,
+    /// Individual scores in 400 / Forty-One; absent in contract games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat_scores: Option<BySeat<i32>>,
+    pub hand: CardSet,
+    /// Public announcements made before the auction (004 Dakak and Out of Call).
+    pub announcements: Vec<Announcement>,
+    pub auction: Vec<SeatCall>,
+    /// 400 / Forty-One: each seat's bid once made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bids: Option<BySeat<Option<Level>>>,
+    pub contract: Option<ContractView>,
+    /// `null` until known (classic before trump is named, or before the first lead under
+    /// trump-by-first-lead).
+    pub trump: Option<Strain>,
+    pub tricks: Vec<TrickView>,
+    pub current_trick: TrickView,
+    pub tricks_won: BySeat<u8>,
+    /// Ten-second-rule strikes this hand.
+    pub strikes: BySeat<u8>,
+    /// Cards each seat still holds (a count, not the cards).
+    pub cards_left: BySeat<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Announcement {
+    pub seat: Seat,
+    /// `dakak` or `out-of-call`.
+    pub kind: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatCall {
+    pub seat: Seat,
+    pub call: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContractView {
+    pub declarer: Seat,
+    pub bid: String,
+    pub multiplier: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickView {
+    pub leader: Seat,
+    pub cards: Vec<Card>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Seat>,
+}
+
+impl Game {
+    /// `seat`'s view of the game now.
+    pub fn view(&self, seat: Seat) -> View {
+        let h = self.hand();
+        let individual = self.individual_rules().is_some();
+        let dealt = h.number > 0 && self.phase() != Phase::Deal;
+        let mut announcements = Vec::new();
+        if let (Some(c), true) = (self.contract_rules(), dealt) {
+            for s in Seat::ALL {
+                if c.dakak && h.flags[s].dakak {
+                    announcements.push(Announcement {
+                        seat: s,
+                        kind: "dakak",
+                    });
+                }
+                if c.out_of_call && h.flags[s].out_of_call {
+                    announcements.push(Announcement {
+                        seat: s,
+                        kind: "out-of-call",
+                    });
+                }
+            }
+        }
+        let calls: Vec<SeatCall> = if individual {
+            let mut v = Vec::new();
+            for i in 1..=4 {
+                let s = h.dealer.plus(i);
+                if let Some(l) = h.bids[s] {
+                    v.push(SeatCall {
+                        seat: s,
+                        call: l.to_string(),
+                    });
+                }
+            }
+            v
+        } else {
+            h.auction
+                .calls
+                .iter()
+                .map(|&(s, c): &(Seat, Call)| SeatCall {
+                    seat: s,
+                    call: c.to_string(),
+                })
+                .collect()
+        };
+        View {
+            seat,
+            hand_number: h.number,
+            dealer: self.dealer(),
+            phase: match self.phase() {
+                Phase::Deal => "deal",
+                Phase::ThrowIn => "throw-in",
+                Phase::Auction => "auction",
+                Phase::Trump => "trump",
+                Phase::Play => "play",
+                Phase::Over => "over",
+            },
+            team_scores: self.team_totals(),
+            seat_scores: individual.then(|| self.seat_scores()),
+            hand: if dealt || self.is_over() {
+                h.held[seat]
+            } else {
+                CardSet::EMPTY
+            },
+            announcements,
+            auction: if dealt { calls } else { Vec::new() },
+            bids: (individual && dealt).then_some(h.bids),
+            contract: h.contract.filter(|_| dealt).map(|c| ContractView {
+                declarer: c.declarer,
+                bid: c.bid.to_string(),
+                multiplier: c.multiplier,
+            }),
+            trump: h.trump.filter(|_| dealt),
+            tricks: if dealt {
+                h.tricks
+                    .iter()
+                    .map(|(t, w)| TrickView {
+                        leader: t.leader,
+                        cards: t.plays().map(|(_, c)| c).collect(),
+                        winner: Some(*w),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            current_trick: TrickView {
+                leader: h.trick.leader,
+                cards: if dealt {
+                    h.trick.plays().map(|(_, c)| c).collect()
+                } else {
+                    Vec::new()
+                },
+                winner: None,
+            },
+            tricks_won: h.tricks_won,
+            strikes: h.strikes,
+            cards_left: BySeat(Seat::ALL.map(|s| if dealt { h.held[s].len() } else { 0 })),
+        }
+    }
+
+    /// The decision pending for `seat`, if it is that seat's turn.
+    pub fn decision_for(&self, seat: Seat) -> Option<Decision> {
+        self.decision().filter(|d| d.seat == seat)
+    }
+}

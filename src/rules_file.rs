@@ -1,0 +1,181 @@
+//! Reads `--rules`: a preset name, or a JSON file holding `"preset"` plus the options it changes.
+//!
+//! The file is merged into the preset's JSON (objects merge key by key, anything else replaces),
+//! then read with unknown fields denied and validated, so every mistake names its option.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::rules::{Rules, PRESETS};
+
+/// Why `--rules` could not be used; the message names the input and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesInputError {
+    #[error("unknown rules preset '{0}': use one of classic, egyptian, 400, 41, or a path to a JSON rules file")]
+    UnknownPreset(String),
+    #[error("cannot read rules file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("rules file {path} is not valid JSON: {source}")]
+    Json {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("rules file {path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+/// Loads `--rules ARG`: a preset name or a path to a rules file.
+pub fn load(arg: &str) -> Result<Rules, RulesInputError> {
+    if let Some(r) = Rules::preset(arg) {
+        return Ok(r);
+    }
+    let path = Path::new(arg);
+    if !path.exists() && !arg.contains('/') && !arg.ends_with(".json") {
+        return Err(RulesInputError::UnknownPreset(arg.to_string()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| RulesInputError::Read {
+        path: arg.to_string(),
+        source,
+    })?;
+    from_json_text(&text, arg)
+}
+
+/// Reads rules from JSON text; `origin` names the input in messages.
+pub fn from_json_text(text: &str, origin: &str) -> Result<Rules, RulesInputError> {
+    let value: Value = serde_json::from_str(text).map_err(|source| RulesInputError::Json {
+        path: origin.to_string(),
+        source,
+    })?;
+    from_value(value, origin)
+}
+
+/// Reads rules from a JSON value: `{"preset": NAME, ...changes}`, or complete rules without
+/// `"preset"` (as `tarneeb rules` prints and records hold).
+pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> {
+    let invalid = |message: String| RulesInputError::Invalid {
+        path: origin.to_string(),
+        message,
+    };
+    let Value::Object(mut changes) = value else {
+        return Err(invalid(
+            "the rules must be a JSON object like {\"preset\": \"classic\", \"target\": 41}".into(),
+        ));
+    };
+    let merged = match changes.remove("preset") {
+        Some(Value::String(name)) => {
+            let base = Rules::preset(&name).ok_or_else(|| {
+                invalid(format!(
+                    "option 'preset': unknown preset '{name}': use one of {}",
+                    PRESETS.join(", ")
+                ))
+            })?;
+            let mut base = serde_json::to_value(base).expect("rules serialize");
+            merge(&mut base, Value::Object(changes), &invalid)?;
+            base
+        }
+        Some(other) => {
+            return Err(invalid(format!(
+                "option 'preset': expected a preset name string, got {other}"
+            )))
+        }
+        None => Value::Object(changes),
+    };
+    let rules: Rules = serde_json::from_value(merged).map_err(|e| invalid(explain(e)))?;
+    rules.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(rules)
+}
+
+/// Merges `changes` into `base`. Switching a game family (setting `individual` on a contract
+/// preset) replaces the other family's section.
+fn merge(
+    base: &mut Value,
+    changes: Value,
+    invalid: &dyn Fn(String) -> RulesInputError,
+) -> Result<(), RulesInputError> {
+    match (base, changes) {
+        (Value::Object(b), Value::Object(c)) => {
+            for (k, v) in c {
+                match b.get_mut(&k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v, invalid)?,
+                    _ => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+            Ok(())
+        }
+        (b, c) => {
+            *b = c;
+            Ok(())
+        }
+    }
+}
+
+/// serde's messages name the field but not its section; say where to look.
+fn explain(e: serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    format!(
+        "{msg} (see `tarneeb rules classic` or `tarneeb rules 400` for every option and its type)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_round_trip_through_json() {
+        for name in PRESETS {
+            let r = Rules::preset(name).unwrap();
+            let v = serde_json::to_value(&r).unwrap();
+            assert_eq!(from_value(v, "test").unwrap(), r, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_file_changes_only_what_it_names() {
+        let r = from_json_text(
+            r#"{"preset": "classic", "target": 41, "contract": {"no-trump": true}}"#,
+            "f",
+        )
+        .unwrap();
+        assert_eq!(r.target, 41);
+        assert!(r.contract.as_ref().unwrap().no_trump);
+        assert_eq!(r.max_hands, 200);
+    }
+
+    #[test]
+    fn mistakes_name_the_option() {
+        let cases = [
+            (r#"{"preset": "classic", "targte": 41}"#, "targte"),
+            (r#"{"preset": "classic", "target": "x"}"#, "invalid type"),
+            (r#"{"preset": "classic", "target": 0}"#, "'target'"),
+            (
+                r#"{"preset": "classic", "contract": {"kaboot": "sometimes"}}"#,
+                "sometimes",
+            ),
+            (
+                r#"{"preset": "400", "individual": {"points": {"2": 2}}}"#,
+                "hole at bid 3",
+            ),
+            (r#"{"preset": "nope"}"#, "unknown preset 'nope'"),
+            (r#"[1]"#, "JSON object"),
+        ];
+        for (text, want) in cases {
+            let e = from_json_text(text, "rules.json").unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+            assert!(e.contains("rules.json"), "{e}");
+        }
+    }
+
+    #[test]
+    fn unknown_preset_name_is_an_error() {
+        let e = load("fourhundred").unwrap_err().to_string();
+        assert!(e.contains("unknown rules preset 'fourhundred'"), "{e}");
+    }
+}

@@ -2,7 +2,7 @@
 //! They read only what a bot would be told (their own hand and public play).
 
 use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand_pcg::Pcg32;
 
 use crate::rules::{
     Bid, Call, Card, CardSet, DecisionKind, Game, Level, Move, Rank, Seat, Strain, Suit,
@@ -20,14 +20,14 @@ pub enum PlayerKind {
 /// A player's random number generator; each player gets its own stream from the game seed.
 pub struct Player {
     kind: PlayerKind,
-    rng: Pcg64Mcg,
+    rng: Pcg32,
 }
 
 impl Player {
     pub fn new(kind: PlayerKind, seed: u64) -> Player {
         Player {
             kind,
-            rng: Pcg64Mcg::seed_from_u64(seed),
+            rng: Pcg32::seed_from_u64(seed),
         }
     }
 
@@ -95,8 +95,7 @@ fn greedy_move(game: &Game) -> Option<Move> {
             legal
                 .iter()
                 .copied()
-                .filter(|m| matches!(m, Move::Call(Call::Bid(b)) if b.level <= want))
-                .last()
+                .rfind(|m| matches!(m, Move::Call(Call::Bid(b)) if b.level <= want))
                 .or_else(|| legal.iter().next().copied())
         }
         DecisionKind::Call => {

@@ -74,7 +74,7 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
                 ))
             })?;
             let mut base = serde_json::to_value(base).expect("rules serialize");
-            merge(&mut base, Value::Object(changes), &invalid)?;
+            merge(&mut base, Value::Object(changes));
             base
         }
         Some(other) => {
@@ -89,29 +89,25 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
     Ok(rules)
 }
 
-/// Merges `changes` into `base`. Switching a game family (setting `individual` on a contract
-/// preset) replaces the other family's section.
-fn merge(
-    base: &mut Value,
-    changes: Value,
-    invalid: &dyn Fn(String) -> RulesInputError,
-) -> Result<(), RulesInputError> {
+/// Merges `changes` into `base` as a JSON merge patch (RFC 7386): objects merge key by key,
+/// `null` removes a key (a hole in a points table, `slow-play` off), anything else replaces.
+fn merge(base: &mut Value, changes: Value) {
     match (base, changes) {
         (Value::Object(b), Value::Object(c)) => {
             for (k, v) in c {
+                if v.is_null() {
+                    b.remove(&k);
+                    continue;
+                }
                 match b.get_mut(&k) {
-                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v, invalid)?,
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
                     _ => {
                         b.insert(k, v);
                     }
                 }
             }
-            Ok(())
         }
-        (b, c) => {
-            *b = c;
-            Ok(())
-        }
+        (b, c) => *b = c,
     }
 }
 
@@ -160,7 +156,7 @@ mod tests {
                 "sometimes",
             ),
             (
-                r#"{"preset": "400", "individual": {"points": {"2": 2}}}"#,
+                r#"{"preset": "400", "individual": {"points": {"3": null}}}"#,
                 "hole at bid 3",
             ),
             (r#"{"preset": "nope"}"#, "unknown preset 'nope'"),

@@ -30,10 +30,11 @@ impl SeatFlags {
             .unwrap_or(0);
         let weak = Suit::ALL.iter().all(|&s| {
             let n = hand.count_suit(s);
-            !hand.has(Rank::Ace, s)
-                && !(n >= 2 && hand.has(Rank::King, s))
-                && !(n >= 3 && hand.has(Rank::Queen, s))
-                && !(n >= 4 && hand.has(Rank::Jack, s))
+            let stopper = hand.has(Rank::Ace, s)
+                || (n >= 2 && hand.has(Rank::King, s))
+                || (n >= 3 && hand.has(Rank::Queen, s))
+                || (n >= 4 && hand.has(Rank::Jack, s));
+            !stopper
         });
         SeatFlags {
             weak,
@@ -167,21 +168,18 @@ impl ContractAuction {
 
     pub fn legal(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>, out: &mut MoveList) {
         let seat = self.to_speak;
-        let mut any_bid = false;
-        let mut bids = MoveList::new();
+        let start = out.len();
+        out.push(Move::Call(Call::Pass));
         Self::each_bid(rules, |b| {
             if self.bid_allowed(rules, flags, seat, b) {
-                any_bid = true;
-                bids.push(Move::Call(Call::Bid(b)));
+                out.push(Move::Call(Call::Bid(b)));
             }
         });
-        // 002: "Some play that if the first three players pass, the dealer is forced to bid".
-        let forced = rules.dealer_forced_7 && self.high.is_none() && seat == self.dealer && any_bid;
-        if !forced {
-            out.push(Move::Call(Call::Pass));
-        }
-        for m in bids.iter() {
-            out.push(*m);
+        // 002: "Some play that if the first three players pass, the dealer is forced to bid"
+        // (only when the dealer may bid at all).
+        let any_bid = out.len() > start + 1;
+        if rules.dealer_forced_7 && self.high.is_none() && seat == self.dealer && any_bid {
+            out.remove(start);
         }
         if let Some((high_seat, _)) = self.high {
             let opponents_bid = high_seat.team() != seat.team();

@@ -276,6 +276,13 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Removes the move at `i`, keeping the order of the others.
+    pub fn remove(&mut self, i: usize) {
+        let len = self.len as usize;
+        self.moves.copy_within(i + 1..len, i);
+        self.len -= 1;
+    }
+
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len as usize]
     }

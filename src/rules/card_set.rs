@@ -88,14 +88,21 @@ impl CardSet {
     /// The `n`-th card in index order (0-based); used to pick a uniformly random card without
     /// building a list.
     pub fn nth(self, n: u32) -> Option<Card> {
-        let mut bits = self.0;
-        for _ in 0..n {
-            if bits == 0 {
-                return None;
+        // Skip whole suits by popcount, then clear low bits within the suit.
+        let mut n = n;
+        for suit in 0..4 {
+            let part = (self.0 >> (suit * 13)) & SUIT_MASK;
+            let count = part.count_ones();
+            if n < count {
+                let mut bits = part;
+                for _ in 0..n {
+                    bits &= bits - 1;
+                }
+                return Card::from_index((suit * 13 + bits.trailing_zeros() as u64) as u8);
             }
-            bits &= bits - 1;
+            n -= count;
         }
-        CardSet(bits).lowest()
+        None
     }
 
     pub fn iter(self) -> CardIter {

@@ -288,7 +288,15 @@ impl Game {
         h.dealer = dealer;
         h.dealt = deal.hands();
         h.held = deal.hands();
-        h.flags = BySeat(Seat::ALL.map(|s| SeatFlags::of(deal.hand(s))));
+        // The flags feed only the throw-in, Dakak and Out-of-Call options: skip them otherwise.
+        let flagged = self.rules.contract.as_ref().is_some_and(|c| {
+            c.throw_in_weak_hand || c.throw_in_long_suit || c.dakak || c.out_of_call
+        });
+        h.flags = if flagged {
+            BySeat(Seat::ALL.map(|s| SeatFlags::of(deal.hand(s))))
+        } else {
+            BySeat::default()
+        };
         h.auction.reset(dealer);
         h.bids = BySeat([None; 4]);
         h.contract = None;

@@ -45,7 +45,7 @@ impl Seat {
     }
 
     pub const fn team(self) -> Team {
-        if self as usize % 2 == 0 {
+        if (self as usize).is_multiple_of(2) {
             Team::T0
         } else {
             Team::T1

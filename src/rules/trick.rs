@@ -71,26 +71,23 @@ impl Trick {
     /// suit led (BRIEF "Common to all"; 000 "The highest trump card played to the trick wins
     /// the trick ... the highest card of the suit originally led"). `None` with no cards down.
     pub fn winner(&self, trump: Option<Suit>) -> Option<Seat> {
-        self.led()?;
-        let mut best: Option<(Seat, Card)> = None;
-        for (seat, card) in self.plays() {
-            let beats = match best {
-                None => true,
-                Some((_, b)) => {
-                    let card_trump = Some(card.suit()) == trump;
-                    let best_trump = Some(b.suit()) == trump;
-                    match (card_trump, best_trump) {
-                        (true, false) => true,
-                        (false, true) => false,
-                        _ => card.suit() == b.suit() && card.rank() > b.rank(),
-                    }
-                }
+        let led = self.led()?;
+        // Rank every card on one scale: trumps above the suit led, other suits never win.
+        let mut best = (0, 0u8);
+        for (i, card) in self.cards[..self.len as usize].iter().enumerate() {
+            let Some(c) = card else { continue };
+            let key = if Some(c.suit()) == trump {
+                32 + c.rank() as u8
+            } else if c.suit() == led {
+                16 + c.rank() as u8
+            } else {
+                0
             };
-            if beats {
-                best = Some((seat, card));
+            if key > best.1 {
+                best = (i, key);
             }
         }
-        best.map(|(s, _)| s)
+        Some(self.leader.plus(best.0))
     }
 }
 

@@ -84,7 +84,10 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
         }
         None => Value::Object(changes),
     };
-    let rules: Rules = serde_json::from_value(merged).map_err(|e| invalid(explain(e)))?;
+    let rules: Rules = serde_path_to_error::deserialize(merged).map_err(|e| {
+        let path = e.path().to_string();
+        invalid(explain(&path, e.into_inner()))
+    })?;
     rules.validate().map_err(|e| invalid(e.to_string()))?;
     Ok(rules)
 }
@@ -111,13 +114,16 @@ fn merge(base: &mut Value, changes: Value) {
     }
 }
 
-/// serde's messages name the field but not its section; say where to look.
-fn explain(e: serde_json::Error) -> String {
+/// serde's message with the option's full path, and where to look up the options.
+fn explain(path: &str, e: serde_json::Error) -> String {
     let msg = e.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-    format!(
-        "{msg} (see `tarneeb rules classic` or `tarneeb rules 400` for every option and its type)"
-    )
+    let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    let at = if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!("option '{path}': ")
+    };
+    format!("{at}{msg} (`tarneeb rules classic` and `tarneeb rules 400` show every option and its type)")
 }
 
 #[cfg(test)]
@@ -149,7 +155,14 @@ mod tests {
     fn mistakes_name_the_option() {
         let cases = [
             (r#"{"preset": "classic", "targte": 41}"#, "targte"),
-            (r#"{"preset": "classic", "target": "x"}"#, "invalid type"),
+            (
+                r#"{"preset": "classic", "target": "x"}"#,
+                "option 'target': invalid type",
+            ),
+            (
+                r#"{"preset": "classic", "contract": {"no-trump": 1}}"#,
+                "option 'contract.no-trump'",
+            ),
             (r#"{"preset": "classic", "target": 0}"#, "'target'"),
             (
                 r#"{"preset": "classic", "contract": {"kaboot": "sometimes"}}"#,

@@ -6,9 +6,16 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tarneeb_referee::bot::{split_command, BotSpec};
+use tarneeb_referee::cli_args::{parse_duration_ms, parse_fault_policy, parse_seat, read_deals};
 use tarneeb_referee::players::PlayerKind;
-use tarneeb_referee::rules::Rules;
-use tarneeb_referee::{rules_file, simulate};
+use tarneeb_referee::protocol::{HandEndMsg, TimeLimits};
+use tarneeb_referee::referee::{play_game, FaultPolicy, GameConfig, RefereeError};
+use tarneeb_referee::rules::{Rules, Seat};
+use tarneeb_referee::{rules_file, signals, simulate};
 
 #[derive(Parser)]
 #[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None)]
@@ -28,6 +35,13 @@ enum Command {
         /// A preset name or a path to a JSON rules file.
         rules: String,
     },
+    /// Play one game between four bot programs and write its record.
+    ///
+    /// Each --bot is a command line; the bot speaks the JSON-lines protocol of protocol.md on
+    /// its stdin/stdout (stderr goes to a log beside the record). Exit code 0 when the game
+    /// reached a result (a forfeit is a result), 2 for bad usage or input, 1 when the referee
+    /// itself failed, 130 when interrupted.
+    Play(PlayArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate {
         /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
@@ -46,6 +60,60 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
+    #[arg(long, default_value = "classic")]
+    rules: String,
+    /// Game seed: fixes the first dealer and every deal. Default: drawn from the clock (and
+    /// printed, and kept in the record).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
+    /// Partners are seats 0 & 2 and 1 & 3.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    bots: Vec<String>,
+    /// Where to write the game record (JSON lines). Default: games/seed-SEED.jsonl.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Play these deals first (JSON lines with "hands": four lists of 13 cards; a game record
+    /// works), then deals from the seed.
+    #[arg(long, value_name = "PATH")]
+    deals: Option<PathBuf>,
+    /// The first dealer (0-3) instead of the one drawn from the seed.
+    #[arg(long, value_parser = parse_seat)]
+    first_dealer: Option<Seat>,
+    /// Time for a bot to answer the handshake.
+    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    handshake_timeout: u64,
+    /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
+    /// a rules option counted in strikes, separate from this.)
+    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
+    move_timeout: u64,
+    /// A chess-clock time bank per seat for the whole game (default: none).
+    #[arg(long, value_parser = parse_duration_ms)]
+    time_bank: Option<u64>,
+    /// Added to a seat's bank after each of its replies.
+    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
+    increment: u64,
+    /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
+    /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
+    #[arg(long, default_value = "forfeit", value_parser = parse_fault_policy)]
+    on_fault: FaultPolicy,
+    /// Longest line accepted from a bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    max_line: usize,
+    /// Largest stderr log kept per bot, in bytes (the rest is drained and dropped).
+    #[arg(long, default_value_t = 1 << 20)]
+    stderr_cap: u64,
+    /// Print the result as one JSON object instead of the hand-by-hand report.
+    #[arg(long)]
+    json: bool,
+    /// Test aid: write every message with its seat and the cards hidden from that seat.
+    #[arg(long, hide = true)]
+    trace: Option<PathBuf>,
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -69,12 +137,15 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tarneeb: {e:#}");
-            if e.downcast_ref::<UsageError>().is_some()
-                || e.downcast_ref::<rules_file::RulesInputError>().is_some()
-            {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
+            match e.downcast_ref::<RefereeError>() {
+                Some(RefereeError::Interrupted { .. }) => ExitCode::from(130),
+                Some(RefereeError::Spawn { .. }) => ExitCode::from(2),
+                _ if e.downcast_ref::<UsageError>().is_some()
+                    || e.downcast_ref::<rules_file::RulesInputError>().is_some() =>
+                {
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(1),
             }
         }
     }
@@ -86,6 +157,7 @@ fn run(cli: Cli) -> Result<()> {
             let r = rules_file::load(&rules)?;
             println!("{}", serde_json::to_string_pretty(&r)?);
         }
+        Command::Play(args) => play(args)?,
         Command::Simulate {
             rules,
             games,
@@ -129,6 +201,129 @@ fn run(cli: Cli) -> Result<()> {
                 );
             }
         }
+    }
+    Ok(())
+}
+
+fn play(a: PlayArgs) -> Result<()> {
+    let rules = rules_file::load(&a.rules)?;
+    if a.bots.len() != 4 {
+        return Err(UsageError(format!(
+            "give exactly four --bot commands (seats 0, 1, 2, 3), got {}",
+            a.bots.len()
+        ))
+        .into());
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        t.as_nanos() as u64 ^ u64::from(std::process::id())
+    });
+    let record = a
+        .record
+        .unwrap_or_else(|| PathBuf::from(format!("games/seed-{seed}.jsonl")));
+    let deals = match &a.deals {
+        Some(p) => read_deals(p).map_err(UsageError)?,
+        None => Vec::new(),
+    };
+    let mut specs = Vec::new();
+    for (i, cmd) in a.bots.iter().enumerate() {
+        let command =
+            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+        let stem = record
+            .file_stem()
+            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+        let stderr_log = record.with_file_name(format!("{stem}.seat{i}.stderr.log"));
+        specs.push(BotSpec {
+            command,
+            cwd: None,
+            env: Vec::new(),
+            stderr_log,
+            stderr_cap: a.stderr_cap,
+            max_line: a.max_line,
+        });
+    }
+    let bots: [BotSpec; 4] = specs
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("four bot specs"))?;
+    let cfg = GameConfig {
+        rules,
+        seed,
+        first_dealer: a.first_dealer,
+        deals,
+        bots,
+        time: TimeLimits {
+            handshake_ms: a.handshake_timeout,
+            move_ms: a.move_timeout,
+            bank_ms: a.time_bank,
+            increment_ms: a.increment,
+        },
+        on_fault: a.on_fault,
+        record: record.clone(),
+        trace: a.trace,
+        grace: Duration::from_millis(1000),
+    };
+    if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    let stop = signals::install();
+    // Orphaned helpers of bots are reparented to us, so stopping a bot can reap them.
+    let _ = tarneeb_referee::bot::become_subreaper();
+    let json = a.json;
+    if !json {
+        println!("seed {seed}, record {}", record.display());
+    }
+    let mut report = |h: &HandEndMsg| {
+        if !json {
+            let scores = match &h.seat_scores {
+                Some(s) => format!("players {} {} {} {}", s.0[0], s.0[1], s.0[2], s.0[3]),
+                None => format!("teams {} : {}", h.team_scores.0[0], h.team_scores.0[1]),
+            };
+            println!(
+                "hand {:>3} (dealer {}): {:<16} {scores}",
+                h.hand_number, h.dealer, h.end
+            );
+        }
+    };
+    let outcome = play_game(&cfg, stop, &mut report)?;
+    if json {
+        let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result});
+        println!("{v}");
+    } else {
+        let r = &outcome.result;
+        let names: Vec<String> = outcome
+            .bots
+            .iter()
+            .map(|b| b.name.clone().unwrap_or_else(|| "(no name)".into()))
+            .collect();
+        match r.winner {
+            Some(t) => {
+                let [a, b] = t.seats();
+                println!(
+                    "winner: team {t} (seat {a} {}, seat {b} {}) by {} after {} hands",
+                    names[a.index()],
+                    names[b.index()],
+                    r.reason,
+                    r.hands
+                );
+            }
+            None => println!("draw ({}) after {} hands", r.reason, r.hands),
+        }
+        if let Some(f) = &r.forfeit {
+            println!(
+                "forfeit: seat {} ({}): {}: {}",
+                f.seat,
+                names[f.seat.index()],
+                f.kind,
+                f.detail
+            );
+        }
+        println!(
+            "final scores: teams {} : {}",
+            r.team_scores.0[0], r.team_scores.0[1]
+        );
     }
     Ok(())
 }

@@ -1,0 +1,110 @@
+//! Small parsers for command-line values: durations, fault policies, seats, deal files.
+
+use std::path::Path;
+
+use crate::referee::FaultPolicy;
+use crate::rules::{BySeat, CardSet, Deal, Seat};
+
+/// `250ms`, `10s`, `2m`, or a plain number of milliseconds.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000)
+    } else {
+        (t, 1)
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| {
+            format!("'{text}' is not a duration: write 500ms, 10s, 2m or a number of milliseconds")
+        })
+}
+
+/// `forfeit`, `substitute` or `substitute:N`.
+pub fn parse_fault_policy(text: &str) -> Result<FaultPolicy, String> {
+    match text.split_once(':') {
+        None if text == "forfeit" => Ok(FaultPolicy::Forfeit),
+        None if text == "substitute" => Ok(FaultPolicy::Substitute { max_faults: 3 }),
+        Some(("substitute", n)) => n
+            .parse::<u32>()
+            .map(|max_faults| FaultPolicy::Substitute { max_faults })
+            .map_err(|_| {
+                format!("'{text}': N in substitute:N is a count of faults, like substitute:3")
+            }),
+        _ => Err(format!(
+            "'{text}' is not a fault policy: use forfeit, substitute or substitute:N"
+        )),
+    }
+}
+
+pub fn parse_seat(text: &str) -> Result<Seat, String> {
+    text.parse::<u8>()
+        .ok()
+        .and_then(Seat::new)
+        .ok_or_else(|| format!("'{text}' is not a seat: seats are 0, 1, 2 and 3"))
+}
+
+/// Reads deals from a JSON-lines file: every line with a `"hands"` field (four lists of 13
+/// cards, seat 0 first) is a deal; other lines are skipped, so a game record works too.
+pub fn read_deals(path: &Path) -> Result<Vec<Deal>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read deals file {}: {e}", path.display()))?;
+    let mut deals = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{}:{}", path.display(), i + 1);
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: not JSON: {e}", at()))?;
+        let Some(hands) = value.get("hands") else {
+            continue;
+        };
+        let hands: [CardSet; 4] = serde_json::from_value(hands.clone()).map_err(|e| {
+            format!(
+                "{}: \"hands\" must be four lists of cards like [\"AS\", \"KH\", ...]: {e}",
+                at()
+            )
+        })?;
+        deals.push(Deal::new(BySeat(hands)).map_err(|e| format!("{}: {e}", at()))?);
+    }
+    if deals.is_empty() {
+        return Err(format!("deals file {} holds no deal: each line needs {{\"hands\": [[13 cards], [..], [..], [..]]}}", path.display()));
+    }
+    Ok(deals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("250ms"), Ok(250));
+        assert_eq!(parse_duration_ms("10s"), Ok(10_000));
+        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
+        assert_eq!(parse_duration_ms("42"), Ok(42));
+        assert!(parse_duration_ms("soon").unwrap_err().contains("'soon'"));
+    }
+
+    #[test]
+    fn fault_policies() {
+        assert_eq!(parse_fault_policy("forfeit"), Ok(FaultPolicy::Forfeit));
+        assert_eq!(
+            parse_fault_policy("substitute"),
+            Ok(FaultPolicy::Substitute { max_faults: 3 })
+        );
+        assert_eq!(
+            parse_fault_policy("substitute:5"),
+            Ok(FaultPolicy::Substitute { max_faults: 5 })
+        );
+        assert!(parse_fault_policy("substitute:x").is_err());
+        assert!(parse_fault_policy("ignore").is_err());
+    }
+}

@@ -1,0 +1,284 @@
+//! The wire messages between the referee and a bot, version 1. `protocol.md` is the contract
+//! with bot authors and `protocol/schema.json` its machine-readable form: every change here
+//! changes both.
+//!
+//! Messages are one JSON object per line, with a `"type"`. The referee sends `hello`, `deal`,
+//! `request`, `move`, `trick`, `hand_end`, `fault` and `game_end`; a bot sends `hello` once and
+//! one `move` per request.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::view::Announcement;
+use crate::rules::{BySeat, ByTeam, Card, CardSet, DecisionKind, Rules, Seat, Team, View};
+
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Time limits announced at the handshake (all in milliseconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeLimits {
+    pub handshake_ms: u64,
+    /// Hard limit for one reply; going over it is a `timeout` fault.
+    pub move_ms: u64,
+    /// A chess-clock bank per seat for the whole game, if any.
+    pub bank_ms: Option<u64>,
+    /// Added to the bank after each reply.
+    pub increment_ms: u64,
+}
+
+/// The clock for one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnClock {
+    /// Time allowed for this reply: the move limit, or less when the bank is lower.
+    pub limit_ms: u64,
+    /// What is left in the seat's bank before this move (`null` without a bank).
+    pub bank_ms: Option<u64>,
+}
+
+/// What a fault was (`fault` messages, records and results use these names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// No valid `hello` within the handshake timeout, or a `hello` that is not valid.
+    Handshake,
+    /// No reply within the limit.
+    Timeout,
+    /// The bot's output closed: it exited or crashed.
+    Exited,
+    /// A line that is not JSON (or not UTF-8).
+    NotJson,
+    /// JSON that is not a valid reply: wrong type, missing field, an id never issued.
+    BadReply,
+    /// A line longer than the referee's cap.
+    LineTooLong,
+    /// A move that is not among the legal moves.
+    IllegalMove,
+    /// Output when no request was outstanding.
+    Unsolicited,
+}
+
+impl std::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = serde_json::to_value(self).expect("fault kinds serialize");
+        f.write_str(v.as_str().unwrap_or("fault"))
+    }
+}
+
+/// What the referee did about a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultAction {
+    /// The seat's partnership lost the game.
+    Forfeit,
+    /// The referee played a random legal move for the seat.
+    Substitute,
+}
+
+/// A message from the referee to one bot.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToBot<'a> {
+    Hello {
+        protocol: u32,
+        seat: Seat,
+        rules: &'a Rules,
+        time: TimeLimits,
+    },
+    Deal {
+        hand_number: u32,
+        dealer: Seat,
+        /// The receiver's own 13 cards.
+        hand: CardSet,
+        announcements: Vec<Announcement>,
+    },
+    Request {
+        id: u64,
+        decision: DecisionKind,
+        legal: Vec<String>,
+        view: View,
+        time: TurnClock,
+    },
+    /// A move made at the table (a `keep` after a throw-in question is private and not sent).
+    Move {
+        hand_number: u32,
+        seat: Seat,
+        decision: DecisionKind,
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Trick {
+        hand_number: u32,
+        number: u8,
+        leader: Seat,
+        cards: Vec<Card>,
+        winner: Seat,
+    },
+    HandEnd(HandEndMsg),
+    Fault {
+        seat: Seat,
+        kind: FaultKind,
+        action: FaultAction,
+    },
+    GameEnd(GameEndMsg),
+}
+
+/// The end of a hand, as sent to bots and written to records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HandEndMsg {
+    pub hand_number: u32,
+    pub dealer: Seat,
+    /// `played`, `all-passed`, `thrown-in`, or `bid-sum-too-low`.
+    pub end: String,
+    /// The seat that threw the hand in, for `thrown-in`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thrown_in_by: Option<Seat>,
+    pub team_delta: ByTeam<i32>,
+    pub team_scores: ByTeam<i32>,
+    /// 400 / Forty-One only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_delta: Option<BySeat<i32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_scores: Option<BySeat<i32>>,
+    /// Seats that reneged under the ten-second rule (400 / Forty-One).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reneged: Option<BySeat<bool>>,
+    /// The hand decided the game by itself (kaboot instant win, a bid of 13 in 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instant_winner: Option<Team>,
+}
+
+/// The result of a game, as sent to bots, written to records and printed by `play --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameEndMsg {
+    /// The winning team, `null` for a draw.
+    pub winner: Option<Team>,
+    /// `target`, `instant`, `hand-cap` or `forfeit`.
+    pub reason: String,
+    pub hands: u32,
+    pub team_scores: ByTeam<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_scores: Option<BySeat<i32>>,
+    /// For a forfeit: the faulting seat, what it did and the detail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<ForfeitInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForfeitInfo {
+    pub seat: Seat,
+    pub kind: FaultKind,
+    pub detail: String,
+}
+
+/// A bot's `hello` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelloReply {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+/// A bot's `move` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveReply {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: u64,
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// How a line from a bot reads as a reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadReply {
+    Move(MoveReply),
+    /// Not JSON at all.
+    NotJson(String),
+    /// JSON, but not a `move` reply.
+    Invalid(String),
+}
+
+/// Reads one line as a `move` reply, telling bad JSON from JSON of the wrong shape.
+pub fn read_move(line: &str) -> ReadReply {
+    let value: serde_json::Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return ReadReply::NotJson(format!("not JSON ({e}): {}", excerpt(line))),
+    };
+    if value.get("type").and_then(|t| t.as_str()) != Some("move") {
+        return ReadReply::Invalid(format!(
+            "expected {{\"type\": \"move\", \"id\": N, \"move\": \"...\"}}, got {}",
+            excerpt(line)
+        ));
+    }
+    match serde_json::from_value::<MoveReply>(value) {
+        Ok(m) => ReadReply::Move(m),
+        Err(e) => ReadReply::Invalid(format!("not a valid move reply ({e}): {}", excerpt(line))),
+    }
+}
+
+/// Reads the `hello` reply of the handshake; the error says what is wrong.
+pub fn read_hello(line: &str) -> Result<HelloReply, String> {
+    let value: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| format!("hello reply is not JSON ({e}): {}", excerpt(line)))?;
+    if value.get("type").and_then(|t| t.as_str()) != Some("hello") {
+        return Err(format!(
+            "expected {{\"type\": \"hello\", \"name\": \"...\"}}, got {}",
+            excerpt(line)
+        ));
+    }
+    let h: HelloReply = serde_json::from_value(value)
+        .map_err(|e| format!("not a valid hello reply ({e}): {}", excerpt(line)))?;
+    if h.name.trim().is_empty() || h.name.len() > 100 {
+        return Err("the hello reply's name must be 1 to 100 characters".to_string());
+    }
+    Ok(h)
+}
+
+/// The start of a long line, for messages.
+pub fn excerpt(line: &str) -> String {
+    const MAX: usize = 120;
+    if line.len() <= MAX {
+        return line.to_string();
+    }
+    let mut end = MAX;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &line[..end], line.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_classified() {
+        assert!(
+            matches!(read_move(r#"{"type":"move","id":3,"move":"AS"}"#), ReadReply::Move(m) if m.id == 3 && m.mv == "AS")
+        );
+        assert!(matches!(read_move("hello"), ReadReply::NotJson(_)));
+        assert!(matches!(
+            read_move(r#"{"type":"move","id":"x","move":"AS"}"#),
+            ReadReply::Invalid(_)
+        ));
+        assert!(matches!(
+            read_move(r#"{"type":"move","id":1,"move":"AS","extra":1}"#),
+            ReadReply::Invalid(_)
+        ));
+        assert!(matches!(
+            read_move(r#"{"type":"hello","name":"x"}"#),
+            ReadReply::Invalid(_)
+        ));
+        assert!(read_hello(r#"{"type":"hello","name":"bot","version":"1"}"#).is_ok());
+        assert!(read_hello(r#"{"type":"hello","name":""}"#).is_err());
+    }
+
+    #[test]
+    fn fault_kinds_print_as_on_the_wire() {
+        assert_eq!(FaultKind::LineTooLong.to_string(), "line-too-long");
+        assert_eq!(FaultKind::NotJson.to_string(), "not-json");
+    }
+}

@@ -1,0 +1,68 @@
+//! The lines of a game record, version 1.
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{FaultAction, FaultKind, GameEndMsg, HandEndMsg, TimeLimits};
+use crate::rules::{BySeat, CardSet, DecisionKind, Rules, Seat};
+
+pub const RECORD_FORMAT: u32 = 1;
+
+/// One line of a record. The first line is the header, the last the result (or `aborted`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RecordLine {
+    Header(Box<Header>),
+    Deal {
+        hand_number: u32,
+        dealer: Seat,
+        hands: BySeat<CardSet>,
+    },
+    Move {
+        hand_number: u32,
+        seat: Seat,
+        decision: DecisionKind,
+        #[serde(rename = "move")]
+        mv: String,
+        /// Milliseconds from the request being written to the reply arriving.
+        ms: u64,
+        /// The referee chose this move for a faulty seat (`--on-fault substitute`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        substituted: bool,
+    },
+    Fault {
+        hand_number: u32,
+        seat: Seat,
+        kind: FaultKind,
+        detail: String,
+        action: FaultAction,
+    },
+    HandEnd(HandEndMsg),
+    Result(GameEndMsg),
+    /// The referee was stopped (Ctrl-C, SIGTERM) before the game ended.
+    Aborted {
+        reason: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: u32,
+    /// `tarneeb-referee X.Y.Z`.
+    pub referee: String,
+    pub rules: Rules,
+    pub seed: u64,
+    pub first_dealer: Seat,
+    pub bots: Vec<BotInfo>,
+    pub time: TimeLimits,
+    /// `forfeit` or `substitute:N`.
+    pub on_fault: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotInfo {
+    pub seat: Seat,
+    pub command: Vec<String>,
+    /// From the bot's `hello`; `null` when the handshake failed.
+    pub name: Option<String>,
+    pub version: Option<String>,
+}

@@ -1,0 +1,9 @@
+//! Game records: versioned JSON lines from which a game can be replayed without the bots and
+//! without the random number generator (every deal and every move is in the record).
+//! The format is described in `docs/record.md`.
+
+pub mod format;
+pub mod writer;
+
+pub use format::{BotInfo, Header, RecordLine, RECORD_FORMAT};
+pub use writer::RecordWriter;

@@ -1,0 +1,42 @@
+//! Writes a record line by line. Lines are buffered and flushed at least at the end of every
+//! hand (and on faults and at the end), so a crash of the referee leaves a readable prefix.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::format::RecordLine;
+
+pub struct RecordWriter {
+    out: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl RecordWriter {
+    /// Creates (or truncates) the record at `path`, creating its directory.
+    pub fn create(path: &Path) -> std::io::Result<RecordWriter> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = File::create(path)?;
+        Ok(RecordWriter {
+            out: BufWriter::new(file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn write(&mut self, line: &RecordLine) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.out, line)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Hands the buffered lines to the OS: enough for a referee crash to leave them readable
+    /// (no fsync: a record is not worth a disk sync per hand).
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}

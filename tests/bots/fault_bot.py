@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""A bot that misbehaves on purpose, for the referee's end-to-end tests.
+
+usage: fault_bot.py MODE [TRIGGER] [MARKER]
+
+Plays random legal moves and, at its TRIGGER-th request (default 3; for `illegal`, its
+TRIGGER-th card play), does what MODE says. MARKER is ignored: tests put a unique word in
+the command line to find leftover processes.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+
+CARDS = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    mode = sys.argv[1]
+    trigger = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    rng = random.Random(7)
+    requests = plays = 0
+    if mode == "stderr-flood":
+        chunk = "x" * 1023 + "\n"
+        for _ in range(20 * 1024):
+            sys.stderr.write(chunk)
+        sys.stderr.flush()
+    if mode == "fork-holder":
+        if os.fork() == 0:
+            # The child keeps the inherited stdout open and sleeps.
+            time.sleep(1000)
+            os._exit(0)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg["type"]
+        if kind == "hello":
+            if mode == "no-hello":
+                continue
+            send({"type": "hello", "name": "fault-" + mode, "version": "1"})
+            continue
+        if kind == "game_end":
+            return
+        if kind != "request":
+            continue
+        requests += 1
+        if msg["decision"] == "play":
+            plays += 1
+        fire = requests == trigger
+        rid, legal = msg["id"], msg["legal"]
+        if mode == "illegal" and msg["decision"] == "play" and plays == trigger:
+            send({"type": "move", "id": rid, "move": next(c for c in CARDS if c not in legal)})
+            continue
+        if fire:
+            if mode == "hang":
+                time.sleep(1000)
+            if mode == "exit":
+                sys.exit(3)
+            if mode == "garbage":
+                sys.stdout.write("this is not json\n")
+                sys.stdout.flush()
+                continue
+            if mode == "long-line":
+                sys.stdout.write("{\"type\": \"move\", \"pad\": \"" + "x" * (10 * 1024 * 1024) + "\"}\n")
+                sys.stdout.flush()
+                continue
+            if mode == "wrong-id":
+                send({"type": "move", "id": rid + 1000, "move": legal[0]})
+                continue
+            if mode == "fork-holder":
+                # The parent exits; its child still holds stdout, so no end-of-file arrives.
+                os._exit(0)
+            if mode == "unsolicited":
+                send({"type": "move", "id": rid, "move": rng.choice(legal)})
+                send({"type": "note", "text": "nobody asked"})
+                continue
+            if mode == "stale":
+                send({"type": "move", "id": rid - 1, "move": legal[0]})
+        send({"type": "move", "id": rid, "move": rng.choice(legal)})
+
+
+if __name__ == "__main__":
+    main()

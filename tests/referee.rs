@@ -1,0 +1,477 @@
+//! End-to-end tests of `tarneeb play`: the real binary with real bot processes, well-behaved
+//! and misbehaving (tests/bots/fault_bot.py).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
+const FAULT_BOT: &str = "tests/bots/fault_bot.py";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch directory and a word unique to this test, put on every bot's command line so
+/// leftover processes can be found.
+struct Scratch {
+    dir: PathBuf,
+    marker: String,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let marker = format!("tarneeb-test-{name}-{}", std::process::id());
+        let dir = std::env::temp_dir().join(&marker);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch { dir, marker }
+    }
+
+    fn random_bot(&self) -> String {
+        format!(
+            "python3 {} {}",
+            root().join(RANDOM_BOT).display(),
+            self.marker
+        )
+    }
+
+    fn fault_bot(&self, mode: &str) -> String {
+        format!(
+            "python3 {} {mode} 3 {}",
+            root().join(FAULT_BOT).display(),
+            self.marker
+        )
+    }
+
+    fn record(&self) -> PathBuf {
+        self.dir.join("game.jsonl")
+    }
+
+    /// Processes whose command line holds the marker (none may survive a game).
+    fn leftovers(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(&self.marker) {
+                let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+                found.push(format!(
+                    "pid {name}: {text} [{}]",
+                    stat.split(' ').nth(2).unwrap_or("?")
+                ));
+            }
+        }
+        found
+    }
+
+    /// Runs `tarneeb play` with these bots and flags; fails the test if it runs past `limit`.
+    fn play(&self, bots: [&str; 4], flags: &[&str], limit: Duration) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+        cmd.current_dir(root())
+            .arg("play")
+            .arg("--json")
+            .arg("--record")
+            .arg(self.record());
+        for b in bots {
+            cmd.arg("--bot").arg(b);
+        }
+        cmd.args(flags)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().expect("tarneeb starts");
+        let out = wait_with_limit(child, limit);
+        // Give the kernel a moment to finish reaping after the referee exits.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !self.leftovers().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            self.leftovers().is_empty(),
+            "processes left behind: {:?}",
+            self.leftovers()
+        );
+        out
+    }
+
+    fn record_lines(&self) -> Vec<Value> {
+        read_lines(&self.record())
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad record line {l}: {e}")))
+        .collect()
+}
+
+fn wait_with_limit(mut child: std::process::Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "tarneeb play ran past {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn result_of(out: &Output) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("--json output {text}: {e}"))
+}
+
+const GAME_LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn full_game_of_every_preset_with_python_bots() {
+    for preset in ["classic", "egyptian", "400", "41"] {
+        let s = Scratch::new(&format!("preset-{preset}"));
+        let b = s.random_bot();
+        let out = s.play(
+            [&b, &b, &b, &b],
+            &["--rules", preset, "--seed", "11"],
+            GAME_LIMIT,
+        );
+        let v = result_of(&out);
+        let result = &v["result"];
+        assert!(
+            ["target", "instant", "hand-cap"].contains(&result["reason"].as_str().unwrap()),
+            "{preset}: {result}"
+        );
+        assert!(result.get("forfeit").is_none());
+        let lines = s.record_lines();
+        assert_eq!(lines[0]["type"], "header");
+        assert_eq!(lines[0]["seed"], 11);
+        assert_eq!(lines[0]["bots"][2]["name"], "python-random");
+        assert_eq!(lines.last().unwrap()["type"], "result");
+        let mut last = lines.last().unwrap().clone();
+        last.as_object_mut().unwrap().remove("type");
+        assert_eq!(
+            &last, result,
+            "the record's result line is the printed result"
+        );
+        let moves = lines.iter().filter(|l| l["type"] == "move").count();
+        let hands = lines.iter().filter(|l| l["type"] == "hand_end").count();
+        assert!(
+            moves > 0 && hands as u64 == result["hands"].as_u64().unwrap(),
+            "{preset}"
+        );
+        assert!(
+            lines.iter().all(|l| l["type"] != "fault"),
+            "{preset}: a fault in a clean game"
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_deals() {
+    let s = Scratch::new("same-seed");
+    let b = s.random_bot();
+    let deals = |s: &Scratch| -> Vec<Value> {
+        s.record_lines()
+            .into_iter()
+            .filter(|l| l["type"] == "deal")
+            .take(3)
+            .collect()
+    };
+    s.play([&b, &b, &b, &b], &["--seed", "99"], GAME_LIMIT);
+    let first = deals(&s);
+    s.play([&b, &b, &b, &b], &["--seed", "99"], GAME_LIMIT);
+    assert_eq!(first, deals(&s));
+}
+
+/// Each misbehaving bot at seat 1: the game ends in bounded time, seat 1's partnership
+/// forfeits with the right fault recorded, and no process is left behind.
+#[test]
+fn every_fault_forfeits_with_the_right_kind() {
+    let cases = [
+        ("no-hello", "handshake"),
+        ("hang", "timeout"),
+        ("exit", "exited"),
+        ("garbage", "not-json"),
+        ("long-line", "line-too-long"),
+        ("illegal", "illegal-move"),
+        ("wrong-id", "bad-reply"),
+        ("fork-holder", "timeout"),
+        ("unsolicited", "unsolicited"),
+    ];
+    for (mode, kind) in cases {
+        let s = Scratch::new(&format!("fault-{mode}"));
+        let good = s.random_bot();
+        let bad = s.fault_bot(mode);
+        let start = Instant::now();
+        let out = s.play(
+            [&good, &bad, &good, &good],
+            &[
+                "--seed",
+                "3",
+                "--handshake-timeout",
+                "5s",
+                "--move-timeout",
+                "2s",
+            ],
+            Duration::from_secs(60),
+        );
+        let v = result_of(&out);
+        let r = &v["result"];
+        assert_eq!(r["reason"], "forfeit", "{mode}: {r}");
+        assert_eq!(r["winner"], 0, "{mode}: seat 1's partnership loses");
+        assert_eq!(r["forfeit"]["seat"], 1, "{mode}");
+        assert_eq!(r["forfeit"]["kind"], kind, "{mode}: {r}");
+        let faults: Vec<Value> = s
+            .record_lines()
+            .into_iter()
+            .filter(|l| l["type"] == "fault")
+            .collect();
+        assert_eq!(faults.len(), 1, "{mode}: {faults:?}");
+        assert_eq!(faults[0]["kind"], kind);
+        assert_eq!(faults[0]["action"], "forfeit");
+        assert!(start.elapsed() < Duration::from_secs(60), "{mode}");
+    }
+}
+
+#[test]
+fn a_stale_reply_is_discarded_and_stderr_floods_are_capped() {
+    let s = Scratch::new("stale-flood");
+    let good = s.random_bot();
+    let stale = s.fault_bot("stale");
+    let flood = s.fault_bot("stderr-flood");
+    let out = s.play(
+        [&good, &stale, &flood, &good],
+        &["--seed", "4", "--stderr-cap", "100000"],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    assert_ne!(v["result"]["reason"], "forfeit", "{v}");
+    let log = s.dir.join("game.seat2.stderr.log");
+    let size = std::fs::metadata(&log).unwrap().len();
+    assert!(
+        (100_000..=101_000).contains(&size),
+        "stderr log of 20 MB capped at 100 kB, got {size}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("truncated"), "the log says it was truncated");
+}
+
+#[test]
+fn substitute_plays_on_and_forfeits_after_too_many_faults() {
+    // A bot that exits: one fault, then the referee plays its moves to the end of the game.
+    let s = Scratch::new("substitute-exit");
+    let good = s.random_bot();
+    let bad = s.fault_bot("exit");
+    let out = s.play(
+        [&good, &good, &good, &bad],
+        &["--seed", "5", "--on-fault", "substitute:3"],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    assert_ne!(v["result"]["reason"], "forfeit", "{v}");
+    let lines = s.record_lines();
+    let faults: Vec<&Value> = lines.iter().filter(|l| l["type"] == "fault").collect();
+    assert_eq!(faults.len(), 1);
+    assert_eq!(faults[0]["kind"], "exited");
+    assert_eq!(faults[0]["action"], "substitute");
+    assert!(lines
+        .iter()
+        .any(|l| l["type"] == "move" && l["seat"] == 3 && l["substituted"] == true));
+
+    // A bot that hangs faults on every request: the second fault of its partnership forfeits.
+    let s = Scratch::new("substitute-hang");
+    let bad = s.fault_bot("hang");
+    let out = s.play(
+        [&good, &good, &bad, &good],
+        &[
+            "--seed",
+            "6",
+            "--on-fault",
+            "substitute:1",
+            "--move-timeout",
+            "1s",
+        ],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    assert_eq!(v["result"]["reason"], "forfeit");
+    assert_eq!(v["result"]["winner"], 1);
+    let actions: Vec<Value> = s
+        .record_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "fault")
+        .map(|l| l["action"].clone())
+        .collect();
+    assert_eq!(actions, vec!["substitute", "forfeit"]);
+}
+
+#[test]
+fn interrupting_the_referee_stops_every_bot() {
+    let s = Scratch::new("sigint");
+    let hang = s.fault_bot("hang");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    cmd.current_dir(root())
+        .args(["play", "--seed", "1", "--move-timeout", "60s", "--record"])
+        .arg(s.record());
+    for _ in 0..4 {
+        cmd.arg("--bot").arg(&hang);
+    }
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the game is under way (a bot is hanging on a request), then interrupt.
+    let start = Instant::now();
+    while !std::fs::read_to_string(s.record())
+        .unwrap_or_default()
+        .contains("\"deal\"")
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the game never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    unsafe_kill(child.id(), "INT");
+    let out = wait_with_limit(child, Duration::from_secs(30));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = s.record_lines();
+    assert_eq!(lines.last().unwrap()["type"], "aborted");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !s.leftovers().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
+fn unsafe_kill(pid: u32, sig: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// No message sent to a seat holds a card another seat still holds (checked against the
+/// referee's own state at the time of sending, over many games of every preset).
+#[test]
+fn no_message_reveals_a_hidden_card() {
+    for (i, preset) in ["classic", "egyptian", "400", "41"].iter().enumerate() {
+        for seed in 0..3u64 {
+            let s = Scratch::new(&format!("leak-{preset}-{seed}"));
+            let b = s.random_bot();
+            let trace = s.dir.join("trace.jsonl");
+            let seed = (i as u64) * 10 + seed;
+            let out = s.play(
+                [&b, &b, &b, &b],
+                &[
+                    "--rules",
+                    preset,
+                    "--seed",
+                    &seed.to_string(),
+                    "--trace",
+                    trace.to_str().unwrap(),
+                ],
+                GAME_LIMIT,
+            );
+            result_of(&out);
+            let mut checked = 0;
+            for entry in read_lines(&trace) {
+                if entry["dir"] != "out" {
+                    continue;
+                }
+                let hidden: Vec<String> = serde_json::from_value(entry["hidden"].clone()).unwrap();
+                let msg: Value = serde_json::from_str(entry["line"].as_str().unwrap()).unwrap();
+                let mut cards = Vec::new();
+                card_strings(&msg, None, &mut cards);
+                for c in &cards {
+                    assert!(
+                        !hidden.contains(c),
+                        "{preset} seed {seed}: card {c} hidden from seat {} was sent: {msg}",
+                        entry["seat"]
+                    );
+                }
+                checked += 1;
+            }
+            assert!(checked > 100, "the trace holds the game's messages");
+        }
+    }
+}
+
+/// Collects the strings of a message that are cards: in `hand` and `cards` lists, and in
+/// `legal` / `move` when the decision is a card play.
+fn card_strings(v: &Value, key: Option<&str>, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            let play = m.get("decision").and_then(Value::as_str) == Some("play");
+            for (k, x) in m {
+                let card_field = matches!(k.as_str(), "hand" | "cards")
+                    || (play && matches!(k.as_str(), "legal" | "move"));
+                card_strings(x, card_field.then_some(k.as_str()), out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| card_strings(x, key, out)),
+        Value::String(s) if key.is_some() => out.push(s.clone()),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_bad_input() {
+    let s = Scratch::new("nobot");
+    let good = s.random_bot();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    cmd.current_dir(root())
+        .args(["play", "--record"])
+        .arg(s.record());
+    for b in [good.as_str(), "/no/such/bot", good.as_str(), good.as_str()] {
+        cmd.arg("--bot").arg(b);
+    }
+    let out = wait_with_limit(
+        cmd.stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("seat 1") && err.contains("/no/such/bot"),
+        "{err}"
+    );
+    assert!(s.leftovers().is_empty());
+}

@@ -208,9 +208,17 @@ impl Table<'_> {
         };
         self.write(&RecordLine::Header(Box::new(header)))?;
         let mut forfeit = None;
+        let mut forfeiting = [false; 2];
         for (seat, kind, detail) in handshake_faults {
             if let Some(f) = self.fault(seat, kind, detail)? {
+                forfeiting[seat.team().index()] = true;
                 forfeit.get_or_insert(f);
+            }
+        }
+        if forfeiting == [true, true] {
+            // Both partnerships forfeit before the first deal: nobody wins.
+            if let Some(f) = forfeit.as_mut() {
+                f.winner = None;
             }
         }
         self.flush()?;
@@ -508,15 +516,9 @@ impl Table<'_> {
         })?;
         self.broadcast(&ToBot::Fault { seat, kind, action });
         self.flush()?;
-        Ok((action == FaultAction::Forfeit).then(|| {
-            // Faults of both partnerships at the handshake make a draw.
-            let other_faulted = self.faults[team.other().index()] > 0
-                && self.game.hands_dealt() == 0
-                && self.cfg.on_fault == FaultPolicy::Forfeit;
-            Forfeit {
-                winner: (!other_faulted).then_some(team.other()),
-                info: ForfeitInfo { seat, kind, detail },
-            }
+        Ok((action == FaultAction::Forfeit).then(|| Forfeit {
+            winner: Some(team.other()),
+            info: ForfeitInfo { seat, kind, detail },
         }))
     }
 

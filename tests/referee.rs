@@ -259,6 +259,27 @@ fn every_fault_forfeits_with_the_right_kind() {
 }
 
 #[test]
+fn both_partnerships_failing_the_handshake_is_a_draw() {
+    let s = Scratch::new("both-handshake");
+    let good = s.random_bot();
+    let mute = s.fault_bot("no-hello");
+    let out = s.play(
+        [&good, &mute, &mute, &good],
+        &["--seed", "2", "--handshake-timeout", "2s"],
+        Duration::from_secs(60),
+    );
+    let v = result_of(&out);
+    assert_eq!(v["result"]["reason"], "forfeit");
+    assert_eq!(v["result"]["winner"], Value::Null, "{v}");
+    let faults = s
+        .record_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "fault")
+        .count();
+    assert_eq!(faults, 2);
+}
+
+#[test]
 fn a_stale_reply_is_discarded_and_stderr_floods_are_capped() {
     let s = Scratch::new("stale-flood");
     let good = s.random_bot();

@@ -259,6 +259,72 @@ fn every_fault_forfeits_with_the_right_kind() {
 }
 
 #[test]
+fn an_empty_time_bank_is_a_timeout() {
+    // 200 ms per card against a 1 s bank with no increment: the bank runs out within a hand.
+    let s = Scratch::new("bank");
+    let good = s.random_bot();
+    let slow = format!(
+        "python3 {} slow 200 {}",
+        root().join(FAULT_BOT).display(),
+        s.marker
+    );
+    let out = s.play(
+        [&good, &slow, &good, &good],
+        &["--seed", "8", "--time-bank", "1s", "--increment", "0"],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    assert_eq!(v["result"]["forfeit"]["kind"], "timeout", "{v}");
+    assert_eq!(v["result"]["forfeit"]["seat"], 1);
+    let header = &s.record_lines()[0];
+    assert_eq!(header["time"]["bank_ms"], 1000);
+}
+
+#[test]
+fn slow_cards_in_400_are_strikes_and_two_renege() {
+    // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
+    // one hand reneges: scores nothing on that hand. The limit and the strike count are options."
+    let s = Scratch::new("strikes");
+    let rules = s.dir.join("rules.json");
+    std::fs::write(&rules, r#"{"preset": "400", "max-hands": 2, "individual": {"slow-play": {"limit-ms": 50, "strikes": 2}}}"#).unwrap();
+    let good = s.random_bot();
+    let slow = format!(
+        "python3 {} slow 300 {}",
+        root().join(FAULT_BOT).display(),
+        s.marker
+    );
+    let out = s.play(
+        [&good, &good, &slow, &good],
+        &["--seed", "9", "--rules", rules.to_str().unwrap()],
+        GAME_LIMIT,
+    );
+    result_of(&out);
+    let lines = s.record_lines();
+    let played: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "hand_end" && l["end"] == "played")
+        .collect();
+    assert!(!played.is_empty(), "a hand was played out");
+    for h in played {
+        assert_eq!(
+            h["reneged"],
+            serde_json::json!([false, false, true, false]),
+            "{h}"
+        );
+        assert_eq!(h["seat_delta"][2], 0, "the slow player scores nothing: {h}");
+    }
+    let slow_moves = lines
+        .iter()
+        .filter(|l| l["type"] == "move" && l["seat"] == 2 && l["decision"] == "play");
+    assert!(
+        slow_moves
+            .into_iter()
+            .all(|m| m["ms"].as_u64().unwrap() >= 300),
+        "recorded times"
+    );
+}
+
+#[test]
 fn both_partnerships_failing_the_handshake_is_a_draw() {
     let s = Scratch::new("both-handshake");
     let good = s.random_bot();

@@ -4,7 +4,8 @@
 usage: fault_bot.py MODE [TRIGGER] [MARKER]
 
 Plays random legal moves and, at its TRIGGER-th request (default 3; for `illegal`, its
-TRIGGER-th card play), does what MODE says. MARKER is ignored: tests put a unique word in
+TRIGGER-th card play), does what MODE says. In `slow` mode TRIGGER is a delay in milliseconds
+before every card play. MARKER is ignored: tests put a unique word in
 the command line to find leftover processes.
 """
 
@@ -52,7 +53,9 @@ def main():
         requests += 1
         if msg["decision"] == "play":
             plays += 1
-        fire = requests == trigger
+        if mode == "slow" and msg["decision"] == "play":
+            time.sleep(trigger / 1000.0)
+        fire = requests == trigger and mode != "slow"
         rid, legal = msg["id"], msg["legal"]
         if mode == "illegal" and msg["decision"] == "play" and plays == trigger:
             send({"type": "move", "id": rid, "move": next(c for c in CARDS if c not in legal)})

@@ -1,0 +1,97 @@
+//! The Python and Node.js heuristic sample bots (sample-bots/python/heuristic_bot.py,
+//! sample-bots/js/heuristic_bot.js) play full games of every preset through the real referee
+//! binary: the bot in all four seats, and mixed with the random bot. Each game must end with
+//! exit code 0 and a result that is not a forfeit (a forfeit would mean a crash, a timeout or an
+//! illegal move). The JS games are skipped, with a note, when `node` is not installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+const PRESETS: [&str; 4] = ["classic", "egyptian", "400", "41"];
+const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch_dir(tag: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tarneeb-sample-bots-{}-{}-{}",
+        tag,
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Plays one game and checks its result; returns a description of the failure, if any.
+fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), String> {
+    let record = dir.join(format!("{preset}-{seed}.jsonl"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    cmd.current_dir(root())
+        .args(["play", "--rules", preset, "--seed", &seed.to_string(), "--json", "--record"])
+        .arg(&record);
+    for bot in bots {
+        cmd.args(["--bot", bot]);
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run tarneeb: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let what = format!("{preset} seed {seed} {bots:?}");
+    if !out.status.success() {
+        return Err(format!(
+            "{what}: exit {:?}\nstdout: {stdout}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(stdout.trim()).map_err(|e| format!("{what}: bad --json output {e}: {stdout}"))?;
+    let reason = json["result"]["reason"].as_str().unwrap_or("");
+    if reason.is_empty() || reason == "forfeit" {
+        let logs: String = (0..4)
+            .map(|s| {
+                let log = dir.join(format!("{preset}-{seed}.seat{s}.stderr.log"));
+                format!("seat {s}: {}\n", std::fs::read_to_string(log).unwrap_or_default())
+            })
+            .collect();
+        return Err(format!("{what}: result {}\n{logs}", json["result"]));
+    }
+    Ok(())
+}
+
+/// Every preset, the bot alone and the bot mixed with the random bot, games run in parallel.
+fn all_presets(bot: &'static str, tag: &str) {
+    let dir = scratch_dir(tag);
+    let mut handles = Vec::new();
+    for (i, preset) in PRESETS.iter().enumerate() {
+        let seed = 11 + i as u64;
+        let dir_a = dir.clone();
+        handles.push(thread::spawn(move || play(preset, seed, [bot; 4], &dir_a)));
+        let dir_b = dir.clone();
+        handles.push(thread::spawn(move || play(preset, seed + 100, [bot, RANDOM, bot, RANDOM], &dir_b)));
+        let dir_c = dir.clone();
+        handles.push(thread::spawn(move || play(preset, seed + 200, [RANDOM, bot, RANDOM, bot], &dir_c)));
+    }
+    let failures: Vec<String> = handles.into_iter().filter_map(|h| h.join().unwrap().err()).collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{} game(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn python_heuristic_bot_plays_every_preset() {
+    all_presets("python3 sample-bots/python/heuristic_bot.py", "py");
+}
+
+#[test]
+fn js_heuristic_bot_plays_every_preset() {
+    let node = Command::new("node").arg("--version").output();
+    if !matches!(node, Ok(ref o) if o.status.success()) {
+        eprintln!("note: `node` is not installed; skipping the Node.js heuristic bot games");
+        return;
+    }
+    all_presets("node sample-bots/js/heuristic_bot.js", "js");
+}

@@ -10,6 +10,7 @@ pub mod players;
 pub mod protocol;
 pub mod record;
 pub mod referee;
+pub mod replay_cmd;
 pub mod rules;
 pub mod rules_file;
 pub mod signals;

@@ -42,6 +42,12 @@ enum Command {
     /// reached a result (a forfeit is a result), 2 for bad usage or input, 1 when the referee
     /// itself failed, 130 when interrupted.
     Play(PlayArgs),
+    /// Check a game record against the rules in its header and print a transcript.
+    ///
+    /// Every deal, move, score and the result are replayed with the record's rules; the first
+    /// line that disagrees (an edited or truncated record, or one made under other rules) is
+    /// reported with its number and exit code 1. Exit code 2 for an unreadable path.
+    Replay(ReplayArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate {
         /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
@@ -85,6 +91,10 @@ struct PlayArgs {
     /// The first dealer (0-3) instead of the one drawn from the seed.
     #[arg(long, value_parser = parse_seat)]
     first_dealer: Option<Seat>,
+    /// Play the deals of this game record first, in order, with its first dealer (to see what
+    /// other bots do with the same cards); then deals from the seed.
+    #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
+    deals_from: Option<PathBuf>,
     /// Time for a bot to answer the handshake.
     #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
     handshake_timeout: u64,
@@ -114,6 +124,18 @@ struct PlayArgs {
     /// Test aid: write every message with its seat and the cards hidden from that seat.
     #[arg(long, hide = true)]
     trace: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// The game record (JSON lines) to check and show.
+    record: PathBuf,
+    /// Show only hand N (1, 2, ...).
+    #[arg(long, value_name = "N")]
+    hand: Option<u32>,
+    /// Print the verified game (or with --hand, the hand) as one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -158,6 +180,15 @@ fn run(cli: Cli) -> Result<()> {
             println!("{}", serde_json::to_string_pretty(&r)?);
         }
         Command::Play(args) => play(args)?,
+        Command::Replay(a) => tarneeb_referee::replay_cmd::run(&a.record, a.hand, a.json).map_err(
+            |e| -> anyhow::Error {
+                if e.is_usage() {
+                    UsageError(e.to_string()).into()
+                } else {
+                    e.into()
+                }
+            },
+        )?,
         Command::Simulate {
             rules,
             games,
@@ -223,9 +254,14 @@ fn play(a: PlayArgs) -> Result<()> {
     let record = a
         .record
         .unwrap_or_else(|| PathBuf::from(format!("games/seed-{seed}.jsonl")));
-    let deals = match &a.deals {
-        Some(p) => read_deals(p).map_err(UsageError)?,
-        None => Vec::new(),
+    let (deals, first_dealer) = match (&a.deals, &a.deals_from) {
+        (Some(p), _) => (read_deals(p).map_err(UsageError)?, a.first_dealer),
+        (None, Some(p)) => {
+            let d =
+                tarneeb_referee::replay_cmd::deals_from(p, &record, &rules).map_err(UsageError)?;
+            (d.deals, Some(d.first_dealer))
+        }
+        (None, None) => (Vec::new(), a.first_dealer),
     };
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
@@ -250,7 +286,7 @@ fn play(a: PlayArgs) -> Result<()> {
     let cfg = GameConfig {
         rules,
         seed,
-        first_dealer: a.first_dealer,
+        first_dealer,
         deals,
         bots,
         time: TimeLimits {

@@ -3,7 +3,11 @@
 //! The format is described in `docs/record.md`.
 
 pub mod format;
+pub mod reader;
+pub mod replay;
 pub mod writer;
 
 pub use format::{BotInfo, Header, RecordLine, RECORD_FORMAT};
+pub use reader::{read_record, NumberedLine, ReadError};
+pub use replay::{replay, replay_file, ReplayError, VerifiedGame};
 pub use writer::RecordWriter;

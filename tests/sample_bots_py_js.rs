@@ -33,7 +33,9 @@ fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), Stri
     let record = dir.join(format!("{preset}-{seed}.jsonl"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
     cmd.current_dir(root())
-        .args(["play", "--rules", preset, "--seed", &seed.to_string(), "--json", "--record"])
+        .args(["play", "--rules", preset, "--seed", &seed.to_string(), "--json"])
+        // generous limits: the test machine may be busy (these games are about legality)
+        .args(["--handshake-timeout", "60s", "--move-timeout", "60s", "--record"])
         .arg(&record);
     for bot in bots {
         cmd.args(["--bot", bot]);
@@ -63,20 +65,27 @@ fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), Stri
     Ok(())
 }
 
-/// Every preset, the bot alone and the bot mixed with the random bot, games run in parallel.
+/// Every preset, the bot alone and the bot mixed with the random bot; a few games at a time.
 fn all_presets(bot: &'static str, tag: &str) {
     let dir = scratch_dir(tag);
-    let mut handles = Vec::new();
+    let mut games: Vec<(&'static str, u64, [&'static str; 4])> = Vec::new();
     for (i, preset) in PRESETS.iter().enumerate() {
         let seed = 11 + i as u64;
-        let dir_a = dir.clone();
-        handles.push(thread::spawn(move || play(preset, seed, [bot; 4], &dir_a)));
-        let dir_b = dir.clone();
-        handles.push(thread::spawn(move || play(preset, seed + 100, [bot, RANDOM, bot, RANDOM], &dir_b)));
-        let dir_c = dir.clone();
-        handles.push(thread::spawn(move || play(preset, seed + 200, [RANDOM, bot, RANDOM, bot], &dir_c)));
+        games.push((preset, seed, [bot; 4]));
+        games.push((preset, seed + 100, [bot, RANDOM, bot, RANDOM]));
+        games.push((preset, seed + 200, [RANDOM, bot, RANDOM, bot]));
     }
-    let failures: Vec<String> = handles.into_iter().filter_map(|h| h.join().unwrap().err()).collect();
+    let mut failures = Vec::new();
+    for chunk in games.chunks(4) {
+        let handles: Vec<_> = chunk
+            .iter()
+            .map(|&(preset, seed, bots)| {
+                let dir = dir.clone();
+                thread::spawn(move || play(preset, seed, bots, &dir))
+            })
+            .collect();
+        failures.extend(handles.into_iter().filter_map(|h| h.join().unwrap().err()));
+    }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{} game(s) failed:\n{}", failures.len(), failures.join("\n"));
 }

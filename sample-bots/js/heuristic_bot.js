@@ -233,7 +233,22 @@ function individualBid(req, rules) {
       bestB = b;
     }
   }
+  // the last bidder: rather than let the hand be thrown in for a bid total that is too low,
+  // raise to the total when that costs at most about one trick over the estimate
+  const bids = view.bids || [];
+  if (best !== null && bids.length === 4 && bids.filter((b) => b == null).length === 1) {
+    const scores = view.seat_scores || [0, 0, 0, 0];
+    const others = bids.reduce((a, b) => a + (b == null ? 0 : b), 0);
+    const need = steps(ind['bid-sum'] || {}, Math.max(...scores)) - others;
+    if (bestB < need && need <= est + 1.0 && need < 13 && legal.includes(String(need))) return String(need);
+  }
   return best !== null ? best : legal[0];
+}
+
+function steps(spec, score) {
+  let value = spec.base || 0;
+  for (const [threshold, v] of spec.from || []) if (score >= threshold) value = v;
+  return value;
 }
 
 function chooseTrump(req) {

@@ -243,6 +243,16 @@ def individual_bid(req, rules):
             ev = p * pts - (1 - p) * pts * 1.1  # a little risk-averse: failing costs
         if best_ev is None or ev > best_ev or (ev == best_ev and b < parse_bid(best)[0]):
             best, best_ev = call, ev
+    # the last bidder: rather than let the hand be thrown in for a bid total that is too low,
+    # raise to the total when that costs at most about one trick over the estimate
+    bids = view.get("bids") or []
+    if best is not None and len(bids) == 4 and sum(b is None for b in bids) == 1:
+        scores = view.get("seat_scores") or [0, 0, 0, 0]
+        others = sum(b for b in bids if b is not None)
+        need = steps(ind.get("bid-sum") or {}, max(scores)) - others
+        b = parse_bid(best)[0]
+        if b < need <= est + 1.0 and need < 13 and str(need) in legal:
+            return str(need)
     return best if best is not None else legal[0]
 
 

@@ -1,0 +1,177 @@
+//! The Rust and C heuristic sample bots (sample-bots/rust, sample-bots/c) play real games
+//! through the referee: every preset, the bot in all four seats and mixed with the random
+//! Python bot, plus rules files that switch on the options with extra decisions (throw-ins,
+//! No Trump, doubling, Dakak, Out of Call, trump by first lead, ...). Every game must end with
+//! exit code 0 and a result that is not a forfeit (a forfeit would mean a crash, a bad line or
+//! an illegal move).
+//!
+//! The bots are built here: `cargo build --release --manifest-path sample-bots/rust/Cargo.toml`
+//! (its own workspace and target directory; slow the first time) and `gcc -O2` into a temp dir.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tarneeb-sample-bots-rust-c-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn rust_bot() -> &'static str {
+    static BOT: OnceLock<String> = OnceLock::new();
+    BOT.get_or_init(|| {
+        let manifest = root().join("sample-bots/rust/Cargo.toml");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(cargo)
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(&manifest)
+            .current_dir(root())
+            // Our own target dir must not be inherited from the outer build.
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "building the Rust bot failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bin = root().join("sample-bots/rust/target/release/heuristic_bot");
+        assert!(bin.exists(), "{} was not built", bin.display());
+        bin.to_string_lossy().into_owned()
+    })
+}
+
+fn c_bot() -> &'static str {
+    static BOT: OnceLock<String> = OnceLock::new();
+    BOT.get_or_init(|| {
+        let bin = temp_dir().join("heuristic_bot");
+        let out = Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&bin)
+            .arg(root().join("sample-bots/c/heuristic_bot.c"))
+            .output()
+            .expect("gcc runs");
+        assert!(
+            out.status.success(),
+            "building the C bot failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        bin.to_string_lossy().into_owned()
+    })
+}
+
+/// Play one game; assert exit 0 and a non-forfeit result; return the result object.
+fn play(rules: &str, seed: u64, bots: [&str; 4]) -> serde_json::Value {
+    let dir = temp_dir();
+    static GAME: AtomicUsize = AtomicUsize::new(0);
+    let tag = format!(
+        "{}-{seed}-{}",
+        Path::new(rules).file_stem().unwrap().to_string_lossy(),
+        GAME.fetch_add(1, Ordering::Relaxed)
+    );
+    let record = dir.join(format!("{tag}.jsonl"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    cmd.current_dir(root())
+        .args(["play", "--rules", rules, "--seed", &seed.to_string(), "--json", "--record"])
+        .arg(&record);
+    for b in bots {
+        cmd.args(["--bot", b]);
+    }
+    let out = cmd.output().expect("tarneeb runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{tag}: exit {:?}\nstdout: {stdout}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{tag}: {e}: {stdout}"));
+    let result = v["result"].clone();
+    let reason = result["reason"].as_str().unwrap_or("");
+    assert!(
+        ["target", "instant", "hand-cap"].contains(&reason),
+        "{tag}: the game ended by {reason:?}: {result}"
+    );
+    result
+}
+
+fn rules_file(name: &str, json: &str) -> String {
+    let p = temp_dir().join(format!("{name}.json"));
+    std::fs::write(&p, json).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// Every preset: the bot in all four seats, and against the random bot in either partnership.
+fn presets_for(bot: &str) {
+    std::thread::scope(|s| {
+        for preset in ["classic", "egyptian", "400", "41"] {
+            s.spawn(move || {
+                play(preset, 7, [bot, bot, bot, bot]);
+                play(preset, 8, [bot, RANDOM, bot, RANDOM]);
+                play(preset, 9, [RANDOM, bot, RANDOM, bot]);
+            });
+        }
+    });
+}
+
+/// Rules files with the options that add decisions or change which moves are legal.
+fn options_for(bot: &str, other: &str) {
+    let files = [
+        rules_file(
+            "classic-options",
+            r#"{"preset": "classic", "contract": {"throw-in-weak-hand": true, "throw-in-long-suit": true,
+               "no-trump": true, "trump-first-lead": true, "dealer-forced-7": true, "dakak": true,
+               "out-of-call": true, "kaboot": "instant-win"}}"#,
+        ),
+        rules_file(
+            "classic-first-lead",
+            r#"{"preset": "classic", "contract": {"trump": "first-lead", "auction": "single-round",
+               "all-pass": "next-dealer", "kaboot": "none"}}"#,
+        ),
+        rules_file(
+            "egyptian-options",
+            r#"{"preset": "egyptian", "contract": {"doubling": "redouble", "defenders-multiplied": true,
+               "dakak": true, "out-of-call": true, "throw-in-weak-hand": true, "throw-in-long-suit": true,
+               "dealer-forced-7": true, "strain-order": "c-s-h-d"}}"#,
+        ),
+        rules_file(
+            "400-options",
+            r#"{"preset": "400", "individual": {"sum-counts-big-bids-double": true, "thirteen": "points",
+               "points": {"13": 52}, "partner": "non-negative", "trump": "S"}}"#,
+        ),
+    ];
+    std::thread::scope(|s| {
+        for f in &files {
+            s.spawn(move || {
+                play(f, 3, [bot, other, bot, other]);
+            });
+        }
+    });
+}
+
+#[test]
+fn rust_bot_plays_every_preset() {
+    presets_for(rust_bot());
+}
+
+#[test]
+fn c_bot_plays_every_preset() {
+    presets_for(c_bot());
+}
+
+#[test]
+fn rust_and_c_bots_play_the_options_against_each_other() {
+    let (r, c) = (rust_bot(), c_bot());
+    options_for(r, c);
+    options_for(c, RANDOM);
+}

@@ -70,9 +70,10 @@ enum Command {
 
 #[derive(clap::Args)]
 struct PlayArgs {
-    /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
-    #[arg(long, default_value = "classic")]
-    rules: String,
+    /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file. Default:
+    /// classic, or with --deals-from the rules of that record.
+    #[arg(long)]
+    rules: Option<String>,
     /// Game seed: fixes the first dealer and every deal. Default: drawn from the clock (and
     /// printed, and kept in the record).
     #[arg(long)]
@@ -237,7 +238,7 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn play(a: PlayArgs) -> Result<()> {
-    let rules = rules_file::load(&a.rules)?;
+    let mut rules = rules_file::load(a.rules.as_deref().unwrap_or("classic"))?;
     if a.bots.len() != 4 {
         return Err(UsageError(format!(
             "give exactly four --bot commands (seats 0, 1, 2, 3), got {}",
@@ -257,8 +258,12 @@ fn play(a: PlayArgs) -> Result<()> {
     let (deals, first_dealer) = match (&a.deals, &a.deals_from) {
         (Some(p), _) => (read_deals(p).map_err(UsageError)?, a.first_dealer),
         (None, Some(p)) => {
+            let given = a.rules.is_some().then_some(&rules);
             let d =
-                tarneeb_referee::replay_cmd::deals_from(p, &record, &rules).map_err(UsageError)?;
+                tarneeb_referee::replay_cmd::deals_from(p, &record, given).map_err(UsageError)?;
+            if a.rules.is_none() {
+                rules = d.rules.clone();
+            }
             (d.deals, Some(d.first_dealer))
         }
         (None, None) => (Vec::new(), a.first_dealer),

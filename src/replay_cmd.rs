@@ -69,7 +69,11 @@ pub fn run(path: &Path, hand: Option<u32>, json: bool) -> Result<(), ReplayCmdEr
 /// read (every line a record line, every deal valid) but is not replayed. Refuses to write the
 /// new game's record over `RECORD`, and notes on stderr when the record's rules differ from the
 /// new game's.
-pub fn deals_from(path: &Path, new_record: &Path, rules: &Rules) -> Result<RecordedDeals, String> {
+pub fn deals_from(
+    path: &Path,
+    new_record: &Path,
+    rules: Option<&Rules>,
+) -> Result<RecordedDeals, String> {
     let lines = read_record(path).map_err(|e| match e {
         ReadError::Io { .. } => e.to_string(),
         ReadError::Line(l) => format!("--deals-from {}: {l}", path.display()),
@@ -85,7 +89,7 @@ pub fn deals_from(path: &Path, new_record: &Path, rules: &Rules) -> Result<Recor
             new_record.display()
         ));
     }
-    if d.rules != *rules {
+    if let Some(rules) = rules.filter(|r| **r != d.rules) {
         eprintln!(
             "note: {} was played under other rules ({}); this game uses --rules ({})",
             path.display(),

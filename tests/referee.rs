@@ -343,6 +343,18 @@ fn both_partnerships_failing_the_handshake_is_a_draw() {
         .filter(|l| l["type"] == "fault")
         .count();
     assert_eq!(faults, 2);
+    // The record of such a game verifies.
+    let replay = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        .arg("replay")
+        .arg(s.record())
+        .output()
+        .unwrap();
+    assert_eq!(
+        replay.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
 }
 
 #[test]

@@ -518,6 +518,31 @@ fn games_with_faults_replay() {
 }
 
 #[test]
+fn deals_from_without_rules_uses_the_records_rules() {
+    let scratch = Scratch::new("deals-from-rules");
+    let first = scratch.path("first.jsonl");
+    let b = random_bot();
+    play(
+        &first,
+        [&b, &b, &b, &b],
+        &["--rules", "egyptian", "--seed", "42"],
+    );
+    let second = scratch.path("second.jsonl");
+    play(
+        &second,
+        [&b, &b, &b, &b],
+        &["--seed", "43", "--deals-from", first.to_str().unwrap()],
+    );
+    let a = parse(&raw_lines(&first)[0]);
+    let c = parse(&raw_lines(&second)[0]);
+    assert_eq!(
+        a["rules"], c["rules"],
+        "the new game is played under the record's rules"
+    );
+    assert_eq!(c["rules"]["contract"]["bids"], "strains");
+}
+
+#[test]
 fn deals_from_plays_the_same_deals_with_other_bots() {
     let scratch = Scratch::new("deals-from");
     let first = scratch.path("first.jsonl");

@@ -597,13 +597,14 @@ impl Replayer {
         }
         match action {
             FaultAction::Forfeit => {
-                if self.forfeit.is_none() {
-                    // As at the referee: faults of both partnerships at the handshake draw.
-                    let other_faulted = self.faults_by_team[team.other().index()] > 0
-                        && handshake
-                        && self.policy == FaultPolicy::Forfeit;
-                    let mut r = self
-                        .final_result((!other_faulted).then_some(team.other()), EndReason::Target);
+                if let Some(r) = self.forfeit.as_mut() {
+                    // As at the referee: forfeits of both partnerships at the handshake draw.
+                    let first = r.forfeit.as_ref().map(|f| f.seat.team());
+                    if handshake && first == Some(team.other()) {
+                        r.winner = None;
+                    }
+                } else {
+                    let mut r = self.final_result(Some(team.other()), EndReason::Target);
                     r.reason = "forfeit".to_string();
                     r.forfeit = Some(ForfeitInfo {
                         seat,

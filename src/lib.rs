@@ -15,3 +15,4 @@ pub mod rules;
 pub mod rules_file;
 pub mod signals;
 pub mod simulate;
+pub mod tournament;

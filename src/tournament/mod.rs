@@ -1,0 +1,3 @@
+pub mod ratings;
+pub mod sprt;
+pub mod standings;

@@ -1,0 +1,287 @@
+//! SPRT: the generalized sequential probability ratio test on pair (pentanomial) or game
+//! (trinomial) scores, as fishtest and fastchess run it.
+//!
+//! H0: elo = elo0 against H1: elo = elo1, logistic Elo (expected score `s = 1 / (1 +
+//! 10^(−elo/400))`). The log-likelihood ratio is the normal ("BayesElo-free") approximation of
+//! the GSPRT from M. Van den Bergh, *A practical introduction to the GSPRT*
+//! (<http://hardy.uhasselt.be/Fishtest/GSPRT_approximation.pdf>), the function `LLR_alt2` of
+//! fishtest's `server/fishtest/stats/LLRcalc.py`:
+//!
+//! ```text
+//! LLR = N · (s1 − s0) · (2 x̄ − s0 − s1) / (2 σ²)
+//! ```
+//!
+//! with `N` the number of observations (pairs, or games without duplicate), `x̄` their mean score
+//! and `σ²` their (population) variance. As in fishtest's `regularize`, every empty outcome
+//! class (0, .25, .5, .75, 1 for pairs; 0, .5, 1 for games) gets a pseudo-count of 1e-3, so the
+//! variance is never 0. Scores are read as pentanomial when any is .25 or .75, else trinomial;
+//! each score is rounded to its class.
+//!
+//! Stop when `LLR ≤ A = ln(β / (1 − α))` (accept H0) or `LLR ≥ B = ln((1 − β) / α)` (accept H1);
+//! for α = β = 0.05 the bounds are ∓2.944.
+
+use serde::{Deserialize, Serialize};
+
+use super::ratings::expected_score;
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtConfig {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtDecision {
+    Continue,
+    AcceptH0,
+    AcceptH1,
+}
+
+impl std::fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SprtDecision::Continue => "continue",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtState {
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub decision: SprtDecision,
+}
+
+impl SprtState {
+    /// One line for a progress or summary display, e.g. `LLR 1.23 (-2.94, 2.94): continue`.
+    pub fn summary(&self) -> String {
+        format!(
+            "LLR {:.2} ({:.2}, {:.2}): {}",
+            self.llr, self.lower, self.upper, self.decision
+        )
+    }
+}
+
+/// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05`. `elo0` and `elo1` are required (elo0 < elo1);
+/// `alpha` and `beta` default to 0.05 and must lie in (0, 1) with alpha + beta < 1.
+pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
+    let mut fields: [Option<f64>; 4] = [None; 4];
+    const NAMES: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+    for part in text.split(',') {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err(format!(
+                "--sprt: empty entry in {text:?} (expected elo0=0,elo1=10,alpha=0.05,beta=0.05)"
+            ));
+        }
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!("--sprt: {part:?} is not key=value"));
+        };
+        let key = key.trim();
+        let Some(slot) = NAMES.iter().position(|n| *n == key) else {
+            return Err(format!(
+                "--sprt: unknown key {key:?} in {part:?} (keys: elo0, elo1, alpha, beta)"
+            ));
+        };
+        if fields[slot].is_some() {
+            return Err(format!("--sprt: {key} given twice"));
+        }
+        let v: f64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| format!("--sprt: {key} value {:?} is not a number", value.trim()))?;
+        fields[slot] = Some(v);
+    }
+    let elo0 = fields[0].ok_or("--sprt: elo0 is missing")?;
+    let elo1 = fields[1].ok_or("--sprt: elo1 is missing")?;
+    let alpha = fields[2].unwrap_or(0.05);
+    let beta = fields[3].unwrap_or(0.05);
+    if elo0 >= elo1 {
+        return Err(format!(
+            "--sprt: elo0 ({elo0}) must be less than elo1 ({elo1})"
+        ));
+    }
+    for (name, v) in [("alpha", alpha), ("beta", beta)] {
+        if !(v > 0.0 && v < 1.0) {
+            return Err(format!(
+                "--sprt: {name} ({v}) must lie strictly between 0 and 1"
+            ));
+        }
+    }
+    if alpha + beta >= 1.0 {
+        return Err(format!(
+            "--sprt: alpha + beta ({}) must be less than 1",
+            alpha + beta
+        ));
+    }
+    Ok(SprtConfig {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+/// The SPRT bounds `(A, B) = (ln(β/(1−α)), ln((1−β)/α))`.
+pub fn bounds(cfg: &SprtConfig) -> (f64, f64) {
+    (
+        (cfg.beta / (1.0 - cfg.alpha)).ln(),
+        ((1.0 - cfg.beta) / cfg.alpha).ln(),
+    )
+}
+
+/// The LLR of `scores` (see the module documentation); 0 when there are none.
+pub fn llr(cfg: &SprtConfig, scores: &[f64]) -> f64 {
+    if scores.is_empty() {
+        return 0.0;
+    }
+    let penta = scores.iter().any(|&s| {
+        let q = (s * 4.0).round();
+        q == 1.0 || q == 3.0
+    });
+    let classes = if penta { 5 } else { 3 };
+    let step = (classes - 1) as f64;
+    let mut counts = vec![0.0f64; classes];
+    for &s in scores {
+        let k = (s.clamp(0.0, 1.0) * step).round() as usize;
+        counts[k] += 1.0;
+    }
+    for c in counts.iter_mut() {
+        if *c == 0.0 {
+            *c = 1e-3;
+        }
+    }
+    let n: f64 = counts.iter().sum();
+    let value = |k: usize| k as f64 / step;
+    let mean: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * value(k))
+        .sum::<f64>()
+        / n;
+    let var: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * (value(k) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let s0 = expected_score(cfg.elo0);
+    let s1 = expected_score(cfg.elo1);
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The test's state after `pair_scores` (each 0, .25, .5, .75 or 1 for duplicate pairs, or 0,
+/// .5, 1 for single games), from the point of view of the entrant under test.
+pub fn sprt(cfg: &SprtConfig, pair_scores: &[f64]) -> SprtState {
+    let (lower, upper) = bounds(cfg);
+    let llr = llr(cfg, pair_scores);
+    let decision = if llr >= upper {
+        SprtDecision::AcceptH1
+    } else if llr <= lower {
+        SprtDecision::AcceptH0
+    } else {
+        SprtDecision::Continue
+    };
+    SprtState {
+        llr,
+        lower,
+        upper,
+        decision,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> SprtConfig {
+        parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.05").unwrap()
+    }
+
+    #[test]
+    fn parses() {
+        assert_eq!(
+            cfg(),
+            SprtConfig {
+                elo0: 0.0,
+                elo1: 10.0,
+                alpha: 0.05,
+                beta: 0.05
+            }
+        );
+        let c = parse_sprt(" elo1 = 5 , elo0=-5").unwrap();
+        assert_eq!((c.elo0, c.elo1, c.alpha, c.beta), (-5.0, 5.0, 0.05, 0.05));
+    }
+
+    #[test]
+    fn parse_errors_name_the_bad_part() {
+        let err = |t: &str| parse_sprt(t).unwrap_err();
+        assert!(err("elo0=0,elo1=ten").contains("elo1 value \"ten\""));
+        assert!(err("elo0=0,elo1=10,gamma=1").contains("unknown key \"gamma\""));
+        assert!(err("elo0=0,elo1").contains("\"elo1\" is not key=value"));
+        assert!(err("elo1=10").contains("elo0 is missing"));
+        assert!(err("elo0=0").contains("elo1 is missing"));
+        assert!(err("elo0=0,elo0=1,elo1=5").contains("elo0 given twice"));
+        assert!(err("elo0=10,elo1=0").contains("must be less than elo1"));
+        assert!(err("elo0=0,elo1=10,alpha=0").contains("alpha (0)"));
+        assert!(err("elo0=0,elo1=10,beta=1.5").contains("beta (1.5)"));
+        assert!(err("elo0=0,elo1=10,alpha=0.6,beta=0.5").contains("alpha + beta"));
+        assert!(err("elo0=0,,elo1=10").contains("empty entry"));
+        assert!(err("elo0=0,elo1=inf").contains("not a number"));
+    }
+
+    #[test]
+    fn bounds_for_five_percent() {
+        // ln(0.05 / 0.95) = −2.944439, ln(0.95 / 0.05) = +2.944439.
+        let (a, b) = bounds(&cfg());
+        assert!((a + 2.944439).abs() < 1e-6);
+        assert!((b - 2.944439).abs() < 1e-6);
+        let s = sprt(&cfg(), &[]);
+        assert_eq!((s.llr, s.decision), (0.0, SprtDecision::Continue));
+    }
+
+    #[test]
+    fn hand_checked_pentanomial_llr() {
+        // 100 pairs with counts [5, 20, 40, 25, 10] at 0, .25, .5, .75, 1 (no empty class, so no
+        // regularization): x̄ = 0.5375, σ² = 0.06421875 (see ratings.rs). s0 = L(0) = 0.5,
+        // s1 = L(10) = 1/(1 + 10^−0.025) = 1/1.9440609 = 0.5143872.
+        // LLR = 100 × 0.0143872 × (1.075 − 1.0143872) / (2 × 0.06421875)
+        //     = 100 × 0.0143872 × 0.0606128 / 0.1284375 = 0.678967.
+        let mut scores = Vec::new();
+        for (k, c) in [5, 20, 40, 25, 10].into_iter().enumerate() {
+            scores.extend(std::iter::repeat_n(k as f64 * 0.25, c));
+        }
+        let s = sprt(&cfg(), &scores);
+        assert!((s.llr - 0.678967).abs() < 1e-5, "{s:?}");
+        assert_eq!(s.decision, SprtDecision::Continue);
+        assert_eq!(s.summary(), "LLR 0.68 (-2.94, 2.94): continue");
+    }
+
+    #[test]
+    fn decisions() {
+        let wins = vec![1.0; 40];
+        assert_eq!(sprt(&cfg(), &wins).decision, SprtDecision::AcceptH1);
+        let losses = vec![0.0; 40];
+        assert_eq!(sprt(&cfg(), &losses).decision, SprtDecision::AcceptH0);
+        let few = [1.0, 0.5, 0.0, 0.75];
+        let s = sprt(&cfg(), &few);
+        assert_eq!(s.decision, SprtDecision::Continue, "{s:?}");
+        // Trinomial game scores: a clear edge (60% over 2000 games ≈ +70 Elo) accepts H1,
+        // an even score over 10000 games accepts H0 (LLR = 10000 × 0.0143872 × (−0.0143872) / 0.5
+        // = −4.14).
+        let mut games: Vec<f64> = Vec::new();
+        for i in 0..2000 {
+            games.push(if i % 5 < 3 { 1.0 } else { 0.0 });
+        }
+        assert_eq!(sprt(&cfg(), &games).decision, SprtDecision::AcceptH1);
+        let even: Vec<f64> = (0..10000).map(|i| (i % 2) as f64).collect();
+        assert_eq!(sprt(&cfg(), &even).decision, SprtDecision::AcceptH0);
+    }
+}

@@ -16,3 +16,4 @@ pub mod rules_file;
 pub mod signals;
 pub mod simulate;
 pub mod tournament;
+pub mod tournament_cmd;

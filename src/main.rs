@@ -48,6 +48,14 @@ enum Command {
     /// line that disagrees (an edited or truncated record, or one made under other rules) is
     /// reported with its number and exit code 1. Exit code 2 for an unreadable path.
     Replay(ReplayArgs),
+    /// Play a tournament between bot programs: many games, several at once, resumable.
+    ///
+    /// Each --bot is NAME=CMD. Results go to --out DIR (records in DIR/games/, one line per
+    /// game in DIR/results.jsonl, the standings in DIR/standings.txt); the same command on the
+    /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted.
+    Tournament(tarneeb_referee::tournament_cmd::TournamentArgs),
+    /// Print the standings of tournament directories (several are merged, like shards).
+    Standings(tarneeb_referee::tournament_cmd::StandingsArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate {
         /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
@@ -181,6 +189,12 @@ fn run(cli: Cli) -> Result<()> {
             println!("{}", serde_json::to_string_pretty(&r)?);
         }
         Command::Play(args) => play(args)?,
+        Command::Tournament(a) => {
+            std::process::exit(tarneeb_referee::tournament_cmd::tournament(a).into())
+        }
+        Command::Standings(a) => {
+            std::process::exit(tarneeb_referee::tournament_cmd::standings_cmd(a).into())
+        }
         Command::Replay(a) => tarneeb_referee::replay_cmd::run(&a.record, a.hand, a.json).map_err(
             |e| -> anyhow::Error {
                 if e.is_usage() {

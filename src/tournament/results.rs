@@ -1,0 +1,204 @@
+//! The files of a tournament directory: `tournament.json` (the normalized command, to resume
+//! or refuse), `results.jsonl` (one [`GameRow`] per finished game, appended and flushed when
+//! the game ends, never rewritten) and `games/NNNNNN.jsonl` (the records).
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::standings::GameRow;
+use crate::record::RecordLine;
+
+pub const TOURNAMENT_FILE: &str = "tournament.json";
+pub const RESULTS_FILE: &str = "results.jsonl";
+pub const STANDINGS_FILE: &str = "standings.txt";
+
+/// The record of game `game`, relative to the tournament directory.
+pub fn record_path(game: u64) -> String {
+    format!("games/{game:06}.jsonl")
+}
+
+/// Writes `tournament.json` in a new directory, or checks that an existing one holds the
+/// same command. The error names every field that changed.
+pub fn claim_dir(dir: &Path, config: &Value) -> Result<bool, String> {
+    let path = dir.join(TOURNAMENT_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let old: Value = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not a tournament file: {e}", path.display()))?;
+            let changed = differences(&old, config);
+            if changed.is_empty() {
+                Ok(true)
+            } else {
+                Err(format!(
+                    "{} holds a tournament started with another command ({}); run the same command to resume it, or use another --out directory",
+                    dir.display(),
+                    changed.join("; ")
+                ))
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir.join("games"))
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let text = serde_json::to_string_pretty(config).expect("JSON value") + "\n";
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Ok(false)
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// `field: was X, now Y` for every top-level field that differs.
+pub fn differences(old: &Value, new: &Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let (o, n) = (
+        old.as_object().unwrap_or(&empty),
+        new.as_object().unwrap_or(&empty),
+    );
+    let mut keys: Vec<&String> = o.keys().chain(n.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&Value>| match v {
+        None => "(none)".to_string(),
+        Some(v) => {
+            let s = v.to_string();
+            if s.len() > 120 {
+                format!("{}...", &s[..s.floor_char_boundary_compat(117)])
+            } else {
+                s
+            }
+        }
+    };
+    keys.into_iter()
+        .filter(|k| o.get(*k) != n.get(*k))
+        .map(|k| format!("{k}: was {}, now {}", show(o.get(k)), show(n.get(k))))
+        .collect()
+}
+
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorBoundary for String {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+/// Reads the rows of `results.jsonl` (none when it does not exist). A last line without its
+/// newline (the tournament was killed while writing it) is not a row.
+pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
+    let path = dir.join(RESULTS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let complete = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    complete
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .map_err(|e| format!("{}:{}: not a result row: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// Appends rows to `results.jsonl`, one `write` per row.
+pub struct ResultsFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl ResultsFile {
+    /// Opens for appending; a torn last line (no newline) is cut off first.
+    pub fn open(dir: &Path) -> Result<ResultsFile, String> {
+        let path = dir.join(RESULTS_FILE);
+        let io = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io)?;
+        let mut text = Vec::new();
+        file.read_to_end(&mut text).map_err(io)?;
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if keep < text.len() {
+            file.set_len(keep as u64).map_err(io)?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(ResultsFile { file, path })
+    }
+
+    pub fn append(&mut self, row: &GameRow) -> Result<(), String> {
+        let mut line = serde_json::to_string(row).expect("a row is JSON");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// Moves of hand `from_hand` on in a record, and the milliseconds spent waiting for their
+/// replies (substituted moves are the referee's own and wait for nobody).
+pub fn record_moves(path: &Path, from_hand: u32) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (mut moves, mut ms) = (0u64, 0u64);
+    for line in text.lines() {
+        // Cheap pre-filter: only move lines are parsed.
+        if !line.contains("\"type\":\"move\"") {
+            continue;
+        }
+        if let Ok(RecordLine::Move {
+            hand_number,
+            ms: m,
+            substituted,
+            ..
+        }) = serde_json::from_str(line)
+        {
+            if hand_number < from_hand {
+                continue;
+            }
+            moves += 1;
+            if !substituted {
+                ms += m;
+            }
+        }
+    }
+    Some((moves, ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn differences_name_the_changed_fields() {
+        let a = json!({"seed": 1, "games": 2, "format": "round-robin"});
+        let b = json!({"seed": 2, "games": 2, "format": "gauntlet"});
+        let d = differences(&a, &b);
+        assert_eq!(
+            d,
+            vec![
+                "format: was \"round-robin\", now \"gauntlet\"".to_string(),
+                "seed: was 1, now 2".to_string()
+            ]
+        );
+        assert!(differences(&a, &a).is_empty());
+    }
+}

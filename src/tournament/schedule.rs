@@ -1,0 +1,505 @@
+//! Which partnerships meet, on which deals, in which games: a pure function of the entrants,
+//! the format and the seed (and, for knockout and king of the hill, of earlier results).
+//!
+//! Entrants form *partnerships* ("units"): with `--partners own` every entrant partners a copy
+//! of itself; with `--partners rotate` every unordered pair of distinct entrants is a
+//! partnership, and only partnerships without a common entrant meet. A *match* between two
+//! partnerships is `games` *deal sets*; a deal set has its own seed (from the tournament seed
+//! and the deal set's index) and is played twice with the sides swapped (duplicate), or once.
+//! Games are numbered 0, 1, 2, ... in the order they are created.
+
+use std::collections::{HashMap, VecDeque};
+
+/// The tournament formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    RoundRobin,
+    Gauntlet,
+    Knockout,
+    KingOfTheHill,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Knockout => "knockout",
+            Format::KingOfTheHill => "king-of-the-hill",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Format, String> {
+        [
+            Format::RoundRobin,
+            Format::Gauntlet,
+            Format::Knockout,
+            Format::KingOfTheHill,
+        ]
+        .into_iter()
+        .find(|f| f.name() == text)
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a format: use round-robin, gauntlet, knockout or king-of-the-hill"
+            )
+        })
+    }
+
+    /// Whether every game is known before the first one is played.
+    pub fn is_static(self) -> bool {
+        matches!(self, Format::RoundRobin | Format::Gauntlet)
+    }
+}
+
+/// Who partners whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partners {
+    /// Each entrant plays with a copy of itself.
+    Own,
+    /// Every entrant partners every other one.
+    Rotate,
+}
+
+impl Partners {
+    pub fn name(self) -> &'static str {
+        match self {
+            Partners::Own => "own",
+            Partners::Rotate => "rotate",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Partners, String> {
+        match text {
+            "own" => Ok(Partners::Own),
+            "rotate" => Ok(Partners::Rotate),
+            _ => Err(format!("'{text}' is not a partner mode: use own or rotate")),
+        }
+    }
+}
+
+/// What the schedule depends on.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// How many entrants (they are referred to by index, in command-line order).
+    pub entrants: usize,
+    pub format: Format,
+    pub partners: Partners,
+    /// Deal sets per match.
+    pub games: u64,
+    pub duplicate: bool,
+    pub seed: u64,
+}
+
+/// A partnership: the entrants at the team's two seats (seat 0 then 2, or 1 then 3).
+pub type Unit = [usize; 2];
+
+/// One game to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    pub game: u64,
+    /// The deal set's index, shared by both games of a duplicate pair.
+    pub deal_set: u64,
+    /// `Some(deal_set)` for duplicate games.
+    pub pair: Option<u64>,
+    pub seed: u64,
+    /// The partnership (index into [`Schedule::units`]) of team 0 and of team 1.
+    pub sides: [usize; 2],
+    /// The entrant at each seat.
+    pub seats: [usize; 4],
+}
+
+/// How a finished game came out, as the schedule needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameScore {
+    /// The winning team, `None` for a draw.
+    pub winner: Option<u8>,
+    pub team_scores: [i32; 2],
+}
+
+/// The seed of deal set `index`: SplitMix64 of the tournament seed and the index, so deal sets
+/// are independent of each other and of the order they are played in.
+pub fn deal_set_seed(seed: u64, index: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(seed ^ mix(index))
+}
+
+/// The partnerships of a plan, in a fixed order.
+pub fn units(entrants: usize, partners: Partners) -> Vec<Unit> {
+    match partners {
+        Partners::Own => (0..entrants).map(|i| [i, i]).collect(),
+        Partners::Rotate => {
+            let mut v = Vec::new();
+            for i in 0..entrants {
+                for j in i + 1..entrants {
+                    v.push([i, j]);
+                }
+            }
+            v
+        }
+    }
+}
+
+fn disjoint(a: Unit, b: Unit) -> bool {
+    !a.iter().any(|x| b.contains(x))
+}
+
+/// Checks that a plan can be scheduled.
+pub fn check(plan: &Plan) -> Result<(), String> {
+    if plan.entrants < 2 {
+        return Err(format!(
+            "a tournament needs at least two entrants (--bot NAME=CMD), got {}",
+            plan.entrants
+        ));
+    }
+    if plan.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if plan.partners == Partners::Rotate {
+        if plan.entrants < 4 {
+            return Err(format!(
+                "--partners rotate needs at least four entrants (two partnerships without a common entrant), got {}",
+                plan.entrants
+            ));
+        }
+        if !plan.format.is_static() {
+            return Err(format!(
+                "--partners rotate works with round-robin and gauntlet, not {}",
+                plan.format.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+struct Match {
+    sides: [usize; 2],
+    games: Vec<u64>,
+}
+
+enum Stage {
+    /// Every game was queued at the start.
+    Static,
+    /// The current round's matches, and the unit that sits this round out.
+    Knockout {
+        matches: Vec<usize>,
+        bye: Option<usize>,
+    },
+    /// The current match, and the next challenger (index into units).
+    Hill {
+        current: usize,
+        next: usize,
+    },
+    Done,
+}
+
+/// The schedule as results come in.
+pub struct Schedule {
+    plan: Plan,
+    units: Vec<Unit>,
+    matches: Vec<Match>,
+    specs: HashMap<u64, GameSpec>,
+    results: HashMap<u64, GameScore>,
+    queue: VecDeque<GameSpec>,
+    next_game: u64,
+    next_deal_set: u64,
+    stage: Stage,
+    champion: Option<usize>,
+}
+
+impl Schedule {
+    pub fn new(plan: Plan) -> Result<Schedule, String> {
+        check(&plan)?;
+        let units = units(plan.entrants, plan.partners);
+        let mut s = Schedule {
+            plan,
+            units,
+            matches: Vec::new(),
+            specs: HashMap::new(),
+            results: HashMap::new(),
+            queue: VecDeque::new(),
+            next_game: 0,
+            next_deal_set: 0,
+            stage: Stage::Static,
+            champion: None,
+        };
+        let n = s.units.len();
+        match s.plan.format {
+            Format::RoundRobin => {
+                for a in 0..n {
+                    for b in a + 1..n {
+                        if disjoint(s.units[a], s.units[b]) {
+                            s.add_match([a, b]);
+                        }
+                    }
+                }
+            }
+            Format::Gauntlet => {
+                let units = s.units.clone();
+                let first = |u: Unit| u.contains(&0);
+                for a in (0..n).filter(|&a| first(units[a])) {
+                    for b in (0..n).filter(|&b| !first(units[b])) {
+                        if disjoint(units[a], units[b]) {
+                            s.add_match([a, b]);
+                        }
+                    }
+                }
+            }
+            Format::Knockout => {
+                let all: Vec<usize> = (0..n).collect();
+                s.knockout_round(&all);
+            }
+            Format::KingOfTheHill => {
+                let m = s.add_match([0, 1]);
+                s.stage = Stage::Hill {
+                    current: m,
+                    next: 2,
+                };
+            }
+        }
+        Ok(s)
+    }
+
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// How many games the whole tournament has (known in advance for every format).
+    pub fn total_games(&self) -> u64 {
+        let per_match = self.plan.games * if self.plan.duplicate { 2 } else { 1 };
+        match self.plan.format {
+            Format::RoundRobin | Format::Gauntlet => self.specs.len() as u64,
+            Format::Knockout | Format::KingOfTheHill => (self.units.len() as u64 - 1) * per_match,
+        }
+    }
+
+    /// All games queued so far (for static formats: the whole tournament).
+    pub fn queued(&self) -> impl Iterator<Item = &GameSpec> {
+        self.queue.iter()
+    }
+
+    /// Keeps only the queued games `keep` accepts (sharding a static schedule).
+    pub fn retain(&mut self, keep: impl Fn(&GameSpec) -> bool) {
+        self.queue.retain(|g| keep(g));
+    }
+
+    /// The next game that can be played now.
+    pub fn next_game(&mut self) -> Option<GameSpec> {
+        self.queue.pop_front()
+    }
+
+    /// True when no game is left to play and none will be added.
+    pub fn is_done(&self) -> bool {
+        self.queue.is_empty() && matches!(self.stage, Stage::Static | Stage::Done)
+    }
+
+    /// The winner of a knockout or king of the hill, once decided.
+    pub fn champion(&self) -> Option<Unit> {
+        self.champion.map(|u| self.units[u])
+    }
+
+    fn add_match(&mut self, sides: [usize; 2]) -> usize {
+        let [a, b] = sides;
+        let mut games = Vec::new();
+        for k in 0..self.plan.games {
+            let ds = self.next_deal_set;
+            self.next_deal_set += 1;
+            let seed = deal_set_seed(self.plan.seed, ds);
+            let orders: Vec<[usize; 2]> = if self.plan.duplicate {
+                vec![[a, b], [b, a]]
+            } else if k % 2 == 0 {
+                vec![[a, b]]
+            } else {
+                vec![[b, a]]
+            };
+            for sides in orders {
+                let (t0, t1) = (self.units[sides[0]], self.units[sides[1]]);
+                let spec = GameSpec {
+                    game: self.next_game,
+                    deal_set: ds,
+                    pair: self.plan.duplicate.then_some(ds),
+                    seed,
+                    sides,
+                    seats: [t0[0], t1[0], t0[1], t1[1]],
+                };
+                self.next_game += 1;
+                games.push(spec.game);
+                self.specs.insert(spec.game, spec.clone());
+                self.queue.push_back(spec);
+            }
+        }
+        self.matches.push(Match { sides, games });
+        self.matches.len() - 1
+    }
+
+    fn knockout_round(&mut self, alive: &[usize]) {
+        if alive.len() == 1 {
+            self.champion = Some(alive[0]);
+            self.stage = Stage::Done;
+            return;
+        }
+        let mut matches = Vec::new();
+        for two in alive.chunks_exact(2) {
+            matches.push(self.add_match([two[0], two[1]]));
+        }
+        let bye = (alive.len() % 2 == 1).then(|| alive[alive.len() - 1]);
+        self.stage = Stage::Knockout { matches, bye };
+    }
+
+    /// Match points of side 0 and side 1 of a finished match: (wins + draws / 2, points).
+    fn match_winner(&self, m: usize) -> Option<usize> {
+        let m = &self.matches[m];
+        let mut wins = [0u32; 2]; // in half points
+        let mut points = [0i64; 2];
+        for g in &m.games {
+            let r = self.results.get(g)?;
+            let spec = &self.specs[g];
+            for (side, unit) in m.sides.iter().enumerate() {
+                let team = if spec.sides[0] == *unit { 0 } else { 1 };
+                wins[side] += match r.winner {
+                    Some(w) if usize::from(w) == team => 2,
+                    Some(_) => 0,
+                    None => 1,
+                };
+                points[side] += i64::from(r.team_scores[team]);
+            }
+        }
+        let key = |s: usize| (wins[s], points[s], std::cmp::Reverse(m.sides[s]));
+        Some(if key(0) >= key(1) {
+            m.sides[0]
+        } else {
+            m.sides[1]
+        })
+    }
+
+    /// Records a finished game; may queue the next round's games.
+    pub fn finished(&mut self, game: u64, score: GameScore) {
+        self.results.insert(game, score);
+        match &self.stage {
+            Stage::Knockout { matches, bye } => {
+                let winners: Option<Vec<usize>> =
+                    matches.iter().map(|&m| self.match_winner(m)).collect();
+                if let Some(mut alive) = winners {
+                    alive.extend(*bye);
+                    self.knockout_round(&alive);
+                }
+            }
+            Stage::Hill { current, next } => {
+                let next = *next;
+                if let Some(king) = self.match_winner(*current) {
+                    if next < self.units.len() {
+                        let m = self.add_match([king, next]);
+                        self.stage = Stage::Hill {
+                            current: m,
+                            next: next + 1,
+                        };
+                    } else {
+                        self.champion = Some(king);
+                        self.stage = Stage::Done;
+                    }
+                }
+            }
+            Stage::Static | Stage::Done => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(entrants: usize, format: Format, partners: Partners, duplicate: bool) -> Plan {
+        Plan {
+            entrants,
+            format,
+            partners,
+            games: 2,
+            duplicate,
+            seed: 7,
+        }
+    }
+
+    fn drain(s: &mut Schedule, win: impl Fn(&GameSpec) -> Option<u8>) -> Vec<GameSpec> {
+        let mut all = Vec::new();
+        while let Some(g) = s.next_game() {
+            let winner = win(&g);
+            s.finished(
+                g.game,
+                GameScore {
+                    winner,
+                    team_scores: [0, 0],
+                },
+            );
+            all.push(g);
+        }
+        assert!(s.is_done());
+        all
+    }
+
+    #[test]
+    fn round_robin_duplicate_pairs_swap_sides_on_the_same_seed() {
+        let mut s = Schedule::new(plan(3, Format::RoundRobin, Partners::Own, true)).unwrap();
+        assert_eq!(s.total_games(), 3 * 2 * 2);
+        let games = drain(&mut s, |_| Some(0));
+        assert_eq!(games.len(), 12);
+        for two in games.chunks(2) {
+            assert_eq!(two[0].seed, two[1].seed);
+            assert_eq!(two[0].pair, two[1].pair);
+            assert_eq!(two[0].sides, [two[1].sides[1], two[1].sides[0]]);
+            assert_eq!(two[0].seats[0], two[1].seats[1]);
+        }
+        let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
+        assert_eq!(seeds.len(), 6);
+    }
+
+    #[test]
+    fn rotate_meets_only_disjoint_partnerships() {
+        let mut s = Schedule::new(plan(4, Format::RoundRobin, Partners::Rotate, false)).unwrap();
+        let games = drain(&mut s, |_| None);
+        // 6 partnerships, 3 disjoint pairings, 2 deal sets each.
+        assert_eq!(games.len(), 6);
+        for g in &games {
+            let mut seats = g.seats.to_vec();
+            seats.sort();
+            assert_eq!(seats, vec![0, 1, 2, 3]);
+        }
+        assert!(Schedule::new(plan(3, Format::RoundRobin, Partners::Rotate, false)).is_err());
+    }
+
+    #[test]
+    fn gauntlet_plays_the_first_against_each_other() {
+        let mut s = Schedule::new(plan(4, Format::Gauntlet, Partners::Own, false)).unwrap();
+        let games = drain(&mut s, |_| None);
+        assert_eq!(games.len(), 6);
+        assert!(games.iter().all(|g| g.sides.contains(&0)));
+    }
+
+    #[test]
+    fn knockout_and_hill_crown_the_winner() {
+        // The unit with the highest index always wins.
+        let top = |g: &GameSpec| Some(if g.sides[0] > g.sides[1] { 0 } else { 1 });
+        let mut k = Schedule::new(plan(5, Format::Knockout, Partners::Own, true)).unwrap();
+        let n = drain(&mut k, top).len() as u64;
+        assert_eq!(k.champion(), Some([4, 4]));
+        assert_eq!(n, k.total_games());
+        let mut h = Schedule::new(plan(4, Format::KingOfTheHill, Partners::Own, true)).unwrap();
+        let n = drain(&mut h, top).len() as u64;
+        assert_eq!(h.champion(), Some([3, 3]));
+        assert_eq!(n, h.total_games());
+        // All draws with equal points: entrant order decides.
+        let mut k = Schedule::new(plan(4, Format::Knockout, Partners::Own, true)).unwrap();
+        drain(&mut k, |_| None);
+        assert_eq!(k.champion(), Some([0, 0]));
+    }
+
+    #[test]
+    fn deal_set_seeds_differ_and_repeat() {
+        assert_eq!(deal_set_seed(1, 5), deal_set_seed(1, 5));
+        assert_ne!(deal_set_seed(1, 5), deal_set_seed(1, 6));
+        assert_ne!(deal_set_seed(1, 5), deal_set_seed(2, 5));
+    }
+}

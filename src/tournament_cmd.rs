@@ -1,0 +1,435 @@
+//! The `tarneeb tournament` and `tarneeb standings` commands: arguments, the tournament
+//! directory, output and exit codes (0 done, 1 the program failed, 2 bad usage or input,
+//! 130 interrupted).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::bot::{become_subreaper, split_command};
+use crate::cli_args::{parse_duration_ms, parse_fault_policy};
+use crate::protocol::TimeLimits;
+use crate::record::reader::read_record;
+use crate::record::replay::{recorded_deals, RecordedDeals};
+use crate::referee::{FaultPolicy, RefereeError};
+use crate::tournament::results::{self, claim_dir, read_rows, STANDINGS_FILE};
+use crate::tournament::runner::{self, Entrant, RunConfig, RunError};
+use crate::tournament::schedule::{Format, Partners, Plan, Schedule};
+use crate::tournament::sprt::{parse_sprt, SprtDecision};
+use crate::tournament::standings::{render_table, standings, GameRow};
+use crate::{rules_file, signals};
+
+#[derive(clap::Args, Debug)]
+pub struct TournamentArgs {
+    /// An entrant: a unique name ([A-Za-z0-9_.-]) and its command line, like
+    /// `--bot rnd='python3 sample-bots/python/random_bot.py'`. Give two or more.
+    #[arg(long = "bot", value_name = "NAME=CMD", required = true)]
+    bots: Vec<String>,
+    /// Directory for the records (DIR/games/), results.jsonl, tournament.json and
+    /// standings.txt. Running the same command on it again resumes the tournament.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// round-robin (every pair of partnerships meets), gauntlet (the first entrant against
+    /// each other one), knockout (single elimination) or king-of-the-hill (the winner stays,
+    /// the next challenger replaces the loser).
+    #[arg(long, default_value = "round-robin", value_parser = Format::parse)]
+    format: Format,
+    /// own: each entrant partners a copy of itself; rotate: every entrant partners every other
+    /// one (round-robin and gauntlet, four entrants or more).
+    #[arg(long, default_value = "own", value_parser = Partners::parse)]
+    partners: Partners,
+    /// Deal sets per match.
+    #[arg(long, default_value_t = 2)]
+    games: u64,
+    /// Play each deal set once (sides alternating) instead of twice with the sides swapped.
+    #[arg(long)]
+    no_duplicate: bool,
+    /// Tournament seed: every deal set's seed derives from it and the deal set's index.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
+    #[arg(long, default_value = "classic")]
+    rules: String,
+    /// Play the deals of earlier games: a record, or a directory of records (deal set i uses
+    /// record i modulo their number, its deals and first dealer).
+    #[arg(long, value_name = "DIR|RECORD")]
+    deals_from: Option<PathBuf>,
+    /// Games at once. Default: the number of CPUs.
+    #[arg(long, value_name = "J")]
+    jobs: Option<usize>,
+    /// Do not pin each game (referee and bots) to its own CPU.
+    #[arg(long)]
+    no_pin: bool,
+    /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
+    /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides.
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<String>,
+    /// Play only part K of N of the schedule (games with index % N == K-1), to spread one
+    /// round-robin or gauntlet over N machines; merge with `tarneeb standings DIR...`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Time for a bot to answer the handshake.
+    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    handshake_timeout: u64,
+    /// Hard limit for each reply; going over it is a timeout fault.
+    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
+    move_timeout: u64,
+    /// A chess-clock time bank per seat for the whole game (default: none).
+    #[arg(long, value_parser = parse_duration_ms)]
+    time_bank: Option<u64>,
+    /// Added to a seat's bank after each of its replies.
+    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
+    increment: u64,
+    /// What a fault costs: forfeit or substitute[:N] (see `tarneeb play --help`).
+    #[arg(long, default_value = "forfeit", value_parser = parse_fault_policy)]
+    on_fault: FaultPolicy,
+    /// Longest line accepted from a bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    max_line: usize,
+    /// Largest stderr log kept per bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    stderr_cap: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StandingsArgs {
+    /// Tournament directories (their results.jsonl files are merged; parts of one sharded
+    /// tournament count each game once).
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, like 1/4");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// An error of the command, with its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: message.into(),
+    }
+}
+
+/// Runs `tarneeb tournament`; returns the exit code.
+pub fn tournament(args: TournamentArgs) -> u8 {
+    match run_tournament(args) {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("tarneeb: {}", f.message);
+            f.code
+        }
+    }
+}
+
+/// Runs `tarneeb standings`; returns the exit code.
+pub fn standings_cmd(args: StandingsArgs) -> u8 {
+    match merged_rows(&args.dirs) {
+        Ok(rows) => {
+            print!("{}", render_table(&standings(&rows)));
+            0
+        }
+        Err(message) => {
+            eprintln!("tarneeb: {message}");
+            2
+        }
+    }
+}
+
+/// `NAME=CMD` into an entrant.
+fn parse_entrant(text: &str) -> Result<Entrant, String> {
+    let (name, cmd) = text.split_once('=').ok_or_else(|| {
+        format!("--bot '{text}': write NAME=CMD, like --bot rnd='python3 random_bot.py'")
+    })?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    {
+        return Err(format!(
+            "--bot '{text}': the name '{name}' may only hold letters, digits, '_', '.' and '-'"
+        ));
+    }
+    let command = split_command(cmd).map_err(|e| format!("--bot {name}: {e}"))?;
+    Ok(Entrant {
+        name: name.to_string(),
+        command,
+    })
+}
+
+/// Record files a `--deals-from` path stands for: the file, or the `.jsonl` files of the
+/// directory (of its `games/` when it is a tournament directory), by name.
+fn deal_records(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let dir = if path.join("games").is_dir() && path.join(results::TOURNAMENT_FILE).is_file() {
+        path.join("games")
+    } else {
+        path.to_path_buf()
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("--deals-from {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!(
+            "--deals-from {}: the directory holds no record (*.jsonl)",
+            dir.display()
+        ));
+    }
+    Ok(files)
+}
+
+fn load_deals(path: &Path) -> Result<Vec<RecordedDeals>, String> {
+    deal_records(path)?
+        .iter()
+        .map(|p| {
+            let lines = read_record(p).map_err(|e| format!("--deals-from {}: {e}", p.display()))?;
+            recorded_deals(&lines).map_err(|e| format!("--deals-from {}: {e}", p.display()))
+        })
+        .collect()
+}
+
+/// The CPUs this process may run on.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
+    let rules = rules_file::load(&a.rules).map_err(|e| usage(e.to_string()))?;
+    let entrants: Vec<Entrant> = a
+        .bots
+        .iter()
+        .map(|b| parse_entrant(b))
+        .collect::<Result<_, _>>()
+        .map_err(usage)?;
+    for (i, e) in entrants.iter().enumerate() {
+        if entrants[..i].iter().any(|o| o.name == e.name) {
+            return Err(usage(format!(
+                "two entrants are named '{}': names must be unique",
+                e.name
+            )));
+        }
+    }
+    let plan = Plan {
+        entrants: entrants.len(),
+        format: a.format,
+        partners: a.partners,
+        games: a.games,
+        duplicate: !a.no_duplicate,
+        seed: a.seed,
+    };
+    let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
+    if let Some((k, n)) = a.shard {
+        if !a.format.is_static() {
+            return Err(usage(format!(
+                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
+                a.format.name()
+            )));
+        }
+        schedule.retain(|g| g.game % n == k - 1);
+    }
+    let sprt = match &a.sprt {
+        None => None,
+        Some(text) => {
+            if a.format != Format::Gauntlet || entrants.len() != 2 || a.partners != Partners::Own {
+                return Err(usage(
+                    "--sprt needs --format gauntlet with exactly two entrants (it tests the first against the second)",
+                ));
+            }
+            if a.shard.is_some() {
+                return Err(usage(
+                    "--sprt cannot be combined with --shard: the test needs every result",
+                ));
+            }
+            Some(parse_sprt(text).map_err(|e| usage(format!("--sprt: {e}")))?)
+        }
+    };
+    let deals = match &a.deals_from {
+        Some(p) => load_deals(p).map_err(usage)?,
+        None => Vec::new(),
+    };
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        return Err(usage("--jobs must be at least 1"));
+    }
+    let cpus = allowed_cpus();
+    let cpus = (!a.no_pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
+    let time = TimeLimits {
+        handshake_ms: a.handshake_timeout,
+        move_ms: a.move_timeout,
+        bank_ms: a.time_bank,
+        increment_ms: a.increment,
+    };
+    let config = json!({
+        "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
+        "format": a.format.name(),
+        "partners": a.partners.name(),
+        "games": a.games,
+        "duplicate": !a.no_duplicate,
+        "seed": a.seed,
+        "rules": rules,
+        "deals_from": a.deals_from.as_ref().map(|p| p.display().to_string()),
+        "time": time,
+        "on_fault": a.on_fault.to_string(),
+        "max_line": a.max_line,
+        "stderr_cap": a.stderr_cap,
+        "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
+        "sprt": a.sprt,
+    });
+    let resumed = claim_dir(&a.out, &config).map_err(usage)?;
+    let prior = read_rows(&a.out).map_err(usage)?;
+    if resumed {
+        eprintln!(
+            "resuming {}: {} finished games kept",
+            a.out.display(),
+            prior.len()
+        );
+    }
+    let total = match a.shard {
+        Some(_) => schedule.queued().count() as u64,
+        None => schedule.total_games(),
+    };
+    let cfg = RunConfig {
+        dir: a.out.clone(),
+        entrants,
+        rules,
+        time,
+        on_fault: a.on_fault,
+        max_line: a.max_line,
+        stderr_cap: a.stderr_cap,
+        jobs,
+        cpus,
+        deals,
+        sprt,
+        total,
+    };
+    let stop = signals::install();
+    let _ = become_subreaper();
+    let summary = match runner::run(&cfg, schedule, prior, stop) {
+        Ok(s) => s,
+        Err(e) => {
+            let code = match &e {
+                RunError::Referee {
+                    source: RefereeError::Spawn { .. },
+                    ..
+                } => 2,
+                _ => 1,
+            };
+            return Err(Failure {
+                code,
+                message: format!("{e}; finished games are kept in {}", a.out.display()),
+            });
+        }
+    };
+    if summary.interrupted {
+        eprintln!(
+            "tarneeb: interrupted: {} finished games are kept in {}; run the same command to resume",
+            summary.rows.len(),
+            a.out.display()
+        );
+        return Ok(130);
+    }
+    let table = render_table(&standings(&summary.rows));
+    print!("{table}");
+    let mut extra = String::new();
+    if let Some(u) = summary.champion {
+        let name = &cfg.entrants[u[0]].name;
+        extra.push_str(&format!("champion: {name}\n"));
+    }
+    if let Some(s) = &summary.sprt {
+        let decision = match s.decision {
+            SprtDecision::Continue => "no decision yet (continue)",
+            SprtDecision::AcceptH0 => "accept H0 (elo0)",
+            SprtDecision::AcceptH1 => "accept H1 (elo1)",
+        };
+        extra.push_str(&format!(
+            "SPRT: {decision}: LLR {:.3} (bounds {:.3}, {:.3})\n",
+            s.llr, s.lower, s.upper
+        ));
+    }
+    print!("{extra}");
+    let path = a.out.join(STANDINGS_FILE);
+    std::fs::write(&path, format!("{table}{extra}")).map_err(|e| Failure {
+        code: 1,
+        message: format!("cannot write {}: {e}", path.display()),
+    })?;
+    Ok(0)
+}
+
+/// The rows of several tournament directories. When all are parts of one tournament (the same
+/// `tournament.json` but for `--shard`), a game present in several parts counts once.
+fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
+    let mut configs = Vec::new();
+    let mut rows = Vec::new();
+    for d in dirs {
+        let t = d.join(results::TOURNAMENT_FILE);
+        let text = std::fs::read_to_string(&t).map_err(|e| {
+            format!(
+                "{} is not a tournament directory: {}: {e}",
+                d.display(),
+                t.display()
+            )
+        })?;
+        let mut v: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
+        if let Some(o) = v.as_object_mut() {
+            o.remove("shard");
+        }
+        configs.push(v);
+        rows.push(read_rows(d)?);
+    }
+    let same = configs.windows(2).all(|w| w[0] == w[1]);
+    let mut all: Vec<GameRow> = rows.into_iter().flatten().collect();
+    if same {
+        all.sort_by_key(|r| r.game);
+        all.dedup_by_key(|r| r.game);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_and_shards_parse() {
+        let e = parse_entrant("rnd=python3 bot.py --x 1").unwrap();
+        assert_eq!(e.name, "rnd");
+        assert_eq!(e.command, vec!["python3", "bot.py", "--x", "1"]);
+        assert!(parse_entrant("no command").is_err());
+        assert!(parse_entrant("bad name=x").is_err());
+        assert_eq!(parse_shard("2/3"), Ok((2, 3)));
+        assert!(parse_shard("0/3").is_err());
+        assert!(parse_shard("4/3").is_err());
+    }
+}

@@ -1,0 +1,315 @@
+//! End-to-end tests of `tarneeb tournament` and `tarneeb standings` with the Python sample bots.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+const HEURISTIC: &str = "python3 sample-bots/python/heuristic_bot.py";
+
+fn heuristic() -> &'static str {
+    if Path::new("sample-bots/python/heuristic_bot.py").exists() {
+        HEURISTIC
+    } else {
+        RANDOM
+    }
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tarneeb-tournament-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Three entrants, one deal set per match: six games with duplicate.
+fn three(dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        "tournament".into(),
+        "--bot".into(),
+        format!("alpha={RANDOM}"),
+        "--bot".into(),
+        format!("beta={}", heuristic()),
+        "--bot".into(),
+        format!("gamma={RANDOM}"),
+        "--games".into(),
+        "1".into(),
+        "--seed".into(),
+        "42".into(),
+        "--jobs".into(),
+        "2".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn tarneeb(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        .args(args)
+        .output()
+        .expect("tarneeb runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn rows(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON row"))
+        .collect()
+}
+
+/// Rows without timing, sorted by game.
+fn comparable(dir: &Path) -> Vec<Value> {
+    let mut v: Vec<Value> = rows(dir)
+        .into_iter()
+        .map(|mut r| {
+            r.as_object_mut().unwrap().remove("referee_us_per_move");
+            r
+        })
+        .collect();
+    v.sort_by_key(|r| r["game"].as_u64());
+    v
+}
+
+#[test]
+fn round_robin_of_three_counts_every_game_once() {
+    let dir = out_dir("rr");
+    let o = tarneeb(&three(&dir, &[]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 6, "3 matches x 1 deal set x 2 games");
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    games.sort();
+    assert_eq!(games, (0..6).collect::<Vec<_>>());
+    // Per entrant: wins + losses + draws = games played (4 each: 2 matches x 2 games).
+    let mut tally: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+    for r in &rows {
+        let seats: Vec<String> = serde_json::from_value(r["seats"].clone()).unwrap();
+        for team in 0..2usize {
+            let name = &seats[team];
+            assert_eq!(name, &seats[team + 2], "own partners: one entrant per team");
+            let t = tally.entry(name.clone()).or_default();
+            t[3] += 1;
+            match r["winner"].as_u64() {
+                Some(w) if w as usize == team => t[0] += 1,
+                Some(_) => t[1] += 1,
+                None => t[2] += 1,
+            }
+        }
+        assert!(r["referee_us_per_move"].as_f64().is_some_and(|x| x >= 0.0));
+        assert!(dir.join(r["record"].as_str().unwrap()).is_file());
+    }
+    assert_eq!(tally.len(), 3);
+    for (name, [w, l, d, n]) in &tally {
+        assert_eq!(*n, 4, "{name}");
+        assert_eq!(w + l + d, *n, "{name}");
+    }
+    let total_wins: u32 = tally.values().map(|t| t[0]).sum();
+    let total_losses: u32 = tally.values().map(|t| t[1]).sum();
+    assert_eq!(total_wins, total_losses);
+    let out = text(&o.stdout);
+    for name in ["alpha", "beta", "gamma"] {
+        assert!(out.contains(name), "{out}");
+    }
+    let saved = std::fs::read_to_string(dir.join("standings.txt")).unwrap();
+    assert!(saved.starts_with(out.trim_end()) || out.starts_with(saved.trim_end()));
+    // The same command again finds every game done and prints the same standings.
+    let again = tarneeb(&three(&dir, &[]));
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(text(&again.stdout), out);
+    assert_eq!(comparable(&dir).len(), 6);
+
+    // Duplicate pairs: the same deals and first dealer, the partnerships' seats swapped.
+    let by_pair = |p: u64| -> Vec<&Value> {
+        let mut v: Vec<&Value> = rows.iter().filter(|r| r["pair"] == p).collect();
+        v.sort_by_key(|r| r["game"].as_u64());
+        v
+    };
+    for p in 0..3u64 {
+        let pair = by_pair(p);
+        assert_eq!(pair.len(), 2);
+        let (a, b) = (pair[0], pair[1]);
+        assert_eq!(a["seed"], b["seed"]);
+        assert_eq!(a["seats"][0], b["seats"][1]);
+        assert_eq!(a["seats"][1], b["seats"][0]);
+        let deals = |r: &Value| -> (Value, Vec<Value>) {
+            let t = std::fs::read_to_string(dir.join(r["record"].as_str().unwrap())).unwrap();
+            let lines: Vec<Value> = t
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let dealer = lines[0]["first_dealer"].clone();
+            let hands = lines
+                .iter()
+                .filter(|l| l["type"] == "deal")
+                .map(|l| l["hands"].clone())
+                .collect();
+            (dealer, hands)
+        };
+        let ((da, ha), (db, hb)) = (deals(a), deals(b));
+        assert_eq!(da, db, "pair {p}: first dealer");
+        let n = ha.len().min(hb.len());
+        assert!(n >= 1);
+        assert_eq!(
+            ha[..n],
+            hb[..n],
+            "pair {p}: the same cards at the same seats"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
+    let whole = out_dir("whole");
+    let o = tarneeb(&three(&whole, &[]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // Interrupt a run once a few results exist, then resume it.
+    let cut = out_dir("cut");
+    let child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        .args(three(&cut, &[]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while rows(&cut).len() < 2 && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let n = rows(&cut).len();
+    if n < 6 {
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    }
+    assert!(n >= 2);
+    let resumed = tarneeb(&three(&cut, &[]));
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert!(text(&resumed.stderr).contains("resuming"));
+    assert_eq!(comparable(&cut), comparable(&whole));
+
+    // Two shards merged give the standings of the whole run.
+    let s1 = out_dir("shard1");
+    let s2 = out_dir("shard2");
+    for (d, k) in [(&s1, "1/2"), (&s2, "2/2")] {
+        let o = tarneeb(&three(d, &["--shard", k]));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    assert_eq!(rows(&s1).len(), 3);
+    assert_eq!(rows(&s2).len(), 3);
+    let merged = tarneeb(&[
+        "standings".into(),
+        s1.display().to_string(),
+        s2.display().to_string(),
+    ]);
+    let one = tarneeb(&["standings".into(), whole.display().to_string()]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), text(&one.stdout));
+    assert_eq!(
+        text(&one.stdout),
+        text(&o.stdout).split("champion").next().unwrap()
+    );
+}
+
+#[test]
+fn knockout_and_king_of_the_hill_crown_a_champion() {
+    for format in ["knockout", "king-of-the-hill"] {
+        let dir = out_dir(format);
+        let o = tarneeb(&three(&dir, &["--format", format, "--no-duplicate"]));
+        assert!(o.status.success(), "{format}: {}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let champion = out
+            .lines()
+            .find_map(|l| l.strip_prefix("champion: "))
+            .unwrap_or_else(|| panic!("{format}: no champion in {out}"));
+        assert!(["alpha", "beta", "gamma"].contains(&champion), "{out}");
+        // Two matches of one game each.
+        assert_eq!(rows(&dir).len(), 2, "{format}");
+    }
+}
+
+#[test]
+fn a_changed_command_on_an_existing_directory_is_refused() {
+    let dir = out_dir("changed");
+    let args = |seed: &str| -> Vec<String> {
+        [
+            "tournament",
+            "--bot",
+            &format!("a={RANDOM}"),
+            "--bot",
+            &format!("b={RANDOM}"),
+            "--games",
+            "1",
+            "--no-duplicate",
+            "--seed",
+            seed,
+            "--out",
+            &dir.display().to_string(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let o = tarneeb(&args("1"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = tarneeb(&args("2"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("seed: was 1, now 2"), "{err}");
+    assert_eq!(rows(&dir).len(), 1);
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let dir = out_dir("usage");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--bot", "a=x"], "at least two entrants"),
+        (vec!["--bot", "a=x", "--bot", "a=y"], "unique"),
+        (vec!["--bot", "a b=x", "--bot", "c=y"], "name"),
+        (
+            vec![
+                "--bot",
+                "a=x",
+                "--bot",
+                "b=y",
+                "--sprt",
+                "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+            ],
+            "gauntlet",
+        ),
+        (
+            vec![
+                "--bot", "a=x", "--bot", "b=y", "--format", "knockout", "--shard", "1/2",
+            ],
+            "--shard",
+        ),
+        (
+            vec!["--bot", "a=x", "--bot", "b=y", "--partners", "rotate"],
+            "four entrants",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut v: Vec<String> = vec![
+            "tournament".into(),
+            "--out".into(),
+            dir.display().to_string(),
+        ];
+        v.extend(args.iter().map(|s| s.to_string()));
+        let o = tarneeb(&v);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

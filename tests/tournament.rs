@@ -313,3 +313,124 @@ fn bad_usage_exits_2() {
         );
     }
 }
+
+#[test]
+fn rotating_partners_and_deals_from_an_earlier_tournament() {
+    let dir = out_dir("rotate");
+    let mut args: Vec<String> = vec![
+        "tournament".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    for (n, cmd) in [
+        ("a", RANDOM),
+        ("b", RANDOM),
+        ("c", heuristic()),
+        ("d", heuristic()),
+    ] {
+        args.push("--bot".into());
+        args.push(format!("{n}={cmd}"));
+    }
+    args.extend(
+        [
+            "--partners",
+            "rotate",
+            "--games",
+            "1",
+            "--no-duplicate",
+            "--jobs",
+            "2",
+        ]
+        .map(String::from),
+    );
+    let o = tarneeb(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = rows(&dir);
+    // Six partnerships, three disjoint pairings of them, one game each.
+    assert_eq!(rows.len(), 3);
+    let mut partnerships = std::collections::BTreeSet::new();
+    for r in &rows {
+        let seats: Vec<String> = serde_json::from_value(r["seats"].clone()).unwrap();
+        let mut sorted = seats.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["a", "b", "c", "d"]);
+        for team in 0..2 {
+            let mut p = [seats[team].clone(), seats[team + 2].clone()];
+            p.sort();
+            partnerships.insert(p);
+        }
+    }
+    assert_eq!(
+        partnerships.len(),
+        6,
+        "every entrant partners every other one"
+    );
+
+    // The same deals (and first dealer) with other bots.
+    let again = out_dir("deals-from");
+    let o = tarneeb(
+        &[
+            "tournament",
+            "--out",
+            &again.display().to_string(),
+            "--bot",
+            &format!("x={RANDOM}"),
+            "--bot",
+            &format!("y={}", heuristic()),
+            "--games",
+            "3",
+            "--no-duplicate",
+            "--deals-from",
+            &dir.display().to_string(),
+        ]
+        .map(String::from),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let first = |path: PathBuf| -> (Value, Value) {
+        let t = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<Value> = t
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let deal = lines.iter().find(|l| l["type"] == "deal").unwrap()["hands"].clone();
+        (lines[0]["first_dealer"].clone(), deal)
+    };
+    for g in 0..3 {
+        let rec = format!("games/{g:06}.jsonl");
+        assert_eq!(first(again.join(&rec)), first(dir.join(&rec)), "game {g}");
+    }
+}
+
+#[test]
+fn sprt_stops_a_gauntlet_of_two() {
+    let dir = out_dir("sprt");
+    let o = tarneeb(
+        &[
+            "tournament",
+            "--out",
+            &dir.display().to_string(),
+            "--bot",
+            &format!("h={}", heuristic()),
+            "--bot",
+            &format!("r={RANDOM}"),
+            "--format",
+            "gauntlet",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+            "--sprt",
+            "elo0=0,elo1=300,alpha=0.1,beta=0.1",
+        ]
+        .map(String::from),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("SPRT: "))
+        .expect("an SPRT line");
+    if line.contains("accept") {
+        assert!(rows(&dir).len() < 16, "{line}");
+    }
+}

@@ -65,8 +65,8 @@ pub fn differences(old: &Value, new: &Value) -> Vec<String> {
         None => "(none)".to_string(),
         Some(v) => {
             let s = v.to_string();
-            if s.len() > 120 {
-                format!("{}...", &s[..s.floor_char_boundary_compat(117)])
+            if s.chars().count() > 120 {
+                format!("{}...", s.chars().take(117).collect::<String>())
             } else {
                 s
             }
@@ -76,19 +76,6 @@ pub fn differences(old: &Value, new: &Value) -> Vec<String> {
         .filter(|k| o.get(*k) != n.get(*k))
         .map(|k| format!("{k}: was {}, now {}", show(o.get(k)), show(n.get(k))))
         .collect()
-}
-
-trait FloorBoundary {
-    fn floor_char_boundary_compat(&self, i: usize) -> usize;
-}
-
-impl FloorBoundary for String {
-    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
-        while !self.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    }
 }
 
 /// Reads the rows of `results.jsonl` (none when it does not exist). A last line without its

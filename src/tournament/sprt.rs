@@ -12,9 +12,12 @@
 //! ```
 //!
 //! with `N` the number of observations (pairs, or games without duplicate), `x̄` their mean score
-//! and `σ²` their (population) variance. As in fishtest's `regularize`, every empty outcome
-//! class (0, .25, .5, .75, 1 for pairs; 0, .5, 1 for games) gets a pseudo-count of 1e-3, so the
-//! variance is never 0. Scores are read as pentanomial when any is .25 or .75, else trinomial;
+//! and `σ²` their (population) variance. Empty outcome classes (0, .25, .5, .75, 1 for pairs;
+//! 0, .5, 1 for games) share ONE pseudo-observation between them. fishtest's `regularize` gives
+//! each a pseudo-count of 1e-3 instead, which is harmless over thousands of pairs but lets a
+//! single won pair (variance ~0) accept H1 at once; one pseudo-observation keeps the first
+//! results from deciding, and vanishes against real samples (none is added once every class
+//! has occurred). Scores are read as pentanomial when any is .25 or .75, else trinomial;
 //! each score is rounded to its class.
 //!
 //! Stop when `LLR ≤ A = ln(β / (1 − α))` (accept H0) or `LLR ≥ B = ln((1 − β) / α)` (accept H1);
@@ -153,9 +156,10 @@ pub fn llr(cfg: &SprtConfig, scores: &[f64]) -> f64 {
         let k = (s.clamp(0.0, 1.0) * step).round() as usize;
         counts[k] += 1.0;
     }
+    let empty = counts.iter().filter(|&&c| c == 0.0).count();
     for c in counts.iter_mut() {
         if *c == 0.0 {
-            *c = 1e-3;
+            *c = 1.0 / empty as f64;
         }
     }
     let n: f64 = counts.iter().sum();
@@ -245,6 +249,19 @@ mod tests {
         assert!((b - 2.944439).abs() < 1e-6);
         let s = sprt(&cfg(), &[]);
         assert_eq!((s.llr, s.decision), (0.0, SprtDecision::Continue));
+    }
+
+    #[test]
+    fn one_won_pair_does_not_decide() {
+        // One score of 1 (read as trinomial: no .25 or .75 seen): the empty classes 0 and .5
+        // share one pseudo-observation (.5 each), so N = 2, x̄ = (.5 × .5 + 1) / 2 = .625 and
+        // σ² = (.5 × .390625 + .5 × .015625 + .140625) / 2 = .171875; LLR =
+        // 2 × .0143872 × (1.25 − 1.0143872) / (2 × .171875) = .01972: far from 2.944.
+        let s = sprt(&cfg(), &[1.0]);
+        assert!((s.llr - 0.01972).abs() < 1e-4, "{s:?}");
+        assert_eq!(s.decision, SprtDecision::Continue);
+        // Ten won pairs in a row still do not decide a 0-vs-10 Elo test...
+        assert_eq!(sprt(&cfg(), &[1.0; 10]).decision, SprtDecision::Continue);
     }
 
     #[test]

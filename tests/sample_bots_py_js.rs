@@ -33,14 +33,29 @@ fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), Stri
     let record = dir.join(format!("{preset}-{seed}.jsonl"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
     cmd.current_dir(root())
-        .args(["play", "--rules", preset, "--seed", &seed.to_string(), "--json"])
+        .args([
+            "play",
+            "--rules",
+            preset,
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ])
         // generous limits: the test machine may be busy (these games are about legality)
-        .args(["--handshake-timeout", "60s", "--move-timeout", "60s", "--record"])
+        .args([
+            "--handshake-timeout",
+            "60s",
+            "--move-timeout",
+            "60s",
+            "--record",
+        ])
         .arg(&record);
     for bot in bots {
         cmd.args(["--bot", bot]);
     }
-    let out = cmd.output().map_err(|e| format!("cannot run tarneeb: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run tarneeb: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let what = format!("{preset} seed {seed} {bots:?}");
     if !out.status.success() {
@@ -50,14 +65,17 @@ fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), Stri
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let json: serde_json::Value =
-        serde_json::from_str(stdout.trim()).map_err(|e| format!("{what}: bad --json output {e}: {stdout}"))?;
+    let json: serde_json::Value = serde_json::from_str(stdout.trim())
+        .map_err(|e| format!("{what}: bad --json output {e}: {stdout}"))?;
     let reason = json["result"]["reason"].as_str().unwrap_or("");
     if reason.is_empty() || reason == "forfeit" {
         let logs: String = (0..4)
             .map(|s| {
                 let log = dir.join(format!("{preset}-{seed}.seat{s}.stderr.log"));
-                format!("seat {s}: {}\n", std::fs::read_to_string(log).unwrap_or_default())
+                format!(
+                    "seat {s}: {}\n",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                )
             })
             .collect();
         return Err(format!("{what}: result {}\n{logs}", json["result"]));
@@ -87,7 +105,12 @@ fn all_presets(bot: &'static str, tag: &str) {
         failures.extend(handles.into_iter().filter_map(|h| h.join().unwrap().err()));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{} game(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} game(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

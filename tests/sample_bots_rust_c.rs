@@ -80,7 +80,15 @@ fn play(rules: &str, seed: u64, bots: [&str; 4]) -> serde_json::Value {
     let record = dir.join(format!("{tag}.jsonl"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
     cmd.current_dir(root())
-        .args(["play", "--rules", rules, "--seed", &seed.to_string(), "--json", "--record"])
+        .args([
+            "play",
+            "--rules",
+            rules,
+            "--seed",
+            &seed.to_string(),
+            "--json",
+            "--record",
+        ])
         .arg(&record);
     for b in bots {
         cmd.args(["--bot", b]);

@@ -213,19 +213,19 @@ static double estimate(const int *hand, int n, int tr) {
         bool is_trump = s == tr;
         double t = 0;
         if (a) t += 1.0;
-        if (k) t += a ? 1.0 : L >= 2 ? (is_trump ? 0.85 : 0.7) : 0.2;
+        if (k) t += a ? 1.0 : L >= 2 ? (is_trump ? 0.8 : 0.6) : 0.15;
         if (q) {
             if (a && k) t += (L >= 3 || is_trump) ? 1.0 : 0.5;
-            else if ((a || k) && L >= 3) t += 0.6;
-            else if (L >= 3) t += is_trump ? 0.5 : 0.3;
+            else if ((a || k) && L >= 3) t += 0.5;
+            else if (L >= 3) t += is_trump ? 0.4 : 0.25;
             else t += 0.1;
         }
         if (j && L >= 4 && (a + k + q) >= 2) t += 0.4;
         if (is_trump) {
-            if (L > 3) t += L - 3;
+            if (L > 3) t += (L - 3) * 0.9;
         } else if (tr >= 0) {
-            if (L >= 5) t += (L - 4) * 0.5;
-            if (trump_len >= 2) shortness += L == 0 ? 1.0 : L == 1 ? 0.5 : L == 2 ? 0.2 : 0.0;
+            if (L >= 5) t += (L - 4) * 0.3;
+            if (trump_len >= 3) shortness += L == 0 ? 1.0 : L == 1 ? 0.5 : L == 2 ? 0.2 : 0.0;
         } else if (L >= 5 && (a + k + q) >= 2) {
             t += L - 4;
         }
@@ -307,23 +307,93 @@ static const char *maybe_double(const jval *auction) {
     return mine + 3.0 >= needed + 1.5 ? "double" : NULL;
 }
 
+/* The rules of individual games, from `hello` (defaults: the 400 preset). */
+static int ind_trump = 2;
+static bool ind_instant13 = true;
+static long ind_points[14]; /* -1: no entry */
+static long sum_base = 11, sum_from[16][2];
+static int nsum_from;
+
+static void read_rules(const jval *rules) {
+    const jval *ind = jget(rules, "individual");
+    for (int b = 0; b < 14; b++) ind_points[b] = -1;
+    if (!ind) return;
+    int t = parse_suit(jstr(jget(ind, "trump")));
+    if (t >= 0) ind_trump = t;
+    const char *th = jstr(jget(ind, "thirteen"));
+    ind_instant13 = !th || strcmp(th, "instant") == 0;
+    const jval *pts = jget(ind, "points");
+    for (jval *m = pts && pts->type == J_OBJ ? pts->child : NULL; m; m = m->next) {
+        int b = atoi(m->key);
+        if (b >= 1 && b <= 13 && m->type == J_NUM) ind_points[b] = (long)m->num;
+    }
+    const jval *bs = jget(ind, "bid-sum");
+    if (jget(bs, "base")) sum_base = jint(jget(bs, "base"));
+    const jval *from = jget(bs, "from");
+    nsum_from = 0;
+    for (jval *e = from && from->type == J_ARR ? from->child : NULL; e && nsum_from < 16; e = e->next) {
+        sum_from[nsum_from][0] = jint(jidx(e, 0));
+        sum_from[nsum_from][1] = jint(jidx(e, 1));
+        nsum_from++;
+    }
+}
+
+/* exp(x) without libm: (1 + x/1024)^1024 for small |x|, enough for a probability. */
+static double my_exp(double x) {
+    if (x > 40) x = 40;
+    if (x < -40) x = -40;
+    double y = 1.0 + x / 1024.0;
+    for (int i = 0; i < 10; i++) y *= y;
+    return y;
+}
+/* The standard normal distribution function (a logistic approximation). */
+static double phi(double x) { return 1.0 / (1.0 + my_exp(-1.702 * x)); }
+
 static const char *individual_bid(void) {
     int tr = parse_suit(jstr(jget(view, "trump")));
-    if (tr < 0) tr = 2;
+    if (tr < 0) tr = ind_trump;
     double e = estimate(hand, nhand, tr);
-    double w = e - 0.3;
-    int want = w < 0 ? -1 : (int)w; /* floor, without libm */
-    if (want >= 13 && e < 13.0) want = 12;
-    int pick = -1, lowest = 99;
+    /* Expected score of each legal bid: made with probability P(tricks >= b), tricks ~ N(e, 1.1). */
+    int best = -1;
+    double best_ev = 0;
     for (int i = 0; i < nlegal; i++) {
-        int n = atoi(legal[i]);
-        if (n <= 0) continue;
-        if (n < lowest) lowest = n;
-        if (n <= want && n > pick) pick = n;
+        int b = atoi(legal[i]);
+        if (b <= 0 || b > 13) continue;
+        double ev;
+        if (b == 13 && (ind_instant13 || ind_points[13] < 0)) {
+            ev = e >= 12.5 ? 1000.0 : -1000.0;
+        } else {
+            double pts = ind_points[b] >= 0 ? (double)ind_points[b] : b;
+            double p = phi((e - (b - 0.5)) / 1.1);
+            ev = p * pts - (1.0 - p) * pts * 1.1;
+        }
+        if (best < 0 || ev > best_ev || (ev == best_ev && b < best)) { best = b; best_ev = ev; }
     }
-    if (lowest == 99) return NULL;
-    if (pick < 0) pick = lowest;
-    snprintf(movebuf, sizeof movebuf, "%d", pick);
+    if (best < 0) return NULL;
+    /* The last bidder raises to the bid total rather than see the hand thrown in, when that
+       costs at most about a trick over the estimate. */
+    const jval *bids = jget(view, "bids");
+    if (bids && bids->type == J_ARR) {
+        int n = 0, nulls = 0;
+        long others = 0;
+        for (jval *x = bids->child; x; x = x->next) {
+            n++;
+            if (x->type == J_NULL) nulls++; else others += jint(x);
+        }
+        if (n == 4 && nulls == 1) {
+            long top = -1000000;
+            const jval *ss = jget(view, "seat_scores");
+            for (jval *x = ss ? ss->child : NULL; x; x = x->next) if (jint(x) > top) top = jint(x);
+            if (top == -1000000) top = 0;
+            long sum = sum_base;
+            for (int i = 0; i < nsum_from; i++) if (top >= sum_from[i][0]) sum = sum_from[i][1];
+            long need = sum - others;
+            char nb[16];
+            snprintf(nb, sizeof nb, "%ld", need);
+            if (best < need && need <= e + 1.0 && need < 13 && is_legal(nb)) best = (int)need;
+        }
+    }
+    snprintf(movebuf, sizeof movebuf, "%d", best);
     return movebuf;
 }
 
@@ -365,7 +435,8 @@ static const char *call(void) {
     if (nbids > 0 && !strains) {
         double e;
         best_suit(hand, nhand, &e);
-        double team = e + share;
+        /* (No contested margin here: the elimination auction lets a pass end our say.) */
+        double team = e + share - (min_level >= 10 ? 0.5 : 0.0);
         if (!(min_level >= 13 && team < 12.6) && team >= min_level) {
             snprintf(movebuf, sizeof movebuf, "%d", min_level);
             choice = movebuf;
@@ -374,14 +445,16 @@ static const char *call(void) {
         double best_margin = -1;
         for (int st = 0; st < 5; st++) {
             double e = st == 4 ? estimate(hand, nhand, NOTRUMP) - 1.0 : estimate(hand, nhand, st);
-            double team = e + share;
             int bl = 99;
             const char *bm = NULL;
             for (int i = 0; i < nlegal; i++) {
                 int l, s2;
                 if (parse_bid(legal[i], &l, &s2) && s2 == st && l < bl) { bl = l; bm = legal[i]; }
             }
-            if (!bm || (bl >= 13 && team < 12.6)) continue;
+            if (!bm) continue;
+            /* Outbidding an opponent: only with something to spare. */
+            double team = e + share - (high_seat >= 0 ? 0.5 : 0.0) - (bl >= 10 ? 0.5 : 0.0);
+            if (bl >= 13 && team < 12.6) continue;
             double margin = team - bl;
             if (margin >= 0 && margin > best_margin) { best_margin = margin; choice = bm; }
         }
@@ -704,6 +777,7 @@ int main(void) {
         if (jfail || !type) {
             fprintf(stderr, "unreadable line\n");
         } else if (strcmp(type, "hello") == 0) {
+            read_rules(jget(msg, "rules"));
             printf("{\"type\": \"hello\", \"name\": \"c-heuristic\", \"version\": \"1.0\"}\n");
             fflush(stdout);
         } else if (strcmp(type, "request") == 0) {

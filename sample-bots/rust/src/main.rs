@@ -85,12 +85,12 @@ fn estimate(hand: &[Card], trump: Option<usize>) -> f64 {
                 1.0
             } else if len >= 2 {
                 if is_trump {
-                    0.85
+                    0.8
                 } else {
-                    0.7
+                    0.6
                 }
             } else {
-                0.2
+                0.15
             };
         }
         if q {
@@ -101,12 +101,12 @@ fn estimate(hand: &[Card], trump: Option<usize>) -> f64 {
                     0.5
                 }
             } else if (a || k) && len >= 3 {
-                0.6
+                0.5
             } else if len >= 3 {
                 if is_trump {
-                    0.5
+                    0.4
                 } else {
-                    0.3
+                    0.25
                 }
             } else {
                 0.1
@@ -118,13 +118,13 @@ fn estimate(hand: &[Card], trump: Option<usize>) -> f64 {
         if is_trump {
             // Trumps beyond the third win tricks by length (or by ruffing).
             if len > 3 {
-                t += (len - 3) as f64;
+                t += (len - 3) as f64 * 0.9;
             }
         } else if trump.is_some() {
             if len >= 5 {
-                t += (len - 4) as f64 * 0.5;
+                t += (len - 4) as f64 * 0.3;
             }
-            if trump_len >= 2 {
+            if trump_len >= 3 {
                 shortness += match len {
                     0 => 1.0,
                     1 => 0.5,
@@ -162,6 +162,7 @@ fn best_suit(hand: &[Card]) -> (usize, f64) {
 // ---------------------------------------------------------------------------------------------
 
 struct Req<'a> {
+    rules: &'a Value,
     legal: Vec<String>,
     view: &'a Value,
     seat: usize,
@@ -174,13 +175,14 @@ impl Req<'_> {
     }
 }
 
-fn decide(req: &Value) -> String {
+fn decide(req: &Value, rules: &Value) -> String {
     let legal: Vec<String> = req["legal"]
         .as_array()
         .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
         .unwrap_or_default();
     let view = &req["view"];
     let r = Req {
+        rules,
         seat: int(&view["seat"]).clamp(0, 3) as usize,
         hand: cards_of(&view["hand"]),
         legal,
@@ -300,10 +302,13 @@ fn call(r: &Req) -> Option<String> {
         return fallback();
     }
     let strains = bids.iter().any(|b| b.1.is_some());
+    // Outbidding an opponent: only with something to spare.
+    let contested = if high_seat.is_some() { 0.5 } else { 0.0 };
     if !strains {
         let (_, e) = best_suit(&r.hand);
-        let team = e + partner_share;
         let min = bids.iter().map(|b| b.0).min().unwrap();
+        // (No contested margin here: the elimination auction lets a pass end our say.)
+        let team = e + partner_share - if min >= 10 { 0.5 } else { 0.0 };
         // A bid of 13 needs every trick: only with a near-certain hand.
         if min >= 13 && team < 12.6 {
             return fallback();
@@ -326,8 +331,8 @@ fn call(r: &Req) -> Option<String> {
         } else {
             estimate(&r.hand, Some(st))
         };
-        let team = e + partner_share;
         if let Some(b) = bids.iter().filter(|b| b.1 == Some(st)).min_by_key(|b| b.0) {
+            let team = e + partner_share - contested - if b.0 >= 10 { 0.5 } else { 0.0 };
             if b.0 >= 13 && team < 12.6 {
                 continue;
             }
@@ -369,26 +374,70 @@ fn maybe_double(r: &Req, auction: &[Value]) -> Option<String> {
     }
 }
 
+/// The standard normal distribution function (a logistic approximation, good to about 0.01).
+fn phi(x: f64) -> f64 {
+    1.0 / (1.0 + (-1.702 * x).exp())
+}
+
+/// A value from a steps object of the rules (`{"base": 2, "from": [[30, 3], ...]}`).
+fn steps(spec: &Value, score: i64, default: i64) -> i64 {
+    let mut v = spec["base"].as_i64().unwrap_or(default);
+    if let Some(a) = spec["from"].as_array() {
+        for st in a {
+            if score >= int(&st[0]) {
+                v = int(&st[1]);
+            }
+        }
+    }
+    v
+}
+
 fn individual_bid(r: &Req) -> Option<String> {
-    let trump = parse_suit(r.view["trump"].as_str().unwrap_or("H")).unwrap_or(2);
+    let ind = &r.rules["individual"];
+    let trump = r.view["trump"]
+        .as_str()
+        .or(ind["trump"].as_str())
+        .and_then(parse_suit)
+        .unwrap_or(2);
     let e = estimate(&r.hand, Some(trump));
-    let mut nums: Vec<i64> = r.legal.iter().filter_map(|m| m.parse().ok()).collect();
-    nums.sort_unstable();
-    if nums.is_empty() {
-        return None;
+    let instant13 = ind["thirteen"].as_str().unwrap_or("instant") == "instant";
+    let points = |b: i64| ind["points"][b.to_string()].as_i64();
+    // Expected score of each legal bid: made with probability P(tricks >= b), tricks ~ N(e, 1.1).
+    let mut best: Option<(f64, i64)> = None;
+    for m in &r.legal {
+        let Ok(b) = m.parse::<i64>() else { continue };
+        let ev = if b == 13 && (instant13 || points(13).is_none()) {
+            if e >= 12.5 {
+                1000.0
+            } else {
+                -1000.0
+            }
+        } else {
+            let pts = points(b).unwrap_or(b) as f64;
+            let p = phi((e - (b as f64 - 0.5)) / 1.1);
+            p * pts - (1.0 - p) * pts * 1.1
+        };
+        if best.map(|x| ev > x.0 || (ev == x.0 && b < x.1)).unwrap_or(true) {
+            best = Some((ev, b));
+        }
     }
-    // Bid a little under the estimate: a failed bid costs what a made one wins. 13 only when sure.
-    let mut want = (e - 0.3).floor() as i64;
-    if want >= 13 && e < 13.0 {
-        want = 12;
+    let (_, mut b) = best?;
+    // The last bidder raises to the bid total rather than see the hand thrown in, when that
+    // costs at most about a trick over the estimate.
+    if let Some(bids) = r.view["bids"].as_array() {
+        if bids.len() == 4 && bids.iter().filter(|x| x.is_null()).count() == 1 {
+            let top = r.view["seat_scores"]
+                .as_array()
+                .map(|a| a.iter().map(int).max().unwrap_or(0))
+                .unwrap_or(0);
+            let others: i64 = bids.iter().map(int).sum();
+            let need = steps(&ind["bid-sum"], top, 11) - others;
+            if b < need && need as f64 <= e + 1.0 && need < 13 && r.has(&need.to_string()) {
+                b = need;
+            }
+        }
     }
-    let pick = nums
-        .iter()
-        .rev()
-        .find(|&&n| n <= want)
-        .copied()
-        .unwrap_or(nums[0]);
-    Some(pick.to_string())
+    Some(b.to_string())
 }
 
 fn trump(r: &Req) -> Option<String> {
@@ -727,6 +776,7 @@ fn main() {
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    let mut rules = Value::Null;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -734,9 +784,12 @@ fn main() {
             continue;
         };
         let reply = match msg["type"].as_str() {
-            Some("hello") => json!({"type": "hello", "name": NAME, "version": VERSION}),
+            Some("hello") => {
+                rules = msg["rules"].clone();
+                json!({"type": "hello", "name": NAME, "version": VERSION})
+            }
             Some("request") => {
-                let m = decide(&msg);
+                let m = decide(&msg, &rules);
                 json!({"type": "move", "id": msg["id"], "move": m})
             }
             Some("game_end") => break,

@@ -47,7 +47,11 @@ fn parse_suit(s: &str) -> Option<usize> {
 
 fn cards_of(v: &Value) -> Vec<Card> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().and_then(parse_card)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().and_then(parse_card))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -178,7 +182,11 @@ impl Req<'_> {
 fn decide(req: &Value, rules: &Value) -> String {
     let legal: Vec<String> = req["legal"]
         .as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default();
     let view = &req["view"];
     let r = Req {
@@ -233,7 +241,8 @@ fn parse_bid(s: &str) -> Option<(i64, Option<usize>)> {
 }
 
 fn call(r: &Req) -> Option<String> {
-    if r.view.get("bids").map(|b| !b.is_null()).unwrap_or(false) || r.view["seat_scores"].is_array() {
+    if r.view.get("bids").map(|b| !b.is_null()).unwrap_or(false) || r.view["seat_scores"].is_array()
+    {
         return individual_bid(r);
     }
     let seat = r.seat;
@@ -417,7 +426,10 @@ fn individual_bid(r: &Req) -> Option<String> {
             let p = phi((e - (b as f64 - 0.5)) / 1.1);
             p * pts - (1.0 - p) * pts * 1.1
         };
-        if best.map(|x| ev > x.0 || (ev == x.0 && b < x.1)).unwrap_or(true) {
+        if best
+            .map(|x| ev > x.0 || (ev == x.0 && b < x.1))
+            .unwrap_or(true)
+        {
             best = Some((ev, b));
         }
     }
@@ -479,7 +491,9 @@ impl Table {
         (rank(c) + 1..13).all(|r| !self.outstanding(s * 13 + r))
     }
     fn outstanding_in(&self, s: usize) -> usize {
-        (0..13).filter(|&r| self.outstanding((s * 13 + r) as u8)).count()
+        (0..13)
+            .filter(|&r| self.outstanding((s * 13 + r) as u8))
+            .count()
     }
     fn beats(&self, a: Card, b: Card, led: usize) -> bool {
         // does a beat b (b currently winning)?
@@ -511,9 +525,12 @@ impl Table {
             if p % 2 == self.me % 2 {
                 continue; // partner
             }
-            let trump_out = t.map(|t| self.outstanding_in(t) > 0 && !self.void[p][t]).unwrap_or(false);
+            let trump_out = t
+                .map(|t| self.outstanding_in(t) > 0 && !self.void[p][t])
+                .unwrap_or(false);
             if Some(suit(card)) == t {
-                let higher = (rank(card) + 1..13).any(|r| self.outstanding((suit(card) * 13) as u8 + r));
+                let higher =
+                    (rank(card) + 1..13).any(|r| self.outstanding((suit(card) * 13) as u8 + r));
                 if higher && !self.void[p][suit(card)] {
                     return true;
                 }
@@ -567,7 +584,10 @@ fn play(r: &Req) -> Option<String> {
     let mut tricks: Vec<(usize, Vec<Card>)> = Vec::new();
     if let Some(a) = v["tricks"].as_array() {
         for tr in a {
-            tricks.push((int(&tr["leader"]).clamp(0, 3) as usize, cards_of(&tr["cards"])));
+            tricks.push((
+                int(&tr["leader"]).clamp(0, 3) as usize,
+                cards_of(&tr["cards"]),
+            ));
         }
     }
     tricks.push((t.leader, t.trick.clone()));
@@ -591,8 +611,16 @@ fn play(r: &Req) -> Option<String> {
     } else if let Some(d) = v["contract"]["declarer"].as_u64() {
         t.declaring_side = d as usize % 2 == t.me % 2;
     }
-    let c = if t.trick.is_empty() { lead(&t, &legal) } else { follow(&t, &legal) };
-    Some(format!("{}{}", RANKS[rank(c) as usize] as char, SUITS[suit(c)] as char))
+    let c = if t.trick.is_empty() {
+        lead(&t, &legal)
+    } else {
+        follow(&t, &legal)
+    };
+    Some(format!(
+        "{}{}",
+        RANKS[rank(c) as usize] as char,
+        SUITS[suit(c)] as char
+    ))
 }
 
 fn lead(t: &Table, legal: &[Card]) -> Card {
@@ -610,7 +638,11 @@ fn lead(t: &Table, legal: &[Card]) -> Card {
     let my_trumps = by(tr);
     let opps = [(t.me + 1) % 4, (t.me + 3) % 4];
     let opp_trumps = t.outstanding_in(tr) > 0 && opps.iter().any(|&p| !t.void[p][tr]);
-    let trump_side = if t.individual { my_trumps.len() >= 4 } else { t.declaring_side };
+    let trump_side = if t.individual {
+        my_trumps.len() >= 4
+    } else {
+        t.declaring_side
+    };
     if !my_trumps.is_empty() && opp_trumps && trump_side {
         // Draw trumps with a master trump; or with length when we hold more than are left out.
         if let Some(&c) = my_trumps.iter().filter(|&&c| t.master(c)).min() {
@@ -629,7 +661,11 @@ fn lead_plain(t: &Table, legal: &[Card], tr: Option<usize>) -> Card {
     let opp_trumps = tr
         .map(|tr| t.outstanding_in(tr) > 0 && opps.iter().any(|&p| !t.void[p][tr]))
         .unwrap_or(false);
-    let side: Vec<Card> = legal.iter().copied().filter(|&c| Some(suit(c)) != tr).collect();
+    let side: Vec<Card> = legal
+        .iter()
+        .copied()
+        .filter(|&c| Some(suit(c)) != tr)
+        .collect();
     if side.is_empty() {
         // Only trumps: the best one if it is master, else the lowest.
         let top = *legal.iter().max_by_key(|&&c| rank(c)).unwrap();
@@ -662,7 +698,13 @@ fn lead_plain(t: &Table, legal: &[Card], tr: Option<usize>) -> Card {
             for &c in &side {
                 let s = suit(c);
                 if t.void[partner][s] && opps.iter().all(|&p| !t.void[p][s]) {
-                    return lowest(&side.iter().copied().filter(|&x| suit(x) == s).collect::<Vec<_>>());
+                    return lowest(
+                        &side
+                            .iter()
+                            .copied()
+                            .filter(|&x| suit(x) == s)
+                            .collect::<Vec<_>>(),
+                    );
                 }
             }
         }
@@ -682,7 +724,9 @@ fn lead_plain(t: &Table, legal: &[Card], tr: Option<usize>) -> Card {
             score -= 6;
         }
         // A singleton with trumps in hand: lead it to ruff the suit later.
-        let my_trumps = tr.map(|tr| t.hand.iter().filter(|&&c| suit(c) == tr).count()).unwrap_or(0);
+        let my_trumps = tr
+            .map(|tr| t.hand.iter().filter(|&&c| suit(c) == tr).count())
+            .unwrap_or(0);
         if len == 1 && my_trumps >= 1 && !t.declaring_side && rank(top) < 9 {
             score += 4;
         }
@@ -706,14 +750,22 @@ fn follow(t: &Table, legal: &[Card]) -> Card {
     let partner_counts = !t.individual || t.partner_need > 0 || t.my_need <= 0;
     let partner_safe = partner_winning && !t.may_be_beaten(win_card, led, &after);
     let following = legal.iter().all(|&c| suit(c) == led);
-    let winners: Vec<Card> = legal.iter().copied().filter(|&c| t.beats(c, win_card, led)).collect();
+    let winners: Vec<Card> = legal
+        .iter()
+        .copied()
+        .filter(|&c| t.beats(c, win_card, led))
+        .collect();
     if partner_winning && partner_counts && (partner_safe || winners.is_empty() || pos == 3) {
         return discard_or_low(t, legal, following);
     }
     if winners.is_empty() {
         return discard_or_low(t, legal, following);
     }
-    let safe: Vec<Card> = winners.iter().copied().filter(|&c| !t.may_be_beaten(c, led, &after)).collect();
+    let safe: Vec<Card> = winners
+        .iter()
+        .copied()
+        .filter(|&c| !t.may_be_beaten(c, led, &after))
+        .collect();
     if !safe.is_empty() {
         return cheapest(t, &safe);
     }
@@ -757,8 +809,17 @@ fn discard_or_low(t: &Table, legal: &[Card], following: bool) -> Card {
             score += 30;
         }
         // A card guarding a king (Kx) or queen (Qxx).
-        let top = t.hand.iter().copied().filter(|&x| suit(x) == s).max().unwrap_or(c);
-        if top != c && !t.master(top) && ((rank(top) == 11 && len <= 2) || (rank(top) == 10 && len <= 3)) {
+        let top = t
+            .hand
+            .iter()
+            .copied()
+            .filter(|&x| suit(x) == s)
+            .max()
+            .unwrap_or(c);
+        if top != c
+            && !t.master(top)
+            && ((rank(top) == 11 && len <= 2) || (rank(top) == 10 && len <= 3))
+        {
             score += 12;
         }
         if best.map(|b| score < b.0).unwrap_or(true) {

@@ -106,6 +106,10 @@ struct Seated {
     /// False once the bot exited or was stopped for a fault it cannot recover from.
     alive: bool,
     bank_ms: Option<u64>,
+    /// Lines waiting to go to the bot, sent as one write when the referee next waits for a
+    /// reply: one wake-up per bot per decision instead of one per message.
+    outbox: String,
+    outbox_request: Option<u64>,
 }
 
 struct Table<'a> {
@@ -134,6 +138,8 @@ pub fn play_game(
             source,
         })?;
         seats.push(Seated {
+            outbox: String::new(),
+            outbox_request: None,
             bot,
             alive: true,
             bank_ms: cfg.time.bank_ms,
@@ -267,6 +273,7 @@ impl Table<'_> {
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };
         self.broadcast(&ToBot::GameEnd(result.clone()));
+        self.flush_out();
         self.write(&RecordLine::Result(result.clone()))?;
         self.flush()?;
         Ok(Outcome {
@@ -296,6 +303,7 @@ impl Table<'_> {
             };
             self.send(seat, &msg, None);
         }
+        self.flush_out();
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
         let mut faults = Vec::new();
@@ -553,8 +561,9 @@ impl Table<'_> {
                 bank_ms: self.seats[i].bank_ms,
             },
         };
-        let sent_at = Instant::now();
         self.send(d.seat, &msg, Some(id));
+        self.flush_out();
+        let sent_at = Instant::now();
         let limit = Duration::from_millis(limit_ms);
         let mut written_at = None;
         loop {
@@ -712,9 +721,23 @@ impl Table<'_> {
                 serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
             let _ = writeln!(t, "{entry}");
         }
-        let s = &self.seats[seat.index()];
+        let s = &mut self.seats[seat.index()];
         if s.alive {
-            s.bot.send(line, request_id);
+            if !s.outbox.is_empty() {
+                s.outbox.push('\n');
+            }
+            s.outbox.push_str(&line);
+            s.outbox_request = request_id.or(s.outbox_request);
+        }
+    }
+
+    /// Hands every bot its queued lines (one write each); called before waiting on any bot.
+    fn flush_out(&mut self) {
+        for s in &mut self.seats {
+            if s.alive && !s.outbox.is_empty() {
+                s.bot
+                    .send(std::mem::take(&mut s.outbox), s.outbox_request.take());
+            }
         }
     }
 

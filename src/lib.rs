@@ -11,6 +11,7 @@ pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod replay_cmd;
+pub mod replay_html;
 pub mod rules;
 pub mod rules_file;
 pub mod signals;

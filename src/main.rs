@@ -145,6 +145,10 @@ struct ReplayArgs {
     /// Print the verified game (or with --hand, the hand) as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Write the verified game as one self-contained HTML page that steps through it move by
+    /// move (buttons, arrow keys; the URL fragment #step=N opens it after N steps).
+    #[arg(long, value_name = "OUT.html", conflicts_with_all = ["hand", "json"])]
+    html: Option<PathBuf>,
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -195,15 +199,17 @@ fn run(cli: Cli) -> Result<()> {
         Command::Standings(a) => {
             std::process::exit(tarneeb_referee::tournament_cmd::standings_cmd(a).into())
         }
-        Command::Replay(a) => tarneeb_referee::replay_cmd::run(&a.record, a.hand, a.json).map_err(
-            |e| -> anyhow::Error {
-                if e.is_usage() {
-                    UsageError(e.to_string()).into()
-                } else {
-                    e.into()
-                }
-            },
-        )?,
+        Command::Replay(a) => {
+            tarneeb_referee::replay_cmd::run(&a.record, a.hand, a.json, a.html.as_deref()).map_err(
+                |e| -> anyhow::Error {
+                    if e.is_usage() {
+                        UsageError(e.to_string()).into()
+                    } else {
+                        e.into()
+                    }
+                },
+            )?
+        }
         Command::Simulate {
             rules,
             games,

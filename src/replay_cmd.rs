@@ -1,5 +1,6 @@
 //! `tarneeb replay RECORD`: verifies a game record against the rules in its header and prints a
-//! readable transcript (or, with `--json`, the verified game for other tools).
+//! readable transcript (or, with `--json`, the verified game for other tools; with `--html`, a
+//! self-contained page that steps through the game: see [`crate::replay_html`]).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -32,8 +33,14 @@ impl ReplayCmdError {
     }
 }
 
-/// Verifies the record at `path` and prints it: one hand with `hand`, JSON with `json`.
-pub fn run(path: &Path, hand: Option<u32>, json: bool) -> Result<(), ReplayCmdError> {
+/// Verifies the record at `path` and prints it: one hand with `hand`, JSON with `json`; with
+/// `html`, writes the replay page there instead (and prints one line saying so).
+pub fn run(
+    path: &Path,
+    hand: Option<u32>,
+    json: bool,
+    html: Option<&Path>,
+) -> Result<(), ReplayCmdError> {
     let game = replay_file(path).map_err(|e| match e {
         ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
         ReadError::Line(error) => ReplayCmdError::Invalid {
@@ -50,6 +57,18 @@ pub fn run(path: &Path, hand: Option<u32>, json: bool) -> Result<(), ReplayCmdEr
         })?),
         None => None,
     };
+    if let Some(out) = html {
+        std::fs::write(out, crate::replay_html::render(&game)).map_err(|e| {
+            ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
+        })?;
+        let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
+        println!(
+            "wrote {}: {} hands, {moves} moves, verified",
+            out.display(),
+            game.hands.len()
+        );
+        return Ok(());
+    }
     let text = match (json, one) {
         (true, Some(h)) => serde_json::to_string(h).expect("a verified hand serializes") + "\n",
         (true, None) => serde_json::to_string(&game).expect("a verified game serializes") + "\n",
@@ -387,7 +406,7 @@ fn signed(n: i32) -> String {
 }
 
 /// The preset the rules are, or what they change from it.
-fn rules_text(r: &Rules) -> String {
+pub fn rules_text(r: &Rules) -> String {
     for name in PRESETS {
         if Rules::preset(name).as_ref() == Some(r) {
             return format!(

@@ -1,0 +1,449 @@
+//! `tarneeb replay RECORD --html OUT.html`: the verified game as one self-contained page (inline
+//! CSS and JavaScript, no network, no other file) that shows the table, the four hands, the
+//! auction and the tricks, and steps through every move with buttons and the arrow keys.
+//!
+//! The game is embedded as the `--json` object in `<script type="application/json" id="game">`.
+//! The page reads its URL fragment: `#step=N` shows the state after N steps (a step is one move;
+//! every hand also has a step before its first move), `#hand=H` the start of hand H, and
+//! `#selftest` makes the page press its own keys and buttons and write what it then showed into
+//! `<pre id="selftest-result">` (for headless browser tests through `--dump-dom`).
+
+use serde_json::json;
+
+use crate::record::replay::{result_text, VerifiedGame};
+
+/// The page for a verified game.
+pub fn render(game: &VerifiedGame) -> String {
+    let game_json = script_json(&serde_json::to_string(game).expect("a verified game serializes"));
+    let result = match (&game.result, &game.aborted) {
+        (Some(r), _) => format!("result: {}", result_text(r)),
+        (None, reason) => format!(
+            "unfinished: the game was aborted ({})",
+            reason.as_deref().unwrap_or("no reason given")
+        ),
+    };
+    let meta = json!({
+        "rules": crate::replay_cmd::rules_text(&game.rules),
+        "result": result,
+    });
+    let meta_json = script_json(&meta.to_string());
+    TEMPLATE
+        .replace("{{SEED}}", &game.seed.to_string())
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{META_JSON}}", &meta_json)
+        .replace("{{GAME_JSON}}", &game_json)
+}
+
+/// JSON text made safe inside a `<script>` element: no `</` (which could close it) and no
+/// `<!--` (which could open an HTML comment there). Both stay valid JSON.
+fn script_json(json: &str) -> String {
+    json.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+}
+
+const TEMPLATE: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tarneeb replay, seed {{SEED}}</title>
+<style>
+{{STYLE}}
+</style>
+</head>
+<body>
+<header>
+  <h1>Tarneeb replay <span id="game-title"></span></h1>
+  <div id="game-info"></div>
+</header>
+<nav id="controls">
+  <label>Hand <select id="hand-select"></select></label>
+  <button id="first" type="button" title="start of the hand (Home)">&laquo; First</button>
+  <button id="prev" type="button" title="previous move (ArrowLeft)">&#x25C0; Prev</button>
+  <button id="next" type="button" title="next move (ArrowRight)">Next &#x25B6;</button>
+  <button id="last" type="button" title="end of the hand (End)">Last &raquo;</button>
+  <span id="step">no hand</span>
+  <span class="hint">keys: &larr; &rarr; move, Home/End hand start/end, PageUp/PageDown hand</span>
+</nav>
+<main>
+  <div id="table">
+    <section id="seat-2" class="seat pos-top"><div id="seat-2-head" class="seat-head"></div><div id="seat-2-cards" class="cards"></div></section>
+    <section id="seat-1" class="seat pos-left"><div id="seat-1-head" class="seat-head"></div><div id="seat-1-cards" class="cards"></div></section>
+    <section id="center">
+      <div id="hand-line">hand <span id="hand-number">-</span> <span id="contract"></span></div>
+      <div id="trick"></div>
+      <div id="trick-info"></div>
+      <div id="last-move"></div>
+    </section>
+    <section id="seat-3" class="seat pos-right"><div id="seat-3-head" class="seat-head"></div><div id="seat-3-cards" class="cards"></div></section>
+    <section id="seat-0" class="seat pos-bottom"><div id="seat-0-head" class="seat-head"></div><div id="seat-0-cards" class="cards"></div></section>
+  </div>
+  <aside id="side">
+    <h2>Auction</h2>
+    <ol id="auction"></ol>
+    <h2>Scores</h2>
+    <div id="scores"></div>
+    <h2>Tricks</h2>
+    <ol id="tricks"></ol>
+    <div id="faults"></div>
+    <div id="result"></div>
+  </aside>
+</main>
+<pre id="selftest-result" hidden></pre>
+<noscript>This replay needs JavaScript to show the game.</noscript>
+<script type="application/json" id="meta">{{META_JSON}}</script>
+<script type="application/json" id="game">{{GAME_JSON}}</script>
+<script>
+{{SCRIPT}}
+</script>
+</body>
+</html>
+"##;
+
+const STYLE: &str = r##"
+* { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, sans-serif; background: #f3f1ea; color: #222; }
+header { padding: 8px 16px; background: #24352b; color: #eee; }
+header h1 { margin: 0; font-size: 20px; }
+#game-info { font-size: 13px; opacity: 0.85; }
+#controls { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 8px 16px;
+  background: #e2ded2; border-bottom: 1px solid #c8c2b0; }
+#controls button { font-size: 15px; padding: 4px 10px; cursor: pointer; }
+#step { font-weight: bold; margin-left: 8px; font-variant-numeric: tabular-nums; }
+.hint { font-size: 12px; color: #666; margin-left: auto; }
+main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
+#table { flex: 1; display: grid; grid-template-columns: 1fr 1.2fr 1fr;
+  grid-template-rows: auto minmax(220px, auto) auto; gap: 10px; padding: 14px;
+  background: radial-gradient(#2f7d4a, #1d5532); border-radius: 18px; min-width: 640px; }
+.pos-top { grid-column: 2; grid-row: 1; }
+.pos-left { grid-column: 1; grid-row: 2; }
+#center { grid-column: 2; grid-row: 2; }
+.pos-right { grid-column: 3; grid-row: 2; }
+.pos-bottom { grid-column: 2; grid-row: 3; }
+.seat { background: rgba(255,255,255,0.12); border-radius: 10px; padding: 6px; color: #fff;
+  border: 2px solid transparent; align-self: center; }
+.seat.to-move { border-color: #ffd54a; }
+.seat-head { font-size: 13px; margin-bottom: 4px; }
+.seat-head .name { font-weight: bold; }
+.team-0 .team { color: #9fd3ff; }
+.team-1 .team { color: #ffc09f; }
+.dealer { display: inline-block; background: #ffd54a; color: #222; border-radius: 50%;
+  width: 18px; height: 18px; text-align: center; font-weight: bold; font-size: 12px; line-height: 18px; }
+.cards { display: flex; flex-wrap: wrap; gap: 3px; min-height: 34px; }
+.card { display: inline-block; min-width: 30px; padding: 4px 3px; background: #fff; color: #111;
+  border: 1px solid #999; border-radius: 5px; text-align: center; font-weight: bold; font-size: 15px; }
+.card.red { color: #c8102e; }
+.card.trump { box-shadow: 0 0 0 2px #ffd54a inset; }
+#center { display: flex; flex-direction: column; align-items: center; justify-content: center; color: #fff; }
+#hand-line { font-size: 14px; margin-bottom: 6px; }
+#trick { position: relative; width: 190px; height: 150px; }
+#trick .card { position: absolute; font-size: 18px; min-width: 38px; padding: 8px 4px; }
+#trick .seat-0 { left: 76px; bottom: 0; }
+#trick .seat-1 { left: 0; top: 52px; }
+#trick .seat-2 { left: 76px; top: 0; }
+#trick .seat-3 { right: 0; top: 52px; }
+#trick .card.winner { box-shadow: 0 0 0 3px #ffd54a; }
+#trick-info, #last-move { font-size: 13px; min-height: 18px; margin-top: 4px; }
+#side { width: 300px; background: #fff; border: 1px solid #d3cdb9; border-radius: 10px; padding: 10px; font-size: 14px; }
+#side h2 { font-size: 15px; margin: 8px 0 4px; }
+#auction, #tricks { margin: 0; padding-left: 24px; max-height: 220px; overflow-y: auto; }
+#auction li.current, #tricks li.current { background: #fff2b3; }
+#scores div { margin: 2px 0; }
+.delta { color: #555; }
+#faults, #result { margin-top: 8px; }
+#faults div { color: #a00; }
+#tricks .card { font-size: 12px; min-width: 24px; padding: 1px 2px; }
+"##;
+
+const SCRIPT: &str = r##"
+"use strict";
+(function () {
+  const G = JSON.parse(document.getElementById("game").textContent);
+  const META = JSON.parse(document.getElementById("meta").textContent);
+  const $ = (id) => document.getElementById(id);
+  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const TRUMP_NAMES = { S: "spades \u2660", H: "hearts \u2665", D: "diamonds \u2666", C: "clubs \u2663", NT: "no trump" };
+
+  // Every position: [hand index, moves made]. A hand has moves.length + 1 positions.
+  const positions = [];
+  const handStart = [];
+  G.hands.forEach(function (h, hi) {
+    handStart.push(positions.length);
+    for (let k = 0; k <= h.moves.length; k++) positions.push([hi, k]);
+  });
+  let pos = 0;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function cardEl(card, trump) {
+    const c = String(card).toUpperCase();
+    const rank = c.slice(0, -1), suit = c.slice(-1);
+    const e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""),
+      (rank === "T" ? "10" : rank) + (SUITS[suit] || suit));
+    e.setAttribute("data-card", c);
+    e.title = c;
+    return e;
+  }
+  function botName(s) {
+    const b = (G.bots || []).find((x) => x.seat === s);
+    if (!b) return "seat " + s;
+    if (b.name) return b.name + (b.version ? " " + b.version : "");
+    return (b.command || []).join(" ") || "(no hello)";
+  }
+  function signed(n) { return n > 0 ? "+" + n : String(n); }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+
+  // Header and hand selector.
+  $("game-title").textContent = "seed " + G.seed;
+  $("game-info").textContent = G.referee + " \u00b7 record format " + G.format + " \u00b7 rules: " + META.rules +
+    " \u00b7 first dealer " + G.first_dealer + " \u00b7 " + G.hands.length + " hands \u00b7 verified";
+  G.hands.forEach(function (h, hi) {
+    const o = el("option", "", "hand " + h.number + " (dealer " + h.dealer + ", " + h.moves.length + " moves)");
+    o.value = String(hi);
+    $("hand-select").appendChild(o);
+  });
+
+  function render() {
+    if (positions.length === 0) {
+      $("step").textContent = "the record holds no hand";
+      $("result").textContent = META.result;
+      return;
+    }
+    const [hi, k] = positions[pos];
+    const h = G.hands[hi];
+    const made = h.moves.slice(0, k);
+    let lastCall = -1, trumpMove = -1;
+    h.moves.forEach(function (m, i) {
+      if (m.decision === "call") lastCall = i;
+      if (m.decision === "trump") trumpMove = i;
+    });
+    const plays = made.filter((m) => m.decision === "play").map((m) => ({ seat: m.seat, card: String(m.move).toUpperCase(), sub: m.substituted }));
+    const playedSet = new Set(plays.map((p) => p.card));
+    const auctionDone = k > lastCall;
+    const trumpKnown = h.trump && (trumpMove >= 0 ? k > trumpMove : auctionDone);
+    const trump = trumpKnown ? h.trump : null;
+
+    $("step").textContent = "hand " + h.number + ", move " + k + "/" + h.moves.length;
+    $("hand-number").textContent = String(h.number);
+    $("hand-select").value = String(hi);
+
+    // Tricks.
+    const p = plays.length;
+    const complete = Math.floor(p / 4);
+    const won = [0, 0, 0, 0];
+    for (let t = 0; t < complete && t < h.tricks.length; t++) won[h.tricks[t].winner]++;
+    const trickEl = $("trick");
+    clear(trickEl);
+    let info = "";
+    if (p > 0) {
+      const t = Math.floor((p - 1) / 4);
+      const cur = plays.slice(4 * t, p);
+      const done = cur.length === 4;
+      const ti = h.tricks[t];
+      cur.forEach(function (pl) {
+        const c = cardEl(pl.card, trump);
+        c.className += " seat-" + pl.seat;
+        if (done && ti && ti.winner === pl.seat) c.className += " winner";
+        c.setAttribute("data-seat", String(pl.seat));
+        trickEl.appendChild(c);
+      });
+      info = "trick " + (t + 1) + (ti ? ", led by seat " + ti.leader : "") + (done && ti ? ": won by seat " + ti.winner : "");
+    }
+    $("trick-info").textContent = info;
+
+    // Seats.
+    const toMove = k < h.moves.length ? h.moves[k].seat : null;
+    for (let s = 0; s < 4; s++) {
+      const seatEl = $("seat-" + s);
+      seatEl.className = "seat " + ["pos-bottom", "pos-left", "pos-top", "pos-right"][s] + " team-" + (s % 2) + (toMove === s ? " to-move" : "");
+      const head = $("seat-" + s + "-head");
+      clear(head);
+      head.appendChild(el("span", "name", "seat " + s + " \u00b7 " + botName(s)));
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(el("span", "team", "team " + (s % 2)));
+      if (h.dealer === s) {
+        head.appendChild(document.createTextNode(" "));
+        const d = el("span", "dealer", "D");
+        d.id = "dealer-marker";
+        d.title = "dealer";
+        head.appendChild(d);
+      }
+      head.appendChild(document.createTextNode(" \u00b7 tricks " + won[s]));
+      const cardsEl = $("seat-" + s + "-cards");
+      clear(cardsEl);
+      h.hands[s].forEach(function (c) {
+        if (!playedSet.has(String(c).toUpperCase())) cardsEl.appendChild(cardEl(c, trump));
+      });
+    }
+
+    // Auction: the throw-in decisions and calls made so far.
+    const auctionEl = $("auction");
+    clear(auctionEl);
+    made.forEach(function (m, i) {
+      if (m.decision !== "call" && m.decision !== "throw-in") return;
+      const li = el("li", i === k - 1 ? "current" : "", "seat " + m.seat + ": " + m.move + (m.decision === "throw-in" ? " (throw-in)" : "") + (m.substituted ? " *" : ""));
+      li.setAttribute("data-seat", String(m.seat));
+      li.setAttribute("data-move", String(m.move));
+      auctionEl.appendChild(li);
+    });
+
+    // Contract and trump.
+    let contract = "";
+    if (auctionDone && h.contract) {
+      const names = { 1: "", 2: " doubled", 4: " redoubled" };
+      const mult = h.contract.multiplier in names ? names[h.contract.multiplier] : " x" + h.contract.multiplier;
+      contract = "\u00b7 contract " + h.contract.bid + mult + " by seat " + h.contract.declarer + " (team " + (h.contract.declarer % 2) + ")";
+    } else if (auctionDone && h.bids) {
+      contract = "\u00b7 bids " + h.bids.map((b, s) => s + ": " + (b === null ? "-" : b)).join(", ");
+    } else if (k <= lastCall) {
+      contract = "\u00b7 auction";
+    }
+    if (trump) contract += " \u00b7 trump " + (TRUMP_NAMES[trump] || trump);
+    $("contract").textContent = contract;
+
+    // Last move.
+    if (k > 0) {
+      const m = h.moves[k - 1];
+      const verb = { call: "calls", "throw-in": "decides", trump: "names trump", play: "plays" }[m.decision] || m.decision;
+      $("last-move").textContent = "seat " + m.seat + " " + verb + " " + m.move + (m.substituted ? " (chosen by the referee)" : "") + " \u00b7 " + m.ms + " ms";
+    } else {
+      $("last-move").textContent = "seat " + h.dealer + " dealt";
+    }
+
+    // Tricks list: the completed ones.
+    const tricksEl = $("tricks");
+    clear(tricksEl);
+    for (let t = 0; t < complete && t < h.tricks.length; t++) {
+      const ti = h.tricks[t];
+      const li = el("li", t === complete - 1 && p % 4 === 0 ? "current" : "", "");
+      li.appendChild(document.createTextNode("seat " + ti.leader + ": "));
+      ti.cards.forEach((c) => { li.appendChild(cardEl(c, trump)); li.appendChild(document.createTextNode(" ")); });
+      li.appendChild(document.createTextNode("\u2192 seat " + ti.winner));
+      tricksEl.appendChild(li);
+    }
+
+    // Scores: the totals before the hand, and its result at its end.
+    const scoresEl = $("scores");
+    clear(scoresEl);
+    let before = [0, 0], seatBefore = null;
+    for (let j = hi - 1; j >= 0; j--) {
+      if (G.hands[j].end) { before = G.hands[j].end.team_scores; seatBefore = G.hands[j].end.seat_scores || null; break; }
+    }
+    const atEnd = k === h.moves.length && h.end;
+    const teams = atEnd ? h.end.team_scores : before;
+    for (let t = 0; t < 2; t++) {
+      const line = el("div", "", "team " + t + " (seats " + t + " & " + (t + 2) + "): " + teams[t]);
+      line.setAttribute("data-team", String(t));
+      if (atEnd) line.appendChild(el("span", "delta", " (" + signed(h.end.team_delta[t]) + ")"));
+      scoresEl.appendChild(line);
+    }
+    const seatScores = atEnd ? h.end.seat_scores : seatBefore;
+    if (seatScores) {
+      scoresEl.appendChild(el("div", "", "players: " + seatScores.map((v, s) => s + ": " + v).join(", ")));
+    }
+    if (atEnd) {
+      const how = { played: "played", "all-passed": "all passed: no score", "thrown-in": "thrown in: no score", "bid-sum-too-low": "bids too low in total: no score" }[h.end.end] || h.end.end;
+      scoresEl.appendChild(el("div", "delta", "hand " + h.number + " ended: " + how));
+    }
+
+    // Faults of the hand, and the result at the end of the game.
+    const faultsEl = $("faults");
+    clear(faultsEl);
+    (hi === 0 ? G.faults : []).concat(h.faults).forEach(function (f) {
+      faultsEl.appendChild(el("div", "", "fault: seat " + f.seat + " " + f.kind + " (" + f.action + "): " + f.detail));
+    });
+    $("result").textContent = pos === positions.length - 1 ? META.result : "";
+  }
+
+  function go(n) {
+    if (positions.length === 0) return;
+    pos = Math.max(0, Math.min(positions.length - 1, n));
+    render();
+  }
+  function handIndex() { return positions.length ? positions[pos][0] : 0; }
+  function handEnd(hi) { return handStart[hi] + G.hands[hi].moves.length; }
+  const actions = {
+    next: () => go(pos + 1),
+    prev: () => go(pos - 1),
+    first: () => { const hi = handIndex(); go(pos === handStart[hi] && hi > 0 ? handStart[hi - 1] : handStart[hi]); },
+    last: () => { const hi = handIndex(); go(pos === handEnd(hi) && hi + 1 < G.hands.length ? handEnd(hi + 1) : handEnd(hi)); },
+    nextHand: () => { const hi = handIndex(); if (hi + 1 < G.hands.length) go(handStart[hi + 1]); },
+    prevHand: () => { const hi = handIndex(); go(pos === handStart[hi] && hi > 0 ? handStart[hi - 1] : handStart[hi]); },
+  };
+  ["next", "prev", "first", "last"].forEach((id) => $(id).addEventListener("click", actions[id]));
+  $("hand-select").addEventListener("change", (e) => go(handStart[Number(e.target.value)] || 0));
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "SELECT") return;
+    const a = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last", PageDown: "nextHand", PageUp: "prevHand" }[e.key];
+    if (!a || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    actions[a]();
+  });
+
+  // What the page shows, read back from the page itself (for the self-test).
+  function shown(action) {
+    const cards = (sel) => Array.from(document.querySelectorAll(sel + " [data-card]")).map((c) => c.getAttribute("data-card"));
+    return {
+      action: action,
+      step: $("step").textContent,
+      hand: $("hand-number").textContent,
+      trick: cards("#trick"),
+      seats: [0, 1, 2, 3].map((s) => cards("#seat-" + s + "-cards")),
+      auction: Array.from(document.querySelectorAll("#auction li")).map((li) => li.textContent),
+      scores: Array.from($("scores").children).map((d) => d.textContent),
+    };
+  }
+  function selftest(presses) {
+    const out = [shown("load")];
+    const key = (k) => document.body.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+    for (let i = 0; i < presses; i++) key("ArrowRight");
+    out.push(shown("ArrowRight x" + presses));
+    $("next").click(); out.push(shown("click next"));
+    $("prev").click(); out.push(shown("click prev"));
+    key("ArrowLeft"); out.push(shown("ArrowLeft"));
+    $("last").click(); out.push(shown("click last"));
+    $("first").click(); out.push(shown("click first"));
+    const r = $("selftest-result");
+    r.textContent = JSON.stringify({ presses: presses, snapshots: out });
+    r.hidden = false;
+  }
+
+  const hash = location.hash.replace(/^#/, "");
+  const m = /^(step|hand|selftest)(?:=(\d+))?$/.exec(hash);
+  if (m && m[1] === "step" && m[2] !== undefined) {
+    go(Number(m[2]));
+  } else if (m && m[1] === "hand" && m[2] !== undefined) {
+    const hi = G.hands.findIndex((h) => h.number === Number(m[2]));
+    go(hi >= 0 ? handStart[hi] : 0);
+  } else {
+    go(0);
+  }
+  if (m && m[1] === "selftest") {
+    // Default: through the first hand's calls to its first card play.
+    let presses = m[2] !== undefined ? Number(m[2]) : 0;
+    if (m[2] === undefined && G.hands.length) {
+      const first = G.hands[0].moves.findIndex((x) => x.decision === "play");
+      presses = first >= 0 ? first + 1 : G.hands[0].moves.length;
+    }
+    selftest(presses);
+  }
+})();
+"##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_json_cannot_close_the_script() {
+        let s = script_json(r#"{"name":"</script><!--x"}"#);
+        assert!(!s.contains("</"));
+        assert!(!s.contains("<!--"));
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["name"], "</script><!--x");
+    }
+}

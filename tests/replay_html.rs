@@ -1,0 +1,425 @@
+//! `tarneeb replay RECORD --html OUT.html`: a real game between the Python sample bots, written
+//! as a replay page, then loaded in headless Chromium: the page is checked after N steps (the
+//! `#step=N` fragment, through `--dump-dom`), its own keyboard and button self-test (`#selftest`)
+//! is read back, and a screenshot is saved in the temp directory (never in the repository).
+//!
+//! The browser test fails when no Chromium is installed (`apt-get install -y chromium`, or run
+//! `.ci/run`), unless TARNEEB_SKIP_BROWSER=1.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tarneeb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("tarneeb runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A scratch directory for one test, removed afterwards.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("tarneeb-replay-html-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Plays the classic game with seed 5 between four random bots, writes its page; returns the
+/// page's path and the verified game (`replay --json`).
+fn game_page(s: &Scratch) -> (PathBuf, Value) {
+    let record = s.path("game.jsonl");
+    let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
+    let rec = record.to_str().unwrap();
+    let o = tarneeb(&[
+        "play", "--rules", "classic", "--seed", "5", "--record", rec, "--bot", &bot, "--bot", &bot,
+        "--bot", &bot, "--bot", &bot,
+    ]);
+    assert!(o.status.success(), "play failed: {}", text(&o.stderr));
+    let o = tarneeb(&["replay", rec, "--json"]);
+    assert!(
+        o.status.success(),
+        "replay --json failed: {}",
+        text(&o.stderr)
+    );
+    let game: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let page = s.path("game.html");
+    let o = tarneeb(&["replay", rec, "--html", page.to_str().unwrap()]);
+    assert!(
+        o.status.success(),
+        "replay --html failed: {}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains("wrote"),
+        "replay --html says what it wrote: {}",
+        text(&o.stdout)
+    );
+    (page, game)
+}
+
+/// The text of the element with `id`, up to the first `close` tag after its start (the page's
+/// containers hold flat lists of spans or plain text).
+fn inner<'a>(html: &'a str, id: &str, close: &str) -> &'a str {
+    let at = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let start = at + html[at..].find('>').unwrap() + 1;
+    let end = start + html[start..].find(close).unwrap();
+    &html[start..end]
+}
+
+/// The `data-card` values inside an HTML fragment, in order.
+fn data_cards(fragment: &str) -> Vec<String> {
+    fragment
+        .split("data-card=\"")
+        .skip(1)
+        .map(|s| s[..s.find('"').unwrap()].to_string())
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn html_page_is_self_contained_and_embeds_the_game() {
+    let s = Scratch::new("page");
+    let (page, game) = game_page(&s);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for external in [
+        "http://", "https://", "src=", "<link", "@import", "url(", "//cdn", "<img", "<iframe",
+    ] {
+        assert!(
+            !html.contains(external),
+            "the page must not load anything ({external})"
+        );
+    }
+    // The embedded game is the verified game, and it cannot close its script element.
+    let embedded = inner(&html, "game", "</script>");
+    assert!(!embedded.contains("</"));
+    let parsed: Value = serde_json::from_str(embedded).unwrap();
+    assert_eq!(parsed, game);
+    for id in [
+        "step",
+        "hand-number",
+        "trick",
+        "seat-0-cards",
+        "seat-1-cards",
+        "seat-2-cards",
+        "seat-3-cards",
+        "auction",
+        "scores",
+        "next",
+        "prev",
+        "first",
+        "last",
+        "hand-select",
+        "selftest-result",
+    ] {
+        assert!(html.contains(&format!("id=\"{id}\"")), "no #{id}");
+    }
+
+    // A bad record: exit code 1 and no page; --html with --json is bad usage.
+    let record = s.path("game.jsonl");
+    let good = std::fs::read_to_string(&record).unwrap();
+    let bad = s.path("bad.jsonl");
+    let lines: Vec<&str> = good.lines().collect();
+    std::fs::write(
+        &bad,
+        lines[..lines.len() - 1].join("\n") + "\n{\"type\":\"oops\"}\n",
+    )
+    .unwrap();
+    let out = s.path("bad.html");
+    let o = tarneeb(&[
+        "replay",
+        bad.to_str().unwrap(),
+        "--html",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(!out.exists(), "no page for a bad record");
+    let o = tarneeb(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--json",
+        "--html",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Chromium (or Chrome) from PATH or its usual place.
+fn find_browser() -> Option<PathBuf> {
+    let names = ["chromium", "chromium-browser", "google-chrome"];
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in names {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+}
+
+/// Runs headless Chromium on `url` with `extra` arguments (at most 60 s); returns its stdout.
+fn browser(chromium: &Path, profile: &Path, extra: &[String], url: &str) -> String {
+    let mut child = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium.display()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{} did not finish in 60 s on {url}", chromium.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "{} failed on {url}: {}",
+        chromium.display(),
+        text(&o.stderr)
+    );
+    text(&o.stdout)
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn html_page_steps_in_a_headless_browser() {
+    let chromium = match find_browser() {
+        Some(p) => p,
+        None if std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1") => {
+            eprintln!("note: no Chromium found and TARNEEB_SKIP_BROWSER=1: browser test skipped");
+            return;
+        }
+        None => panic!(
+            "this test needs a headless Chromium: install it with `apt-get install -y chromium` \
+             (or run .ci/run, which does), or set TARNEEB_SKIP_BROWSER=1 to skip it"
+        ),
+    };
+    let s = Scratch::new("browser");
+    let (page, game) = game_page(&s);
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+
+    let hand1 = &game["hands"][0];
+    let moves = hand1["moves"].as_array().unwrap();
+    let len = moves.len();
+    let dealt: Vec<Vec<String>> = (0..4).map(|i| strings(&hand1["hands"][i])).collect();
+    let first = moves
+        .iter()
+        .position(|m| m["decision"] == "play")
+        .expect("hand 1 has a card play");
+    let card = moves[first]["move"].as_str().unwrap().to_string();
+    let leader = moves[first]["seat"].as_u64().unwrap() as usize;
+    assert_eq!(hand1["tricks"][0]["cards"][0].as_str().unwrap(), card);
+    assert_eq!(
+        hand1["tricks"][0]["leader"].as_u64().unwrap() as usize,
+        leader
+    );
+    let calls_before = moves[..first]
+        .iter()
+        .filter(|m| m["decision"] == "call")
+        .count();
+    let n = first + 1;
+
+    // 1. The state after n steps (#step=n): the first card is on the table, out of its hand.
+    let dom = browser(
+        &chromium,
+        &s.path("profile-1"),
+        &["--dump-dom".into()],
+        &format!("{url}#step={n}"),
+    );
+    assert_eq!(inner(&dom, "step", "</"), format!("hand 1, move {n}/{len}"));
+    assert_eq!(inner(&dom, "hand-number", "</"), "1");
+    assert_eq!(
+        data_cards(inner(&dom, "trick", "</div>")),
+        vec![card.clone()]
+    );
+    for (seat, hand) in dealt.iter().enumerate() {
+        let shown = data_cards(inner(&dom, &format!("seat-{seat}-cards"), "</div>"));
+        let mut expected = hand.clone();
+        if seat == leader {
+            expected.retain(|c| *c != card);
+            assert_eq!(shown.len(), 12);
+        }
+        assert_eq!(shown, expected, "seat {seat}'s cards after {n} steps");
+    }
+    assert_eq!(
+        inner(&dom, "auction", "</ol>").matches("<li").count(),
+        calls_before
+    );
+
+    // The first step of hand 2: its dealt cards, the scores after hand 1.
+    if let Some(hand2) = game["hands"].get(1) {
+        let at = len + 1;
+        let dom = browser(
+            &chromium,
+            &s.path("profile-2"),
+            &["--dump-dom".into()],
+            &format!("{url}#step={at}"),
+        );
+        let len2 = hand2["moves"].as_array().unwrap().len();
+        assert_eq!(inner(&dom, "step", "</"), format!("hand 2, move 0/{len2}"));
+        for seat in 0..4 {
+            assert_eq!(
+                data_cards(inner(&dom, &format!("seat-{seat}-cards"), "</div>")),
+                strings(&hand2["hands"][seat])
+            );
+        }
+        let scores = inner(&dom, "scores", "<h2>").to_string();
+        for t in 0..2 {
+            let total = &hand1["end"]["team_scores"][t];
+            assert!(
+                scores.contains(&format!("team {t} (seats {t} &amp; {}): {total}", t + 2)),
+                "scores after hand 1: {scores}"
+            );
+        }
+    }
+
+    // 2. The page's self-test: ArrowRight n times, Next, Prev, ArrowLeft, Last, First.
+    let dom = browser(
+        &chromium,
+        &s.path("profile-3"),
+        &["--dump-dom".into()],
+        &format!("{url}#selftest"),
+    );
+    let result: Value = serde_json::from_str(&unescape(inner(&dom, "selftest-result", "</pre>")))
+        .expect("the self-test wrote its result");
+    assert_eq!(result["presses"], n);
+    let snaps = result["snapshots"].as_array().unwrap();
+    let snap = |i: usize, action: &str| -> &Value {
+        assert_eq!(snaps[i]["action"], action);
+        &snaps[i]
+    };
+    let seats =
+        |v: &Value| -> Vec<Vec<String>> { (0..4).map(|i| strings(&v["seats"][i])).collect() };
+    let load = snap(0, "load");
+    assert_eq!(load["step"], format!("hand 1, move 0/{len}"));
+    assert_eq!(strings(&load["trick"]), Vec::<String>::new());
+    assert_eq!(seats(load), dealt);
+    let right = snap(1, &format!("ArrowRight x{n}"));
+    assert_eq!(right["step"], format!("hand 1, move {n}/{len}"));
+    assert_eq!(strings(&right["trick"]), vec![card.clone()]);
+    assert!(!strings(&right["seats"][leader]).contains(&card));
+    assert_eq!(right["auction"].as_array().unwrap().len(), calls_before);
+    let next = snap(2, "click next");
+    assert_eq!(next["step"], format!("hand 1, move {}/{len}", n + 1));
+    assert_eq!(
+        strings(&next["trick"]),
+        strings(&hand1["tricks"][0]["cards"])[..2].to_vec()
+    );
+    let prev = snap(3, "click prev");
+    assert_eq!(prev["step"], right["step"]);
+    assert_eq!(prev["trick"], right["trick"]);
+    assert_eq!(prev["seats"], right["seats"]);
+    let left = snap(4, "ArrowLeft");
+    assert_eq!(left["step"], format!("hand 1, move {first}/{len}"));
+    assert_eq!(strings(&left["trick"]), Vec::<String>::new());
+    assert_eq!(seats(left), dealt, "ArrowLeft puts the card back");
+    let last = snap(5, "click last");
+    assert_eq!(last["step"], format!("hand 1, move {len}/{len}"));
+    let tricks = hand1["tricks"].as_array().unwrap();
+    assert_eq!(
+        strings(&last["trick"]),
+        strings(&tricks[tricks.len() - 1]["cards"])
+    );
+    if tricks.len() == 13 {
+        assert!(seats(last).iter().all(|h| h.is_empty()));
+    }
+    let end_scores = format!("team 0 (seats 0 & 2): {}", hand1["end"]["team_scores"][0]);
+    assert!(
+        strings(&last["scores"])
+            .iter()
+            .any(|l| l.starts_with(&end_scores)),
+        "{:?}",
+        last["scores"]
+    );
+    let back = snap(6, "click first");
+    assert_eq!(back["step"], load["step"]);
+    assert_eq!(seats(back), dealt);
+
+    // 3. A screenshot in the temp directory, mid-hand.
+    let shot = s.path("replay.png");
+    browser(
+        &chromium,
+        &s.path("profile-4"),
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1200,900".into(),
+        ],
+        &format!("{url}#step={}", n + 20),
+    );
+    let png = std::fs::read(&shot).expect("the screenshot was written");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    assert!(png.len() > 10_000, "the screenshot shows something");
+    let kept = std::env::temp_dir().join("tarneeb-replay-html.png");
+    if std::fs::copy(&shot, &kept).is_ok() {
+        eprintln!("screenshot: {}", kept.display());
+    }
+}

@@ -245,14 +245,15 @@ impl Bot {
         self.pgid as u32
     }
 
-    /// Queues `line` (which must not contain `\n`) for the bot's stdin and returns at once, so
-    /// a bot that does not read cannot stall the referee. With `request_id`, a
-    /// [`BotEvent::Written`] follows once it is flushed. After `stop`, or once the bot is
+    /// Queues `lines` (one or more complete lines joined by `\n`, without the final newline,
+    /// which is added) for the bot's stdin and returns at once, so a bot that does not read
+    /// cannot stall the referee. Several lines go out in one write, so the bot wakes once for
+    /// a batch. With `request_id`, a [`BotEvent::Written`] follows once the batch is flushed. After `stop`, or once the bot is
     /// gone, the line is silently dropped: the reader's `Eof` is how that is learned.
     pub fn send(&self, line: String, request_id: Option<u64>) {
         debug_assert!(
-            !line.contains('\n'),
-            "a protocol line must not contain a newline"
+            !line.ends_with('\n'),
+            "the final newline is added by the writer"
         );
         if let Some(queue) = &self.outgoing {
             let _ = queue.send(Outgoing {

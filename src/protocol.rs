@@ -9,7 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::view::Announcement;
-use crate::rules::{BySeat, ByTeam, Card, CardSet, DecisionKind, Rules, Seat, Team, View};
+use crate::rules::{
+    BySeat, ByTeam, Card, CardSet, DecisionKind, Game, HandEnd, HandResult, Rules, RulesKind, Seat,
+    Team, View,
+};
 
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -144,6 +147,35 @@ pub struct HandEndMsg {
     /// The hand decided the game by itself (kaboot instant win, a bid of 13 in 400).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instant_winner: Option<Team>,
+}
+
+/// The `hand_end` message for a hand that `game` has just scored: what the referee sends and
+/// records, and what replay recomputes to check a record.
+pub fn hand_end_msg(game: &Game, r: &HandResult) -> HandEndMsg {
+    let individual = matches!(game.rules().kind(), RulesKind::Individual(_));
+    let (end, thrown_in_by) = match r.end {
+        HandEnd::Played => ("played", None),
+        HandEnd::AllPassed { .. } => ("all-passed", None),
+        HandEnd::ThrownIn { seat, .. } => ("thrown-in", Some(seat)),
+        HandEnd::BidSumTooLow { .. } => ("bid-sum-too-low", None),
+    };
+    let team_delta = if individual {
+        ByTeam(Team::ALL.map(|t| t.seats().iter().map(|&s| r.seat_delta[s]).sum()))
+    } else {
+        r.team_delta
+    };
+    HandEndMsg {
+        hand_number: r.number,
+        dealer: r.dealer,
+        end: end.to_string(),
+        thrown_in_by,
+        team_delta,
+        team_scores: game.team_totals(),
+        seat_delta: individual.then_some(r.seat_delta),
+        seat_scores: individual.then(|| game.seat_scores()),
+        reneged: individual.then_some(r.reneged),
+        instant_winner: r.instant_winner,
+    }
 }
 
 /// The result of a game, as sent to bots, written to records and printed by `play --json`.

@@ -21,8 +21,8 @@ use crate::protocol::{
 };
 use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
 use crate::rules::{
-    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, HandEnd, HandResult, Move,
-    Rules, RulesKind, Seat, Team,
+    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, RulesKind, Seat,
+    Team,
 };
 
 /// What to do when a bot faults.
@@ -428,42 +428,13 @@ impl Table<'_> {
             self.broadcast(&msg);
         }
         if let Some(hand) = applied.hand {
-            let msg = self.hand_end_msg(&hand);
+            let msg = crate::protocol::hand_end_msg(&self.game, &hand);
             self.broadcast(&ToBot::HandEnd(msg.clone()));
             self.write(&RecordLine::HandEnd(msg.clone()))?;
             self.flush()?;
             on_hand(&msg);
         }
         Ok(())
-    }
-
-    fn hand_end_msg(&self, r: &HandResult) -> HandEndMsg {
-        let individual = matches!(self.cfg.rules.kind(), RulesKind::Individual(_));
-        let (end, thrown_in_by) = match r.end {
-            HandEnd::Played => ("played", None),
-            HandEnd::AllPassed { .. } => ("all-passed", None),
-            HandEnd::ThrownIn { seat, .. } => ("thrown-in", Some(seat)),
-            HandEnd::BidSumTooLow { .. } => ("bid-sum-too-low", None),
-        };
-        let team_delta = if individual {
-            crate::rules::ByTeam(
-                Team::ALL.map(|t| t.seats().iter().map(|&s| r.seat_delta[s]).sum()),
-            )
-        } else {
-            r.team_delta
-        };
-        HandEndMsg {
-            hand_number: r.number,
-            dealer: r.dealer,
-            end: end.to_string(),
-            thrown_in_by,
-            team_delta,
-            team_scores: self.game.team_totals(),
-            seat_delta: individual.then_some(r.seat_delta),
-            seat_scores: individual.then(|| self.game.seat_scores()),
-            reneged: individual.then_some(r.reneged),
-            instant_winner: r.instant_winner,
-        }
     }
 
     fn final_result(&self, winner: Option<Team>, reason: EndReason, hands: u32) -> GameEndMsg {

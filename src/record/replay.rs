@@ -19,8 +19,8 @@ use crate::cli_args::parse_fault_policy;
 use crate::protocol::{FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg, TimeLimits};
 use crate::referee::FaultPolicy;
 use crate::rules::{
-    BySeat, ByTeam, Card, CardSet, Deal, DecisionKind, EndReason, Game, HandEnd, HandResult,
-    IllegalReason, Level, Move, Rules, RulesKind, Seat, Strain, Suit, Team,
+    BySeat, Card, CardSet, Deal, DecisionKind, EndReason, Game, IllegalReason, Level, Move, Rules,
+    RulesKind, Seat, Strain, Suit, Team,
 };
 
 /// A record that does not replay: the line and what is wrong with it.
@@ -508,7 +508,8 @@ impl Replayer {
             });
         }
         if let Some(result) = applied.hand {
-            self.expect = Expect::HandEnd(Box::new(self.hand_end_msg(&result)));
+            self.expect =
+                Expect::HandEnd(Box::new(crate::protocol::hand_end_msg(&self.game, &result)));
         }
         Ok(())
     }
@@ -665,34 +666,6 @@ impl Replayer {
             team_scores: self.game.team_totals(),
             seat_scores: individual.then(|| self.game.seat_scores()),
             forfeit: None,
-        }
-    }
-
-    /// The `hand_end` the referee writes for a hand result.
-    fn hand_end_msg(&self, r: &HandResult) -> HandEndMsg {
-        let individual = matches!(self.game.rules().kind(), RulesKind::Individual(_));
-        let (end, thrown_in_by) = match r.end {
-            HandEnd::Played => ("played", None),
-            HandEnd::AllPassed { .. } => ("all-passed", None),
-            HandEnd::ThrownIn { seat, .. } => ("thrown-in", Some(seat)),
-            HandEnd::BidSumTooLow { .. } => ("bid-sum-too-low", None),
-        };
-        let team_delta = if individual {
-            ByTeam(Team::ALL.map(|t| t.seats().iter().map(|&s| r.seat_delta[s]).sum()))
-        } else {
-            r.team_delta
-        };
-        HandEndMsg {
-            hand_number: r.number,
-            dealer: r.dealer,
-            end: end.to_string(),
-            thrown_in_by,
-            team_delta,
-            team_scores: self.game.team_totals(),
-            seat_delta: individual.then_some(r.seat_delta),
-            seat_scores: individual.then(|| self.game.seat_scores()),
-            reneged: individual.then_some(r.reneged),
-            instant_winner: r.instant_winner,
         }
     }
 
@@ -965,7 +938,9 @@ mod tests {
             });
             if let Some(h) = applied.hand {
                 r.game = game.clone();
-                out.push(RecordLine::HandEnd(r.hand_end_msg(&h)));
+                out.push(RecordLine::HandEnd(crate::protocol::hand_end_msg(
+                    &r.game, &h,
+                )));
             }
         }
         r.game = game.clone();

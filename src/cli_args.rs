@@ -2,8 +2,48 @@
 
 use std::path::Path;
 
+use crate::protocol::TimeLimits;
 use crate::referee::FaultPolicy;
 use crate::rules::{BySeat, CardSet, Deal, Seat};
+
+/// The time, fault and output limits a bot plays under: shared by `play` and `tournament`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BotLimits {
+    /// Time for a bot to answer the handshake.
+    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    pub handshake_timeout: u64,
+    /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
+    /// a rules option counted in strikes, separate from this.)
+    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
+    pub move_timeout: u64,
+    /// A chess-clock time bank per seat for the whole game (default: none).
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub time_bank: Option<u64>,
+    /// Added to a seat's bank after each of its replies.
+    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
+    pub increment: u64,
+    /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
+    /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
+    #[arg(long, default_value = "forfeit", value_parser = parse_fault_policy)]
+    pub on_fault: FaultPolicy,
+    /// Longest line accepted from a bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_line: usize,
+    /// Largest stderr log kept per bot, in bytes (the rest is drained and dropped).
+    #[arg(long, default_value_t = 1 << 20)]
+    pub stderr_cap: u64,
+}
+
+impl BotLimits {
+    pub fn time(&self) -> TimeLimits {
+        TimeLimits {
+            handshake_ms: self.handshake_timeout,
+            move_ms: self.move_timeout,
+            bank_ms: self.time_bank,
+            increment_ms: self.increment,
+        }
+    }
+}
 
 /// `250ms`, `10s`, `2m`, or a plain number of milliseconds.
 pub fn parse_duration_ms(text: &str) -> Result<u64, String> {

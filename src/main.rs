@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use tarneeb_referee::bot::{split_command, BotSpec};
-use tarneeb_referee::cli_args::{parse_duration_ms, parse_fault_policy, parse_seat, read_deals};
+use tarneeb_referee::cli_args::{parse_seat, read_deals, BotLimits};
 use tarneeb_referee::players::PlayerKind;
-use tarneeb_referee::protocol::{HandEndMsg, TimeLimits};
-use tarneeb_referee::referee::{play_game, FaultPolicy, GameConfig, RefereeError};
+use tarneeb_referee::protocol::HandEndMsg;
+use tarneeb_referee::referee::{play_game, GameConfig, RefereeError};
 use tarneeb_referee::rules::{Rules, Seat};
 use tarneeb_referee::{rules_file, signals, simulate};
 
@@ -104,29 +104,8 @@ struct PlayArgs {
     /// other bots do with the same cards); then deals from the seed.
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
     deals_from: Option<PathBuf>,
-    /// Time for a bot to answer the handshake.
-    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
-    handshake_timeout: u64,
-    /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
-    /// a rules option counted in strikes, separate from this.)
-    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
-    move_timeout: u64,
-    /// A chess-clock time bank per seat for the whole game (default: none).
-    #[arg(long, value_parser = parse_duration_ms)]
-    time_bank: Option<u64>,
-    /// Added to a seat's bank after each of its replies.
-    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
-    increment: u64,
-    /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
-    /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
-    #[arg(long, default_value = "forfeit", value_parser = parse_fault_policy)]
-    on_fault: FaultPolicy,
-    /// Longest line accepted from a bot, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
-    max_line: usize,
-    /// Largest stderr log kept per bot, in bytes (the rest is drained and dropped).
-    #[arg(long, default_value_t = 1 << 20)]
-    stderr_cap: u64,
+    #[command(flatten)]
+    limits: BotLimits,
     /// Print the result as one JSON object instead of the hand-by-hand report.
     #[arg(long)]
     json: bool,
@@ -301,8 +280,8 @@ fn play(a: PlayArgs) -> Result<()> {
             cwd: None,
             env: Vec::new(),
             stderr_log,
-            stderr_cap: a.stderr_cap,
-            max_line: a.max_line,
+            stderr_cap: a.limits.stderr_cap,
+            max_line: a.limits.max_line,
         });
     }
     let bots: [BotSpec; 4] = specs
@@ -314,13 +293,8 @@ fn play(a: PlayArgs) -> Result<()> {
         first_dealer,
         deals,
         bots,
-        time: TimeLimits {
-            handshake_ms: a.handshake_timeout,
-            move_ms: a.move_timeout,
-            bank_ms: a.time_bank,
-            increment_ms: a.increment,
-        },
-        on_fault: a.on_fault,
+        time: a.limits.time(),
+        on_fault: a.limits.on_fault,
         record: record.clone(),
         trace: a.trace,
         grace: Duration::from_millis(1000),

@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use crate::bot::{become_subreaper, split_command};
-use crate::cli_args::{parse_duration_ms, parse_fault_policy};
-use crate::protocol::TimeLimits;
+use crate::cli_args::BotLimits;
 use crate::record::reader::read_record;
 use crate::record::replay::{recorded_deals, RecordedDeals};
-use crate::referee::{FaultPolicy, RefereeError};
+use crate::referee::RefereeError;
 use crate::tournament::results::{self, claim_dir, read_rows, STANDINGS_FILE};
 use crate::tournament::runner::{self, Entrant, RunConfig, RunError};
 use crate::tournament::schedule::{Format, Partners, Plan, Schedule};
@@ -68,27 +67,8 @@ pub struct TournamentArgs {
     /// round-robin or gauntlet over N machines; merge with `tarneeb standings DIR...`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
-    /// Time for a bot to answer the handshake.
-    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
-    handshake_timeout: u64,
-    /// Hard limit for each reply; going over it is a timeout fault.
-    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
-    move_timeout: u64,
-    /// A chess-clock time bank per seat for the whole game (default: none).
-    #[arg(long, value_parser = parse_duration_ms)]
-    time_bank: Option<u64>,
-    /// Added to a seat's bank after each of its replies.
-    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
-    increment: u64,
-    /// What a fault costs: forfeit or substitute[:N] (see `tarneeb play --help`).
-    #[arg(long, default_value = "forfeit", value_parser = parse_fault_policy)]
-    on_fault: FaultPolicy,
-    /// Longest line accepted from a bot, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
-    max_line: usize,
-    /// Largest stderr log kept per bot, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
-    stderr_cap: u64,
+    #[command(flatten)]
+    limits: BotLimits,
 }
 
 #[derive(clap::Args, Debug)]
@@ -284,12 +264,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let cpus = allowed_cpus();
     let cpus = (!a.no_pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
-    let time = TimeLimits {
-        handshake_ms: a.handshake_timeout,
-        move_ms: a.move_timeout,
-        bank_ms: a.time_bank,
-        increment_ms: a.increment,
-    };
+    let time = a.limits.time();
     let config = json!({
         "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
         "format": a.format.name(),
@@ -300,9 +275,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "rules": rules,
         "deals_from": a.deals_from.as_ref().map(|p| p.display().to_string()),
         "time": time,
-        "on_fault": a.on_fault.to_string(),
-        "max_line": a.max_line,
-        "stderr_cap": a.stderr_cap,
+        "on_fault": a.limits.on_fault.to_string(),
+        "max_line": a.limits.max_line,
+        "stderr_cap": a.limits.stderr_cap,
         "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
         "sprt": a.sprt,
     });
@@ -324,9 +299,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         entrants,
         rules,
         time,
-        on_fault: a.on_fault,
-        max_line: a.max_line,
-        stderr_cap: a.stderr_cap,
+        on_fault: a.limits.on_fault,
+        max_line: a.limits.max_line,
+        stderr_cap: a.limits.stderr_cap,
         jobs,
         cpus,
         deals,

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::view::Announcement;
 use crate::rules::{
-    BySeat, ByTeam, Card, CardSet, DecisionKind, Game, HandEnd, HandResult, Rules, RulesKind, Seat,
-    Team, View,
+    BySeat, ByTeam, Card, CardSet, DecisionKind, EndReason, Game, HandEnd, HandResult, Rules,
+    RulesKind, Seat, Team, View,
 };
 
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -175,6 +175,25 @@ pub fn hand_end_msg(game: &Game, r: &HandResult) -> HandEndMsg {
         seat_scores: individual.then(|| game.seat_scores()),
         reneged: individual.then_some(r.reneged),
         instant_winner: r.instant_winner,
+    }
+}
+
+/// The `game_end` message for a game that ended by the rules now (a forfeit replaces the
+/// reason and adds its details): what the referee sends and records, and replay recomputes.
+pub fn game_end_msg(game: &Game, winner: Option<Team>, reason: EndReason) -> GameEndMsg {
+    let individual = matches!(game.rules().kind(), RulesKind::Individual(_));
+    GameEndMsg {
+        winner,
+        reason: match reason {
+            EndReason::Target => "target",
+            EndReason::Instant => "instant",
+            EndReason::HandCap => "hand-cap",
+        }
+        .to_string(),
+        hands: game.hands_dealt(),
+        team_scores: game.team_totals(),
+        seat_scores: individual.then(|| game.seat_scores()),
+        forfeit: None,
     }
 }
 

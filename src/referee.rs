@@ -21,8 +21,7 @@ use crate::protocol::{
 };
 use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
 use crate::rules::{
-    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, RulesKind, Seat,
-    Team,
+    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, Seat, Team,
 };
 
 /// What to do when a bot faults.
@@ -246,7 +245,7 @@ impl Table<'_> {
                     .game
                     .result()
                     .expect("a game without a decision is over");
-                break self.final_result(r.winner, r.reason, r.hands);
+                break crate::protocol::game_end_msg(&self.game, r.winner, r.reason);
             };
             let (mv, ms, substituted) = match self.ask(decision)? {
                 Answer::Move(mv, ms) => (mv, ms, false),
@@ -437,25 +436,8 @@ impl Table<'_> {
         Ok(())
     }
 
-    fn final_result(&self, winner: Option<Team>, reason: EndReason, hands: u32) -> GameEndMsg {
-        let individual = matches!(self.cfg.rules.kind(), RulesKind::Individual(_));
-        GameEndMsg {
-            winner,
-            reason: match reason {
-                EndReason::Target => "target",
-                EndReason::Instant => "instant",
-                EndReason::HandCap => "hand-cap",
-            }
-            .to_string(),
-            hands,
-            team_scores: self.game.team_totals(),
-            seat_scores: individual.then(|| self.game.seat_scores()),
-            forfeit: None,
-        }
-    }
-
     fn forfeit_result(&self, f: Forfeit) -> GameEndMsg {
-        let mut r = self.final_result(f.winner, EndReason::Target, self.game.hands_dealt());
+        let mut r = crate::protocol::game_end_msg(&self.game, f.winner, EndReason::Target);
         r.reason = "forfeit".to_string();
         r.forfeit = Some(f.info);
         r

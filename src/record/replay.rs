@@ -20,7 +20,7 @@ use crate::protocol::{FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMs
 use crate::referee::FaultPolicy;
 use crate::rules::{
     BySeat, Card, CardSet, Deal, DecisionKind, EndReason, Game, IllegalReason, Level, Move, Rules,
-    RulesKind, Seat, Strain, Suit, Team,
+    RulesKind, Seat, Strain, Suit,
 };
 
 /// A record that does not replay: the line and what is wrong with it.
@@ -605,7 +605,11 @@ impl Replayer {
                         r.winner = None;
                     }
                 } else {
-                    let mut r = self.final_result(Some(team.other()), EndReason::Target);
+                    let mut r = crate::protocol::game_end_msg(
+                        &self.game,
+                        Some(team.other()),
+                        EndReason::Target,
+                    );
                     r.reason = "forfeit".to_string();
                     r.forfeit = Some(ForfeitInfo {
                         seat,
@@ -633,7 +637,7 @@ impl Replayer {
                 "the result is a forfeit, but no fault with action forfeit is recorded",
             );
         } else if let Some(g) = self.game.result() {
-            self.final_result(g.winner, g.reason)
+            crate::protocol::game_end_msg(&self.game, g.winner, g.reason)
         } else {
             return err(
                 at,
@@ -650,31 +654,14 @@ impl Replayer {
         Ok(())
     }
 
-    /// The result the referee writes for a game that ended by the rules (or, with the reason
-    /// replaced, by a forfeit now).
-    fn final_result(&self, winner: Option<Team>, reason: EndReason) -> GameEndMsg {
-        let individual = matches!(self.game.rules().kind(), RulesKind::Individual(_));
-        GameEndMsg {
-            winner,
-            reason: match reason {
-                EndReason::Target => "target",
-                EndReason::Instant => "instant",
-                EndReason::HandCap => "hand-cap",
-            }
-            .to_string(),
-            hands: self.game.hands_dealt(),
-            team_scores: self.game.team_totals(),
-            seat_scores: individual.then(|| self.game.seat_scores()),
-            forfeit: None,
-        }
-    }
-
     /// Where the game stands, for messages: "hand 4 is under way (seat 2 must make a play move)".
     fn state_text(&self) -> String {
         if let Some(g) = self.game.result() {
             return format!(
                 "the game is over: {} (the result line is due)",
-                result_text(&self.final_result(g.winner, g.reason))
+                result_text(&crate::protocol::game_end_msg(
+                    &self.game, g.winner, g.reason
+                ))
             );
         }
         if self.forfeit.is_some() {
@@ -945,7 +932,9 @@ mod tests {
         }
         r.game = game.clone();
         let g = game.result().unwrap();
-        out.push(RecordLine::Result(r.final_result(g.winner, g.reason)));
+        out.push(RecordLine::Result(crate::protocol::game_end_msg(
+            &r.game, g.winner, g.reason,
+        )));
         out.iter()
             .map(|l| serde_json::to_string(l).unwrap())
             .collect()

@@ -2,47 +2,52 @@
 //!
 //! Bots are untrusted programs in any language, so this layer is built so that nothing a bot
 //! does can hang the referee, grow its memory without bound, or fill the disk:
-//! - every pipe has its own thread (stdin writer, stdout reader, stderr drain), so a bot that
-//!   stops reading, floods output, or never ends a line only ever blocks that bot's own thread;
-//! - stdout lines are capped at [`BotSpec::max_line`] bytes and the event queue is bounded, so
-//!   memory per bot is bounded; stderr goes to a file capped at [`BotSpec::stderr_cap`];
+//! - our ends of the bot's stdin and stdout are non-blocking: the referee's own thread writes
+//!   requests and reads replies (waiting in `poll(2)`), so a bot that stops reading or never
+//!   ends a line can never block it; whatever the pipe does not take yet is kept and written
+//!   as the bot reads;
+//! - stdout lines are capped at [`BotSpec::max_line`] bytes and stdout is only read when the
+//!   referee looks for an event (one read of at most 64 KiB at a time), so memory per bot is
+//!   bounded; a bot that floods stdout just blocks on its own writes;
+//! - stderr is drained by a thread of its own into a file capped at [`BotSpec::stderr_cap`];
 //! - each bot runs in its own process group, so [`Bot::stop`] reaches every helper it forked,
 //!   and with [`become_subreaper`] the referee can also reap those helpers once orphaned.
 //!
-//! Everything the referee needs to know arrives as [`BotEvent`]s on one channel per bot, so it
-//! waits with a single `recv_timeout` and a single deadline.
+//! Why no thread per pipe: a request and its reply then cost the referee one `write`, one
+//! `poll` and one `read`, and the machine two context switches (the bot's and the referee's),
+//! the same as a bare ping-pong between two processes. Handing each line to a writer thread and
+//! back from a reader thread tripled the switches per move.
 //!
 //! Writes to a bot that has exited fail with EPIPE rather than killing the referee because
 //! Rust programs start with SIGPIPE ignored.
 
+mod lines;
 mod os;
-mod pumps;
+mod stderr_log;
 #[cfg(test)]
 mod tests;
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use lines::LineSplitter;
 pub use os::{become_subreaper, pin_to_cpu};
-use pumps::Outgoing;
 
-/// How many events may wait unread per bot. Bounding the queue bounds memory (at most this
-/// many lines of `max_line` bytes) even while the referee attends to other bots and one of them
-/// floods its stdout; a full queue just makes that bot block on its own writes. The protocol
-/// has a bot write one line per request, so a well-behaved bot never comes close.
-const EVENT_QUEUE: usize = 1024;
+/// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read
+/// usually empties the pipe.
+const READ_CHUNK: usize = 64 * 1024;
 
-/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the pipe
-/// threads to finish before giving up on them, so `stop` ends within about grace + 1 s.
+/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr
+/// thread to finish before giving up on them, so `stop` ends within about grace + 1 s.
 const AFTER_KILL: Duration = Duration::from_millis(900);
 
 /// How to start one bot.
@@ -64,8 +69,8 @@ pub struct BotSpec {
     pub max_line: usize,
 }
 
-/// Something that happened on a bot's pipes. `at` is taken when the referee's thread saw it,
-/// so reply time is measured from `Written` to `Line` and excludes the referee's own delays.
+/// Something that happened on a bot's pipes. `at` is taken when the `read` (or, for
+/// `Written`, the `write`) returned, so reply time is measured from `Written` to `Line`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BotEvent {
     /// One complete line of stdout, without `\n` and without a trailing `\r`.
@@ -97,8 +102,10 @@ pub enum BotError {
         path: PathBuf,
         source: io::Error,
     },
-    #[error("cannot start a pipe thread for bot '{command}': {source}; the system is short of threads or memory, run fewer games at once")]
+    #[error("cannot start the stderr thread for bot '{command}': {source}; the system is short of threads or memory, run fewer games at once")]
     Thread { command: String, source: io::Error },
+    #[error("cannot make the pipes of bot '{command}' non-blocking: {source}")]
+    Pipe { command: String, source: io::Error },
 }
 
 /// Splits a command line the way a POSIX shell splits words (quotes, backslash escapes), so
@@ -117,23 +124,32 @@ pub fn split_command(cmd: &str) -> Result<Vec<String>, BotError> {
     }
 }
 
-/// A running bot process and its three pipe threads. Dropping it stops the whole process tree.
+/// A running bot process, the two pipes the referee talks to it through, and the thread that
+/// drains its stderr. Dropping it stops the whole process tree.
 pub struct Bot {
     child: Child,
     /// Equal to the child's pid: it leads its own group.
     pgid: i32,
     command: String,
-    /// `None` once stopping: closing it lets the writer finish and close the bot's stdin.
-    outgoing: Option<Sender<Outgoing>>,
-    /// Tells the writer to drop whatever is still queued instead of writing it.
-    closing: Arc<AtomicBool>,
-    events: Receiver<BotEvent>,
-    /// Keeps `events` connected after the pipe threads end, so `recv_timeout` always waits its
-    /// full duration instead of returning at once in a caller's polling loop.
-    _events_open: SyncSender<BotEvent>,
-    /// Disconnects once every pipe thread has ended (each holds a sender until it returns).
-    threads_done: Receiver<()>,
-    threads: Vec<JoinHandle<()>>,
+    /// Our end of the bot's stdin (non-blocking); `None` once closed by `stop` or broken.
+    stdin: Option<ChildStdin>,
+    /// Our end of the bot's stdout (non-blocking); `None` after EOF or an over-long line.
+    stdout: Option<ChildStdout>,
+    /// Bytes for stdin that the pipe has not taken yet: `out[out_pos..]`.
+    out: Vec<u8>,
+    out_pos: usize,
+    /// Bytes ever queued for and written to stdin, to tell when a request is fully written.
+    queued_total: u64,
+    written_total: u64,
+    /// Requests not yet fully written: (id, `queued_total` just after the request's newline).
+    requests: VecDeque<(u64, u64)>,
+    splitter: LineSplitter,
+    read_buf: Box<[u8]>,
+    /// Events seen but not yet handed to the caller, in the order they happened.
+    events: VecDeque<BotEvent>,
+    /// Disconnects once the stderr thread has ended (it holds the sender until it returns).
+    stderr_done: Receiver<()>,
+    stderr_thread: Option<JoinHandle<()>>,
     stopped: bool,
 }
 
@@ -149,7 +165,7 @@ impl fmt::Debug for Bot {
 
 impl Bot {
     /// Starts the bot in a new process group with all three pipes captured, and starts the
-    /// threads that serve them.
+    /// thread that drains its stderr.
     pub fn spawn(spec: &BotSpec) -> Result<Bot, BotError> {
         let command = spec.command.join(" ");
         let Some((program, args)) = spec.command.split_first() else {
@@ -181,63 +197,48 @@ impl Bot {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-
-        let (events_tx, events_rx) = mpsc::sync_channel(EVENT_QUEUE);
-        let (outgoing_tx, outgoing_rx) = mpsc::channel();
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let closing = Arc::new(AtomicBool::new(false));
-        let order = Arc::new(Mutex::new(()));
 
         // From here on, an early return drops `bot`, which stops the child.
         let mut bot = Bot {
             child,
             pgid: pid as i32,
             command,
-            outgoing: Some(outgoing_tx),
-            closing: closing.clone(),
-            events: events_rx,
-            _events_open: events_tx.clone(),
-            threads_done: done_rx,
-            threads: Vec::with_capacity(3),
+            stdin: None,
+            stdout: None,
+            out: Vec::new(),
+            out_pos: 0,
+            queued_total: 0,
+            written_total: 0,
+            requests: VecDeque::new(),
+            splitter: LineSplitter::new(spec.max_line),
+            read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
+            events: VecDeque::new(),
+            stderr_done: done_rx,
+            stderr_thread: None,
             stopped: false,
         };
-
-        let (done, events, order_r) = (done_tx.clone(), events_tx.clone(), order.clone());
-        let max_line = spec.max_line;
-        bot.start_thread(format!("bot{pid}-out"), move || {
-            let _done = done;
-            pumps::pump_lines(stdout, max_line, |ev| {
-                let _guard = pumps::lock(&order_r);
-                events.send(ev).is_ok()
-            });
-        })?;
-        let done = done_tx.clone();
-        bot.start_thread(format!("bot{pid}-in"), move || {
-            let _done = done;
-            pumps::pump_stdin(stdin, outgoing_rx, &closing, &order, &events_tx);
-        })?;
-        let cap = spec.stderr_cap;
-        bot.start_thread(format!("bot{pid}-err"), move || {
-            let _done = done_tx;
-            pumps::pump_stderr(stderr, log, cap);
-        })?;
-        Ok(bot)
-    }
-
-    fn start_thread(
-        &mut self,
-        name: String,
-        f: impl FnOnce() + Send + 'static,
-    ) -> Result<(), BotError> {
-        let handle = thread::Builder::new()
-            .name(name)
-            .spawn(f)
-            .map_err(|source| BotError::Thread {
-                command: self.command.clone(),
+        for fd in [stdin.as_fd(), stdout.as_fd()] {
+            os::set_nonblocking(fd).map_err(|source| BotError::Pipe {
+                command: bot.command.clone(),
                 source,
             })?;
-        self.threads.push(handle);
-        Ok(())
+        }
+        bot.stdin = Some(stdin);
+        bot.stdout = Some(stdout);
+        let cap = spec.stderr_cap;
+        let handle = thread::Builder::new()
+            .name(format!("bot{pid}-err"))
+            .spawn(move || {
+                let _done = done_tx;
+                stderr_log::pump_stderr(stderr, log, cap);
+            })
+            .map_err(|source| BotError::Thread {
+                command: bot.command.clone(),
+                source,
+            })?;
+        bot.stderr_thread = Some(handle);
+        Ok(bot)
     }
 
     /// The bot's pid, which is also its process group id.
@@ -245,32 +246,53 @@ impl Bot {
         self.pgid as u32
     }
 
-    /// Queues `lines` (one or more complete lines joined by `\n`, without the final newline,
-    /// which is added) for the bot's stdin and returns at once, so a bot that does not read
-    /// cannot stall the referee. Several lines go out in one write, so the bot wakes once for
-    /// a batch. With `request_id`, a [`BotEvent::Written`] follows once the batch is flushed. After `stop`, or once the bot is
-    /// gone, the line is silently dropped: the reader's `Eof` is how that is learned.
-    pub fn send(&self, line: String, request_id: Option<u64>) {
-        debug_assert!(
-            !line.ends_with('\n'),
-            "the final newline is added by the writer"
-        );
-        if let Some(queue) = &self.outgoing {
-            let _ = queue.send(Outgoing {
-                line,
-                request: request_id,
-            });
+    /// Sends `lines` (one or more complete lines joined by `\n`, without the final newline,
+    /// which is added) to the bot's stdin in one write, so the bot wakes once for a batch.
+    /// Never blocks: what the pipe cannot take now is kept and written while the referee waits
+    /// for this bot ([`Bot::recv_timeout`]). With `request_id`, a [`BotEvent::Written`] follows
+    /// once the last byte is written: the bot's clock starts there. After `stop`, or once the
+    /// bot closed its stdin, the lines are silently dropped: `Eof` is how that is learned.
+    pub fn send(&mut self, lines: &[u8], request_id: Option<u64>) {
+        if self.stdin.is_none() {
+            return;
+        }
+        self.out.extend_from_slice(lines);
+        self.out.push(b'\n');
+        self.queued_total += lines.len() as u64 + 1;
+        if let Some(id) = request_id {
+            self.requests.push_back((id, self.queued_total));
+        }
+        self.write_some();
+    }
+
+    /// The next event, waiting at most `d` for one. `None` if none came in time, or if a signal
+    /// interrupted the wait (so the caller can look at its stop flag).
+    pub fn recv_timeout(&mut self, d: Duration) -> Option<BotEvent> {
+        let deadline = Instant::now() + d;
+        loop {
+            if let Some(ev) = self.events.pop_front() {
+                return Some(ev);
+            }
+            let (mut fds, n) = self.poll_fds();
+            if n == 0 {
+                // Nothing can happen on this bot any more: wait out the time like a silent bot.
+                thread::sleep(deadline.saturating_duration_since(Instant::now()));
+                return None;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match os::poll(&mut fds[..n], left) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => self.progress(),
+            }
         }
     }
 
-    /// The next event, or `None` if none came within `d`.
-    pub fn recv_timeout(&self, d: Duration) -> Option<BotEvent> {
-        self.events.recv_timeout(d).ok()
-    }
-
-    /// The next event if one is waiting.
-    pub fn try_recv(&self) -> Option<BotEvent> {
-        self.events.try_recv().ok()
+    /// The next event if one is waiting, without blocking.
+    pub fn try_recv(&mut self) -> Option<BotEvent> {
+        if self.events.is_empty() {
+            self.progress();
+        }
+        self.events.pop_front()
     }
 
     /// The bot's exit status if it has exited (does not wait). Only the direct child: helpers
@@ -280,40 +302,210 @@ impl Bot {
     }
 
     /// Ends the bot and everything it started, and reaps them all. Returns within about
-    /// `grace` + 1 s whatever the bot does. Safe to call more than once.
-    ///
-    /// Order: stdin is closed (a bot reading its input sees EOF); SIGTERM goes to the whole
-    /// group and the bot gets `grace` to exit; then SIGKILL to the group catches the bot if it
-    /// ignored SIGTERM and any helper still alive. Then the bot and, thanks to
-    /// [`become_subreaper`], its orphaned helpers are reaped, and the pipe threads are given
-    /// the rest of the second to see their pipes close (a helper that left the group with
-    /// `setsid` can keep a pipe open; its thread is then left to end on its own).
+    /// `grace` + 1 s whatever the bot does. Safe to call more than once. See [`stop_all`].
     pub fn stop(&mut self, grace: Duration) {
+        stop_all(&mut [self], grace);
+    }
+
+    /// Closes stdin and drops whatever was still queued for it: the first step of stopping.
+    /// False if the bot was already stopped.
+    fn begin_stop(&mut self) -> bool {
         if self.stopped {
-            return;
+            return false;
         }
         self.stopped = true;
-        self.closing.store(true, Ordering::Release);
-        self.outgoing = None;
+        self.stdin = None;
+        self.discard_output_queue();
+        true
+    }
 
-        os::signal_group(self.pgid, libc::SIGTERM);
-        os::wait_child_until(&mut self.child, Instant::now() + grace);
-        os::signal_group(self.pgid, libc::SIGKILL);
-        let deadline = Instant::now() + AFTER_KILL;
-        os::wait_child_until(&mut self.child, deadline);
-        os::reap_group(self.pgid, deadline);
-
-        // Ok(()) is never sent: this only waits for every pipe thread to drop its sender.
+    /// Waits (bounded) for the stderr thread to see its pipe close, and joins it if it did.
+    fn finish_stop(&mut self, deadline: Instant) {
+        // Ok(()) is never sent: this only waits for the stderr thread to drop its sender.
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            if self.threads_done.recv_timeout(left).is_err() {
+            if self.stderr_done.recv_timeout(left).is_err() {
                 break;
             }
         }
-        for handle in self.threads.drain(..) {
+        if let Some(handle) = self.stderr_thread.take() {
             if handle.is_finished() {
                 let _ = handle.join();
+            } else {
+                self.stderr_thread = Some(handle);
             }
         }
+    }
+
+    /// What to wait for in `poll`: stdout while it is read, stdin while output is queued.
+    /// Returns the descriptors and how many of the two are used (no allocation per wait).
+    fn poll_fds(&self) -> ([libc::pollfd; 2], usize) {
+        let mut fds = [pollfd(-1, 0); 2];
+        let mut n = 0;
+        if let Some(stdout) = &self.stdout {
+            fds[n] = pollfd(stdout.as_raw_fd(), libc::POLLIN);
+            n += 1;
+        }
+        if let Some(stdin) = self
+            .stdin
+            .as_ref()
+            .filter(|_| self.out_pos < self.out.len())
+        {
+            fds[n] = pollfd(stdin.as_raw_fd(), libc::POLLOUT);
+            n += 1;
+        }
+        (fds, n)
+    }
+
+    /// Moves whatever can move without blocking: queued output into stdin, one read of stdout.
+    fn progress(&mut self) {
+        if self.out_pos < self.out.len() {
+            self.write_some();
+        }
+        self.read_some();
+    }
+
+    /// Writes queued output until it is all written or the pipe is full, then reports the
+    /// requests that are now completely written.
+    fn write_some(&mut self) {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return;
+        };
+        while self.out_pos < self.out.len() {
+            match stdin.write(&self.out[self.out_pos..]) {
+                Ok(n) if n > 0 => {
+                    self.out_pos += n;
+                    self.written_total += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                // EPIPE (the bot closed its stdin or died) or a zero-length write: nothing
+                // queued can reach the bot any more; its stdout tells the rest.
+                _ => {
+                    self.stdin = None;
+                    self.discard_output_queue();
+                    return;
+                }
+            }
+        }
+        if self.out_pos == self.out.len() {
+            self.out.clear();
+            self.out_pos = 0;
+        }
+        let mut at = None;
+        while let Some(&(id, end)) = self.requests.front() {
+            if end > self.written_total {
+                break;
+            }
+            let at = *at.get_or_insert_with(Instant::now);
+            self.events.push_back(BotEvent::Written { id, at });
+            self.requests.pop_front();
+        }
+    }
+
+    fn discard_output_queue(&mut self) {
+        self.out = Vec::new();
+        self.out_pos = 0;
+        self.requests.clear();
+    }
+
+    /// One read of stdout (at most [`READ_CHUNK`] bytes), cut into events.
+    fn read_some(&mut self) {
+        let Some(stdout) = self.stdout.as_mut() else {
+            return;
+        };
+        let n = loop {
+            match stdout.read(&mut self.read_buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                // Any other read error means the pipe is unusable: the same as a close.
+                Err(_) => break 0,
+            }
+        };
+        let at = Instant::now();
+        if n == 0 {
+            self.splitter.finish(at, &mut self.events);
+            self.stdout = None;
+        } else if !self
+            .splitter
+            .feed(&self.read_buf[..n], at, &mut self.events)
+        {
+            // An over-long line: stop reading; the bot is faulted and stopped by the referee.
+            self.stdout = None;
+        }
+    }
+}
+
+/// Ends these bots and everything they started, all at once, and reaps them all. Returns
+/// within about `grace` + 1 s whatever the bots do.
+///
+/// Order: each bot's stdin is closed (a bot reading its input sees EOF, as after `game_end`)
+/// and whatever was still queued for it is dropped; the bots get half of `grace` to exit on
+/// their own (to flush logs, save what they learned); then SIGTERM goes to each whole group and
+/// the bots still running get the other half; then SIGKILL to each group catches a bot that
+/// ignored SIGTERM and any helper still alive. Then the bots and, thanks to
+/// [`become_subreaper`], their orphaned helpers are reaped, and the stderr threads are given the
+/// rest of the second to see their pipes close (a helper that left the group with `setsid` can
+/// keep a pipe open; its thread is then left to end on its own). Stdout stays open until a
+/// `Bot` is dropped, so what a bot wrote before it ended, and the `Eof`, can still be read.
+pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
+    let mut stopping: Vec<&mut Bot> = bots
+        .iter_mut()
+        .filter_map(|b| b.begin_stop().then_some(&mut **b))
+        .collect();
+    if stopping.is_empty() {
+        return;
+    }
+    let half = grace / 2;
+    os::wait_children_until(
+        stopping.iter_mut().map(|b| &mut b.child),
+        Instant::now() + half,
+    );
+    for b in stopping.iter_mut() {
+        // Also when the bot itself has exited: helpers it left in its group end with it.
+        os::signal_group(b.pgid, libc::SIGTERM);
+    }
+    os::wait_children_until(
+        stopping.iter_mut().map(|b| &mut b.child),
+        Instant::now() + half,
+    );
+    for b in stopping.iter_mut() {
+        os::signal_group(b.pgid, libc::SIGKILL);
+    }
+    let deadline = Instant::now() + AFTER_KILL;
+    os::wait_children_until(stopping.iter_mut().map(|b| &mut b.child), deadline);
+    for b in stopping.iter_mut() {
+        os::reap_group(b.pgid, deadline);
+    }
+    for b in stopping.iter_mut() {
+        b.finish_stop(deadline);
+    }
+}
+
+/// Waits until at least one of `bots` may have an event (or `d` passes): one `poll` over all of
+/// them, so the referee can wait for several bots at once (the handshake) without a busy loop.
+/// Follow it with [`Bot::try_recv`] on each.
+pub fn wait_any<'a>(bots: impl IntoIterator<Item = &'a Bot>, d: Duration) {
+    let mut fds = Vec::new();
+    for bot in bots {
+        if !bot.events.is_empty() {
+            return;
+        }
+        let (bot_fds, n) = bot.poll_fds();
+        fds.extend_from_slice(&bot_fds[..n]);
+    }
+    if fds.is_empty() {
+        thread::sleep(d);
+    } else {
+        let _ = os::poll(&mut fds, d);
+    }
+}
+
+fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events,
+        revents: 0,
     }
 }
 

@@ -96,20 +96,20 @@ pub(super) fn signal_group(pgid: i32, sig: i32) {
     }
 }
 
-/// Polls `try_wait` until the child has exited or `deadline` passes; true if it exited.
-/// Polling, not `wait`, keeps `stop` bounded even for a process the kernel is slow to finish.
-pub(super) fn wait_child_until(child: &mut Child, deadline: Instant) -> bool {
+/// Polls `try_wait` until every child has exited or `deadline` passes. Polling, not `wait`,
+/// keeps stopping bounded even for a process the kernel is slow to finish.
+pub(super) fn wait_children_until<'a>(
+    children: impl Iterator<Item = &'a mut Child>,
+    deadline: Instant,
+) {
+    let mut running: Vec<&mut Child> = children.collect();
     let mut nap = Duration::from_millis(1);
     loop {
-        match child.try_wait() {
-            Ok(Some(_)) => return true,
-            // Already reaped elsewhere: nothing left to wait for.
-            Err(_) => return true,
-            Ok(None) => {}
-        }
+        // Already reaped elsewhere (an error) counts as exited: nothing left to wait for.
+        running.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
         let now = Instant::now();
-        if now >= deadline {
-            return false;
+        if running.is_empty() || now >= deadline {
+            return;
         }
         thread::sleep(nap.min(deadline - now));
         nap = (nap * 2).min(Duration::from_millis(20));
@@ -141,5 +141,37 @@ pub(super) fn reap_group(pgid: i32, deadline: Instant) {
             return;
         }
         thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Puts our end of a pipe in non-blocking mode, so the referee's thread can write to and read
+/// from a bot without ever blocking on it. Only our end changes: the bot's end of the same pipe
+/// is a separate open file and stays blocking, as bots expect.
+pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = fd.as_raw_fd();
+    // SAFETY: fcntl with F_GETFL/F_SETFL on a descriptor we own touches no memory.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Waits until one of `fds` is ready or `timeout` passes (rounded up to a whole millisecond,
+/// so a short wait is never a busy loop). Returns how many are ready; 0 on timeout. EINTR is
+/// returned as an error so callers get back to check their stop flag.
+pub(super) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<usize> {
+    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the length passed.
+    let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc as usize)
     }
 }

@@ -50,12 +50,12 @@ fn start(spec: &BotSpec) -> Bot {
     Bot::spawn(spec).expect("spawn")
 }
 
-fn next(bot: &Bot) -> BotEvent {
+fn next(bot: &mut Bot) -> BotEvent {
     bot.recv_timeout(PATIENCE)
         .unwrap_or_else(|| panic!("no event from {bot:?} within {PATIENCE:?}"))
 }
 
-fn next_line(bot: &Bot) -> String {
+fn next_line(bot: &mut Bot) -> String {
     match next(bot) {
         BotEvent::Line { text, .. } => text,
         other => panic!("expected a line, got {other:?}"),
@@ -63,7 +63,7 @@ fn next_line(bot: &Bot) -> String {
 }
 
 /// Skips events until `Eof`; panics if none comes in time.
-fn expect_eof(bot: &Bot) {
+fn expect_eof(bot: &mut Bot) {
     let deadline = Instant::now() + PATIENCE;
     while Instant::now() < deadline {
         if let Some(BotEvent::Eof { .. }) = bot.recv_timeout(Duration::from_millis(100)) {
@@ -117,30 +117,30 @@ fn assert_gone(pid: u32, pgid: u32) {
 #[test]
 fn echo_round_trip_reports_written_before_the_reply() {
     let dir = Scratch::new("echo");
-    let bot = start(&sh(&dir, r#"while IFS= read -r l; do echo "got $l"; done"#));
+    let mut bot = start(&sh(&dir, r#"while IFS= read -r l; do echo "got $l"; done"#));
     for id in 0..30u64 {
-        bot.send(format!("m{id}"), Some(id));
-        match next(&bot) {
+        bot.send(format!("m{id}").as_bytes(), Some(id));
+        match next(&mut bot) {
             BotEvent::Written { id: w, .. } => assert_eq!(w, id),
             other => panic!("expected Written({id}) first, got {other:?}"),
         }
-        assert_eq!(next_line(&bot), format!("got m{id}"));
+        assert_eq!(next_line(&mut bot), format!("got m{id}"));
     }
     // Without a request id nothing but the reply comes back.
-    bot.send("quiet".to_string(), None);
-    assert_eq!(next_line(&bot), "got quiet");
+    bot.send(b"quiet", None);
+    assert_eq!(next_line(&mut bot), "got quiet");
     assert_eq!(bot.try_recv(), None);
 }
 
 #[test]
 fn written_time_is_not_after_the_reply_time() {
     let dir = Scratch::new("times");
-    let bot = start(&sh(&dir, "while read l; do echo ok; done"));
-    bot.send("x".to_string(), Some(1));
-    let BotEvent::Written { at: written, .. } = next(&bot) else {
+    let mut bot = start(&sh(&dir, "while read l; do echo ok; done"));
+    bot.send(b"x", Some(1));
+    let BotEvent::Written { at: written, .. } = next(&mut bot) else {
         panic!("expected Written")
     };
-    let BotEvent::Line { at: replied, .. } = next(&bot) else {
+    let BotEvent::Line { at: replied, .. } = next(&mut bot) else {
         panic!("expected Line")
     };
     assert!(written <= replied);
@@ -155,7 +155,7 @@ fn over_long_line_gives_too_long_without_reading_it_all() {
     );
     s.max_line = 65_536;
     let mut bot = start(&s);
-    match next(&bot) {
+    match next(&mut bot) {
         BotEvent::TooLong { limit, .. } => assert_eq!(limit, 65_536),
         other => panic!("expected TooLong, got {other:?}"),
     }
@@ -173,9 +173,12 @@ fn exact_cap_line_is_accepted() {
         "print('b' * 1000, flush=True)\nprint('c' * 1001, flush=True)",
     );
     s.max_line = 1000;
-    let bot = start(&s);
-    assert_eq!(next_line(&bot).len(), 1000);
-    assert!(matches!(next(&bot), BotEvent::TooLong { limit: 1000, .. }));
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot).len(), 1000);
+    assert!(matches!(
+        next(&mut bot),
+        BotEvent::TooLong { limit: 1000, .. }
+    ));
 }
 
 #[test]
@@ -187,7 +190,7 @@ fn stderr_flood_is_capped_and_does_not_block_the_bot() {
     );
     s.stderr_cap = 1_000_000;
     let mut bot = start(&s);
-    assert_eq!(next_line(&bot), "after");
+    assert_eq!(next_line(&mut bot), "after");
     bot.stop(Duration::from_millis(500));
     let log = fs::read(&s.stderr_log).unwrap();
     let marker = b"\n[tarneeb: stderr truncated at 1000000 bytes]\n";
@@ -201,8 +204,8 @@ fn stderr_is_logged() {
     let dir = Scratch::new("log");
     let s = sh(&dir, "echo oops >&2; echo done");
     let mut bot = start(&s);
-    assert_eq!(next_line(&bot), "done");
-    expect_eof(&bot);
+    assert_eq!(next_line(&mut bot), "done");
+    expect_eof(&mut bot);
     bot.stop(Duration::from_millis(100));
     assert_eq!(fs::read_to_string(&s.stderr_log).unwrap(), "oops\n");
 }
@@ -211,8 +214,8 @@ fn stderr_is_logged() {
 fn eof_and_exit_status_when_the_bot_exits() {
     let dir = Scratch::new("exit");
     let mut bot = start(&sh(&dir, "echo bye; exit 3"));
-    assert_eq!(next_line(&bot), "bye");
-    assert!(matches!(next(&bot), BotEvent::Eof { .. }));
+    assert_eq!(next_line(&mut bot), "bye");
+    assert!(matches!(next(&mut bot), BotEvent::Eof { .. }));
     let deadline = Instant::now() + PATIENCE;
     let status = loop {
         if let Some(status) = bot.exit_status() {
@@ -223,7 +226,7 @@ fn eof_and_exit_status_when_the_bot_exits() {
     };
     assert_eq!(status.code(), Some(3));
     // Sending to a dead bot is silently ignored.
-    bot.send("anyone?".to_string(), Some(1));
+    bot.send(b"anyone?", Some(1));
 }
 
 #[test]
@@ -233,7 +236,7 @@ fn stop_kills_a_bot_that_ignores_sigterm() {
         &dir,
         "trap '' TERM; echo ready; while :; do sleep 1; done",
     ));
-    assert_eq!(next_line(&bot), "ready");
+    assert_eq!(next_line(&mut bot), "ready");
     let pid = bot.pid();
     let grace = Duration::from_millis(300);
     let t = Instant::now();
@@ -248,19 +251,65 @@ fn stop_kills_a_bot_that_ignores_sigterm() {
         Some(libc::SIGKILL)
     );
     assert_gone(pid, pid);
-    expect_eof(&bot);
+    expect_eof(&mut bot);
 }
 
 #[test]
 fn stop_lets_a_cooperative_bot_exit_on_sigterm() {
     let dir = Scratch::new("coop");
     let mut bot = start(&sh(&dir, "echo ready; exec sleep 1000"));
-    assert_eq!(next_line(&bot), "ready");
-    bot.stop(Duration::from_secs(5));
+    assert_eq!(next_line(&mut bot), "ready");
+    bot.stop(Duration::from_secs(2));
     assert_eq!(
         bot.exit_status().and_then(|s| s.signal()),
         Some(libc::SIGTERM)
     );
+}
+
+#[test]
+fn stop_lets_a_bot_finish_on_end_of_input_before_any_signal() {
+    let dir = Scratch::new("eof");
+    let s = sh(&dir, "echo ready; cat >/dev/null; echo saved >&2; exit 7");
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "ready");
+    bot.stop(Duration::from_secs(4));
+    // It exited by itself (code 7, no signal) and finished its work first.
+    assert_eq!(bot.exit_status().and_then(|s| s.code()), Some(7));
+    assert_eq!(fs::read_to_string(&s.stderr_log).unwrap(), "saved\n");
+}
+
+#[test]
+fn stop_all_kills_bots_that_ignore_end_of_input_and_sigterm() {
+    let dir = Scratch::new("all");
+    let mut bots: Vec<Bot> = (0..4)
+        .map(|_| {
+            start(&sh(
+                &dir,
+                "trap '' TERM; echo ready; while :; do sleep 1; done",
+            ))
+        })
+        .collect();
+    for bot in &mut bots {
+        assert_eq!(next_line(bot), "ready");
+    }
+    let pids: Vec<u32> = bots.iter().map(|b| b.pid()).collect();
+    let grace = Duration::from_millis(400);
+    let mut refs: Vec<&mut Bot> = bots.iter_mut().collect();
+    let t = Instant::now();
+    stop_all(&mut refs, grace);
+    // Bounded for four bots that ignore both end of input and SIGTERM.
+    assert!(
+        t.elapsed() < grace + PATIENCE,
+        "stop_all took {:?}",
+        t.elapsed()
+    );
+    for (bot, pid) in bots.iter_mut().zip(pids) {
+        assert_eq!(
+            bot.exit_status().and_then(|s| s.signal()),
+            Some(libc::SIGKILL)
+        );
+        assert_gone(pid, pid);
+    }
 }
 
 /// A bot whose background child keeps stdout open: after `stop` both are dead and reaped,
@@ -272,7 +321,7 @@ fn background_child_holding_stdout(name: &str, ignore_term: bool) {
         &dir,
         &format!("{trap}sleep 1000 & echo ready $!; sleep 1000"),
     ));
-    let line = next_line(&bot);
+    let line = next_line(&mut bot);
     let helper: u32 = line
         .strip_prefix("ready ")
         .and_then(|p| p.parse().ok())
@@ -289,7 +338,7 @@ fn background_child_holding_stdout(name: &str, ignore_term: bool) {
     );
     assert_gone(pid, pid);
     assert_gone(helper, pid);
-    expect_eof(&bot);
+    expect_eof(&mut bot);
 }
 
 #[test]
@@ -310,12 +359,12 @@ fn orphaned_helper_is_reparented_to_us_and_reaped() {
         &dir,
         "(sleep 1000 & echo helper $!); echo ready; sleep 1000",
     ));
-    let line = next_line(&bot);
+    let line = next_line(&mut bot);
     let helper: u32 = line
         .strip_prefix("helper ")
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("unexpected line {line:?}"));
-    assert_eq!(next_line(&bot), "ready");
+    assert_eq!(next_line(&mut bot), "ready");
     let deadline = Instant::now() + PATIENCE;
     loop {
         let (_, ppid, _) = proc_stat(helper).expect("helper running");
@@ -340,7 +389,7 @@ fn stop_is_idempotent_and_send_after_stop_is_ignored() {
     let mut bot = start(&sh(&dir, "cat"));
     bot.stop(Duration::from_millis(100));
     bot.stop(Duration::from_millis(100));
-    bot.send("late".to_string(), Some(5));
+    bot.send(b"late", Some(5));
     drop(bot);
 }
 
@@ -348,11 +397,11 @@ fn stop_is_idempotent_and_send_after_stop_is_ignored() {
 fn send_never_blocks_on_a_bot_that_does_not_read() {
     let dir = Scratch::new("noread");
     let mut bot = start(&sh(&dir, "echo ready; exec sleep 1000"));
-    assert_eq!(next_line(&bot), "ready");
+    assert_eq!(next_line(&mut bot), "ready");
     let big = "x".repeat(1 << 20);
     let t = Instant::now();
     for id in 0..8 {
-        bot.send(big.clone(), Some(id));
+        bot.send(big.as_bytes(), Some(id));
     }
     assert!(t.elapsed() < PATIENCE, "send blocked for {:?}", t.elapsed());
     // 8 MiB cannot fit in a pipe: at most the first write could have completed.
@@ -367,15 +416,42 @@ fn send_never_blocks_on_a_bot_that_does_not_read() {
 }
 
 #[test]
+fn a_request_larger_than_the_pipe_is_written_as_the_bot_reads_and_timed_from_the_end() {
+    let dir = Scratch::new("bigreq");
+    let flag = dir.0.join("go");
+    // The bot does not read until the test creates `flag`.
+    let code = format!(
+        "import os, sys, time\nwhile not os.path.exists({flag:?}): time.sleep(0.01)\nprint(len(sys.stdin.readline()), flush=True)",
+        flag = flag.display().to_string()
+    );
+    let mut bot = start(&py(&dir, &code));
+    let big = "y".repeat(1 << 20);
+    let t = Instant::now();
+    bot.send(big.as_bytes(), Some(7));
+    assert!(t.elapsed() < PATIENCE, "send blocked for {:?}", t.elapsed());
+    // Most of the line is still queued: the request is not written, so no clock runs yet.
+    assert_eq!(bot.try_recv(), None);
+    fs::write(&flag, "").unwrap();
+    let BotEvent::Written { id: 7, at: written } = next(&mut bot) else {
+        panic!("expected Written(7)")
+    };
+    let BotEvent::Line { text, at: replied } = next(&mut bot) else {
+        panic!("expected the reply")
+    };
+    assert_eq!(text, (big.len() + 1).to_string());
+    assert!(written <= replied);
+}
+
+#[test]
 fn env_and_working_directory_are_applied() {
     let dir = Scratch::new("env");
     let mut s = sh(&dir, r#"echo "$TARNEEB_X"; pwd -P"#);
     s.env = vec![("TARNEEB_X".to_string(), "hello there".to_string())];
     s.cwd = Some(dir.0.clone());
-    let bot = start(&s);
-    assert_eq!(next_line(&bot), "hello there");
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "hello there");
     assert_eq!(
-        PathBuf::from(next_line(&bot)),
+        PathBuf::from(next_line(&mut bot)),
         dir.0.canonicalize().unwrap()
     );
 }
@@ -390,8 +466,8 @@ fn relative_program_path_is_resolved_against_cwd() {
     );
     let mut s = spec(&dir, &["./bot.sh"]);
     s.cwd = Some(dir.0.clone());
-    let bot = start(&s);
-    assert_eq!(next_line(&bot), "from script");
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "from script");
 }
 
 #[test]
@@ -466,8 +542,8 @@ fn pin_to_cpu_sets_the_affinity_of_a_bot() {
     };
     let cpu = allowed.expect("some cpu allowed");
     let dir = Scratch::new("pin");
-    let bot = start(&sh(&dir, "echo ready; exec sleep 1000"));
-    assert_eq!(next_line(&bot), "ready");
+    let mut bot = start(&sh(&dir, "echo ready; exec sleep 1000"));
+    assert_eq!(next_line(&mut bot), "ready");
     pin_to_cpu(bot.pid(), cpu).unwrap();
     let status = fs::read_to_string(format!("/proc/{}/status", bot.pid())).unwrap();
     let list = status

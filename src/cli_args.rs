@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::protocol::TimeLimits;
-use crate::referee::FaultPolicy;
+use crate::referee::{EventDelivery, FaultPolicy};
 use crate::rules::{BySeat, CardSet, Deal, Seat};
 
 /// The time, fault and output limits a bot plays under: shared by `play` and `tournament`.
@@ -32,6 +32,11 @@ pub struct BotLimits {
     /// Largest stderr log kept per bot, in bytes (the rest is drained and dropped).
     #[arg(long, default_value_t = 1 << 20)]
     pub stderr_cap: u64,
+    /// When bots hear of moves, tricks and hand ends: batched (a seat's events go with its next
+    /// request, or at the game's end: one bot woken per move) or immediate (every event to every
+    /// seat as it happens, for bots that think on others' time; slower).
+    #[arg(long, default_value = "batched", value_parser = parse_event_delivery)]
+    pub events: EventDelivery,
 }
 
 impl BotLimits {
@@ -64,6 +69,17 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
         .ok_or_else(|| {
             format!("'{text}' is not a duration: write 500ms, 10s, 2m or a number of milliseconds")
         })
+}
+
+/// `batched` or `immediate`.
+pub fn parse_event_delivery(text: &str) -> Result<EventDelivery, String> {
+    match text {
+        "batched" => Ok(EventDelivery::Batched),
+        "immediate" => Ok(EventDelivery::Immediate),
+        _ => Err(format!(
+            "'{text}' is not an event delivery: write batched or immediate"
+        )),
+    }
 }
 
 /// `forfeit`, `substitute` or `substitute:N`.

@@ -295,6 +295,7 @@ fn play(a: PlayArgs) -> Result<()> {
         bots,
         time: a.limits.time(),
         on_fault: a.limits.on_fault,
+        events: a.limits.events,
         record: record.clone(),
         trace: a.trace,
         grace: Duration::from_millis(1000),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
-use crate::bot::{Bot, BotError, BotEvent, BotSpec};
+use crate::bot::{wait_any, Bot, BotError, BotEvent, BotSpec};
 use crate::protocol::{
     read_hello, read_move, FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg, ReadReply,
     TimeLimits, ToBot, TurnClock, PROTOCOL_VERSION,
@@ -43,6 +43,28 @@ impl std::fmt::Display for FaultPolicy {
     }
 }
 
+/// When the referee delivers events (moves, tricks, hand ends, faults) to the seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EventDelivery {
+    /// A seat's events wait until the referee next asks that seat something (they go in the
+    /// same write as the request) or the game ends. Each move then wakes only the bot that must
+    /// answer, not all four: a bot that keeps its own state sees every event, in order, before
+    /// it must act on them.
+    #[default]
+    Batched,
+    /// Every event goes to every seat as it happens (for bots that think on others' time).
+    Immediate,
+}
+
+impl std::fmt::Display for EventDelivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EventDelivery::Batched => "batched",
+            EventDelivery::Immediate => "immediate",
+        })
+    }
+}
+
 /// Everything one game needs.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -55,6 +77,7 @@ pub struct GameConfig {
     pub bots: [BotSpec; 4],
     pub time: TimeLimits,
     pub on_fault: FaultPolicy,
+    pub events: EventDelivery,
     pub record: PathBuf,
     /// Test aid: every message with its direction, seat and the cards hidden from that seat.
     pub trace: Option<PathBuf>,
@@ -105,9 +128,9 @@ struct Seated {
     /// False once the bot exited or was stopped for a fault it cannot recover from.
     alive: bool,
     bank_ms: Option<u64>,
-    /// Lines waiting to go to the bot, sent as one write when the referee next waits for a
-    /// reply: one wake-up per bot per decision instead of one per message.
-    outbox: String,
+    /// Lines waiting to go to the bot, sent as one write (see [`EventDelivery`]): one wake-up
+    /// per request instead of one per message.
+    outbox: Vec<u8>,
     outbox_request: Option<u64>,
 }
 
@@ -121,6 +144,8 @@ struct Table<'a> {
     rng: Pcg32,
     faults: [u32; 2],
     stop: &'a AtomicBool,
+    /// Reused to serialize messages, so sending one allocates nothing.
+    scratch: Vec<u8>,
 }
 
 /// Plays one game. Bots are started, the game is played to a result (a forfeit is a result),
@@ -137,7 +162,7 @@ pub fn play_game(
             source,
         })?;
         seats.push(Seated {
-            outbox: String::new(),
+            outbox: Vec::new(),
             outbox_request: None,
             bot,
             alive: true,
@@ -167,11 +192,11 @@ pub fn play_game(
         rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
         faults: [0; 2],
         stop,
+        scratch: Vec::new(),
     };
     let result = table.run(&mut deals, on_hand);
-    for s in &mut table.seats {
-        s.bot.stop(cfg.grace);
-    }
+    let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
+    crate::bot::stop_all(&mut bots, cfg.grace);
     if let Some(t) = table.trace.as_mut() {
         let _ = t.flush();
     }
@@ -272,7 +297,7 @@ impl Table<'_> {
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };
         self.broadcast(&ToBot::GameEnd(result.clone()));
-        self.flush_out();
+        self.flush_all();
         self.write(&RecordLine::Result(result.clone()))?;
         self.flush()?;
         Ok(Outcome {
@@ -302,7 +327,7 @@ impl Table<'_> {
             };
             self.send(seat, &msg, None);
         }
-        self.flush_out();
+        self.flush_all();
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
         let mut faults = Vec::new();
@@ -360,8 +385,10 @@ impl Table<'_> {
                 }
             }
             if still.len() == pending.len() {
-                // Nothing arrived from anyone: wait a little before polling the four again.
-                std::thread::sleep((deadline - now).min(Duration::from_millis(2)));
+                // Nothing arrived from anyone: wait for any of them (at most 50 ms, to notice
+                // a stop signal).
+                let bots = still.iter().map(|s| &self.seats[s.index()].bot);
+                wait_any(bots, (deadline - now).min(Duration::from_millis(50)));
             }
             pending = still;
         }
@@ -384,16 +411,13 @@ impl Table<'_> {
         self.flush()?;
         for seat in Seat::ALL {
             let announcements = self.game.view(seat).announcements;
-            self.send(
-                seat,
-                &ToBot::Deal {
-                    hand_number: number,
-                    dealer,
-                    hand: deal.hand(seat),
-                    announcements,
-                },
-                None,
-            );
+            let msg = ToBot::Deal {
+                hand_number: number,
+                dealer,
+                hand: deal.hand(seat),
+                announcements,
+            };
+            self.send(seat, &msg, None);
         }
         Ok(())
     }
@@ -412,7 +436,7 @@ impl Table<'_> {
                 hand_number: number,
                 seat: d.seat,
                 decision: d.kind,
-                mv: mv.to_string(),
+                mv,
             };
             self.broadcast(&msg);
         }
@@ -507,7 +531,7 @@ impl Table<'_> {
         let msg = ToBot::Request {
             id,
             decision: d.kind,
-            legal: legal.iter().map(|m| m.to_string()).collect(),
+            legal: legal.as_slice(),
             view: self.game.view(d.seat),
             time: TurnClock {
                 limit_ms,
@@ -515,7 +539,10 @@ impl Table<'_> {
             },
         };
         self.send(d.seat, &msg, Some(id));
-        self.flush_out();
+        match self.cfg.events {
+            EventDelivery::Batched => self.flush_seat(d.seat),
+            EventDelivery::Immediate => self.flush_all(),
+        }
         let sent_at = Instant::now();
         let limit = Duration::from_millis(limit_ms);
         let mut written_at = None;
@@ -655,14 +682,28 @@ impl Table<'_> {
         "still running with its output closed".to_string()
     }
 
+    /// Queues one message for every seat (serialized once: the same bytes go to all four).
     fn broadcast(&mut self, msg: &ToBot<'_>) {
+        let mut line = std::mem::take(&mut self.scratch);
+        line.clear();
+        crate::protocol::write_message(&mut line, msg);
         for seat in Seat::ALL {
-            self.send(seat, msg, None);
+            self.queue(seat, &line, None);
         }
+        self.scratch = line;
     }
 
+    /// Queues one message for one seat.
     fn send(&mut self, seat: Seat, msg: &ToBot<'_>, request_id: Option<u64>) {
-        let line = serde_json::to_string(msg).expect("protocol messages serialize");
+        let mut line = std::mem::take(&mut self.scratch);
+        line.clear();
+        crate::protocol::write_message(&mut line, msg);
+        self.queue(seat, &line, request_id);
+        self.scratch = line;
+    }
+
+    /// Adds a serialized message to the seat's outbox (dropped for a seat whose bot is gone).
+    fn queue(&mut self, seat: Seat, line: &[u8], request_id: Option<u64>) {
         if let Some(t) = self.trace.as_mut() {
             let mut hidden = CardSet::EMPTY;
             if self.game.hands_dealt() > 0 && !self.game.needs_deal() {
@@ -670,6 +711,7 @@ impl Table<'_> {
                     hidden = hidden.union(self.game.hand().held[*other]);
                 }
             }
+            let line = String::from_utf8_lossy(line);
             let entry =
                 serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
             let _ = writeln!(t, "{entry}");
@@ -677,20 +719,26 @@ impl Table<'_> {
         let s = &mut self.seats[seat.index()];
         if s.alive {
             if !s.outbox.is_empty() {
-                s.outbox.push('\n');
+                s.outbox.push(b'\n');
             }
-            s.outbox.push_str(&line);
+            s.outbox.extend_from_slice(line);
             s.outbox_request = request_id.or(s.outbox_request);
         }
     }
 
-    /// Hands every bot its queued lines (one write each); called before waiting on any bot.
-    fn flush_out(&mut self) {
-        for s in &mut self.seats {
-            if s.alive && !s.outbox.is_empty() {
-                s.bot
-                    .send(std::mem::take(&mut s.outbox), s.outbox_request.take());
-            }
+    /// Writes the seat's queued lines to its bot in one write.
+    fn flush_seat(&mut self, seat: Seat) {
+        let s = &mut self.seats[seat.index()];
+        if s.alive && !s.outbox.is_empty() {
+            s.bot.send(&s.outbox, s.outbox_request.take());
+        }
+        s.outbox.clear();
+    }
+
+    /// Writes every seat's queued lines.
+    fn flush_all(&mut self) {
+        for seat in Seat::ALL {
+            self.flush_seat(seat);
         }
     }
 

@@ -574,3 +574,74 @@ fn a_bot_that_cannot_start_is_bad_input() {
     );
     assert!(s.leftovers().is_empty());
 }
+
+/// What each seat's log bot received: (read number, message) per line.
+fn received(s: &Scratch, seat: usize) -> Vec<(u64, Value)> {
+    let log = s.dir.join(format!("game.seat{seat}.stderr.log"));
+    let text = std::fs::read_to_string(&log).unwrap();
+    text.lines()
+        .map(|l| {
+            let (n, line) = l.split_once('\t').expect("READ<TAB>LINE");
+            (n.parse().unwrap(), serde_json::from_str(line).unwrap())
+        })
+        .collect()
+}
+
+/// protocol.md section 2: events are held back and delivered, in order, with the seat's next
+/// request or before `game_end` (`--events batched`, the default); `--events immediate` sends
+/// them as they happen. Either way each seat receives exactly the same messages in the same
+/// order; batched, every read a bot makes ends with the message it must act on.
+#[test]
+fn batched_and_immediate_events_deliver_the_same_messages() {
+    let bot = |s: &Scratch| {
+        format!(
+            "python3 {} {}",
+            root().join("tests/bots/log_bot.py").display(),
+            s.marker
+        )
+    };
+    let mut seen = Vec::new();
+    for mode in ["batched", "immediate"] {
+        let s = Scratch::new(&format!("events-{mode}"));
+        let b = bot(&s);
+        let out = s.play(
+            [&b, &b, &b, &b],
+            &["--rules", "400", "--seed", "8", "--events", mode],
+            GAME_LIMIT,
+        );
+        let v = result_of(&out);
+        assert_ne!(v["result"]["reason"], "forfeit", "{v}");
+        let per_seat: Vec<Vec<(u64, Value)>> = (0..4).map(|seat| received(&s, seat)).collect();
+        if mode == "batched" {
+            for lines in &per_seat {
+                for (i, (read, msg)) in lines.iter().enumerate() {
+                    let last_of_read = lines.get(i + 1).is_none_or(|(next, _)| next != read);
+                    if last_of_read {
+                        let t = msg["type"].as_str().unwrap();
+                        assert!(
+                            ["hello", "request", "game_end"].contains(&t),
+                            "a batch ended with {msg}"
+                        );
+                    }
+                }
+            }
+        }
+        let messages: Vec<Vec<Value>> = per_seat
+            .into_iter()
+            .map(|lines| lines.into_iter().map(|(_, m)| m).collect())
+            .collect();
+        assert!(messages.iter().all(|m| m.len() > 100));
+        seen.push(messages);
+    }
+    for (seat, (batched, immediate)) in seen[0].iter().zip(&seen[1]).enumerate() {
+        if let Some(i) =
+            (0..batched.len().max(immediate.len())).find(|&i| batched.get(i) != immediate.get(i))
+        {
+            panic!(
+                "seat {seat}, message {i}: batched {:?}, immediate {:?}",
+                batched.get(i),
+                immediate.get(i)
+            );
+        }
+    }
+}

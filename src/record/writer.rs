@@ -10,6 +10,9 @@ use super::format::RecordLine;
 pub struct RecordWriter {
     out: BufWriter<File>,
     path: PathBuf,
+    /// A line is serialized here first: many small writes into `BufWriter` cost more than
+    /// one copy.
+    line: Vec<u8>,
 }
 
 impl RecordWriter {
@@ -22,6 +25,7 @@ impl RecordWriter {
         Ok(RecordWriter {
             out: BufWriter::new(file),
             path: path.to_path_buf(),
+            line: Vec::new(),
         })
     }
 
@@ -30,8 +34,10 @@ impl RecordWriter {
     }
 
     pub fn write(&mut self, line: &RecordLine) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.out, line)?;
-        self.out.write_all(b"\n")
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, line)?;
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
     }
 
     /// Hands the buffered lines to the OS: enough for a referee crash to leave them readable

@@ -4,8 +4,9 @@
 //! calling), so moves are parsed against a [`DecisionKind`].
 
 use std::fmt;
+use std::ops::Deref;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::card::{Card, Suit};
 
@@ -46,7 +47,84 @@ impl From<Level> for u8 {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        f.write_str(&MoveText::level(*self))
+    }
+}
+
+/// The text of a move, call or bid, built in place: moves are written into every request (the
+/// legal list and the auction), where formatting machinery and a `String` per move cost more
+/// than the rest of the message. The longest move text is 8 bytes (`redouble`, `throw-in`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct MoveText {
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl MoveText {
+    fn new() -> MoveText {
+        MoveText {
+            bytes: [0; 8],
+            len: 0,
+        }
+    }
+
+    fn of(text: &str) -> MoveText {
+        let mut t = MoveText::new();
+        t.push(text);
+        t
+    }
+
+    fn push(&mut self, text: &str) {
+        let at = self.len as usize;
+        self.bytes[at..at + text.len()].copy_from_slice(text.as_bytes());
+        self.len += text.len() as u8;
+    }
+
+    fn level(l: Level) -> MoveText {
+        let n = l.get();
+        let mut t = MoveText::new();
+        if n >= 10 {
+            t.bytes[0] = b'1';
+            t.len = 1;
+        }
+        t.bytes[t.len as usize] = b'0' + n % 10;
+        t.len += 1;
+        t
+    }
+
+    /// The text's bytes (ASCII), for writers that need no `str`.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII pieces are ever pushed.
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or_default()
+    }
+}
+
+impl Deref for MoveText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for MoveText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self)
     }
 }
 
@@ -78,12 +156,21 @@ impl Strain {
     }
 }
 
+impl Strain {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Strain::Trump(Suit::Clubs) => "C",
+            Strain::Trump(Suit::Diamonds) => "D",
+            Strain::Trump(Suit::Hearts) => "H",
+            Strain::Trump(Suit::Spades) => "S",
+            Strain::NoTrump => "NT",
+        }
+    }
+}
+
 impl fmt::Display for Strain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Strain::Trump(s) => write!(f, "{s}"),
-            Strain::NoTrump => f.write_str("NT"),
-        }
+        f.write_str(self.as_str())
     }
 }
 
@@ -107,13 +194,19 @@ pub struct Bid {
     pub strain: Option<Strain>,
 }
 
+impl Bid {
+    pub fn text(self) -> MoveText {
+        let mut t = MoveText::level(self.level);
+        if let Some(s) = self.strain {
+            t.push(s.as_str());
+        }
+        t
+    }
+}
+
 impl fmt::Display for Bid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.level)?;
-        if let Some(s) = self.strain {
-            write!(f, "{s}")?;
-        }
-        Ok(())
+        f.write_str(&self.text())
     }
 }
 
@@ -126,14 +219,20 @@ pub enum Call {
     Redouble,
 }
 
+impl Call {
+    pub fn text(self) -> MoveText {
+        match self {
+            Call::Pass => MoveText::of("pass"),
+            Call::Bid(b) => b.text(),
+            Call::Double => MoveText::of("double"),
+            Call::Redouble => MoveText::of("redouble"),
+        }
+    }
+}
+
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Call::Pass => f.write_str("pass"),
-            Call::Bid(b) => write!(f, "{b}"),
-            Call::Double => f.write_str("double"),
-            Call::Redouble => f.write_str("redouble"),
-        }
+        f.write_str(&self.text())
     }
 }
 
@@ -224,15 +323,22 @@ impl Move {
     }
 }
 
+impl Move {
+    /// The move's text, as in a request's `legal` list and in records.
+    pub fn text(self) -> MoveText {
+        match self {
+            Move::ThrowIn => MoveText::of("throw-in"),
+            Move::Keep => MoveText::of("keep"),
+            Move::Call(c) => c.text(),
+            Move::Trump(s) => MoveText::of(s.as_str()),
+            Move::Play(c) => MoveText::of(c.as_str()),
+        }
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Move::ThrowIn => f.write_str("throw-in"),
-            Move::Keep => f.write_str("keep"),
-            Move::Call(c) => write!(f, "{c}"),
-            Move::Trump(s) => write!(f, "{s}"),
-            Move::Play(c) => write!(f, "{c}"),
-        }
+        f.write_str(&self.text())
     }
 }
 
@@ -342,6 +448,51 @@ mod tests {
             let m = Move::parse(kind, text).unwrap();
             assert_eq!(m.to_string(), text);
             assert_eq!(m.kind(), kind);
+        }
+    }
+
+    #[test]
+    fn every_move_text_is_built_right_and_parses_back() {
+        let strains = [
+            None,
+            Some(Strain::Trump(Suit::Clubs)),
+            Some(Strain::Trump(Suit::Diamonds)),
+            Some(Strain::Trump(Suit::Hearts)),
+            Some(Strain::Trump(Suit::Spades)),
+            Some(Strain::NoTrump),
+        ];
+        let mut moves = vec![
+            (Move::ThrowIn, "throw-in".to_string()),
+            (Move::Keep, "keep".to_string()),
+            (Move::Call(Call::Pass), "pass".to_string()),
+            (Move::Call(Call::Double), "double".to_string()),
+            (Move::Call(Call::Redouble), "redouble".to_string()),
+        ];
+        for n in 1..=13u8 {
+            for strain in strains {
+                let level = Level::new(n).unwrap();
+                let suffix = match strain {
+                    None => String::new(),
+                    Some(Strain::NoTrump) => "NT".to_string(),
+                    Some(Strain::Trump(s)) => s.letter().to_string(),
+                };
+                let bid = Bid { level, strain };
+                moves.push((Move::Call(Call::Bid(bid)), format!("{n}{suffix}")));
+            }
+        }
+        for strain in strains.into_iter().flatten() {
+            moves.push((Move::Trump(strain), strain.as_str().to_string()));
+        }
+        for c in Card::all() {
+            moves.push((
+                Move::Play(c),
+                format!("{}{}", c.rank().letter(), c.suit().letter()),
+            ));
+        }
+        for (m, expect) in moves {
+            assert_eq!(&*m.text(), expect);
+            assert_eq!(m.to_string(), expect);
+            assert_eq!(Move::parse(m.kind(), &expect), Ok(m));
         }
     }
 

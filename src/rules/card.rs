@@ -115,6 +115,15 @@ impl Rank {
     }
 }
 
+/// The text of every card by index, so writing a card (52 of them in every request's history)
+/// costs a table lookup instead of the formatting machinery.
+const CARD_TEXT: [&str; 52] = [
+    "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "2D", "3D", "4D",
+    "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD", "2H", "3H", "4H", "5H", "6H", "7H",
+    "8H", "9H", "TH", "JH", "QH", "KH", "AH", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS",
+    "JS", "QS", "KS", "AS",
+];
+
 /// One of the 52 cards, stored as `suit * 13 + rank` so that a hand is a 52-bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
@@ -145,6 +154,11 @@ impl Card {
         Rank::ALL[(self.0 % 13) as usize]
     }
 
+    /// The card's two-character text: rank then suit, `AS`, `TH`, `2C`.
+    pub const fn as_str(self) -> &'static str {
+        CARD_TEXT[self.0 as usize]
+    }
+
     /// Every card, clubs first, 2 to Ace within a suit.
     pub fn all() -> impl Iterator<Item = Card> {
         (0..52).map(Card)
@@ -153,7 +167,7 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+        f.write_str(self.as_str())
     }
 }
 
@@ -190,8 +204,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let b = [self.rank().letter() as u8, self.suit().letter() as u8];
-        s.serialize_str(std::str::from_utf8(&b).expect("ascii"))
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -244,6 +257,14 @@ mod tests {
             "th".parse::<Card>().unwrap(),
             Card::new(Rank::Ten, Suit::Hearts)
         );
+    }
+
+    #[test]
+    fn the_text_table_is_rank_letter_then_suit_letter() {
+        for c in Card::all() {
+            let expect = format!("{}{}", c.rank().letter(), c.suit().letter());
+            assert_eq!(c.as_str(), expect, "card index {}", c.index());
+        }
     }
 
     #[test]

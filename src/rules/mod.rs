@@ -15,7 +15,7 @@ pub mod seat;
 pub mod trick;
 pub mod view;
 
-pub use bid::{Bid, Call, DecisionKind, Level, Move, MoveList, ParseMoveError, Strain};
+pub use bid::{Bid, Call, DecisionKind, Level, Move, MoveList, MoveText, ParseMoveError, Strain};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::CardSet;
 pub use deal::{Deal, DealError, DealSource};

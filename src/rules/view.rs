@@ -4,9 +4,11 @@
 //! player's unplayed card. A throw-in decision to keep the hand is not public either (it would
 //! tell the table the hand was weak).
 
-use serde::Serialize;
+use std::ops::Deref;
 
-use super::bid::{Call, Level, Strain};
+use serde::{Serialize, Serializer};
+
+use super::bid::{Call, Level, MoveText, Strain};
 use super::card::Card;
 use super::card_set::CardSet;
 use super::game::{Decision, Game, Phase};
@@ -54,22 +56,63 @@ pub struct Announcement {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatCall {
     pub seat: Seat,
-    pub call: String,
+    pub call: MoveText,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ContractView {
     pub declarer: Seat,
-    pub bid: String,
+    pub bid: MoveText,
     pub multiplier: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickView {
     pub leader: Seat,
-    pub cards: Vec<Card>,
+    pub cards: TrickCards,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<Seat>,
+}
+
+/// The cards of one trick in play order (0 to 4), held in place: a request carries every trick
+/// of the hand, and a heap allocation per trick was a large part of building it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TrickCards {
+    cards: [Card; 4],
+    len: u8,
+}
+
+impl TrickCards {
+    pub fn new(played: impl IntoIterator<Item = Card>) -> TrickCards {
+        let mut t = TrickCards {
+            cards: [Card::from_index(0).expect("card 0"); 4],
+            len: 0,
+        };
+        for c in played.into_iter().take(4) {
+            t.cards[t.len as usize] = c;
+            t.len += 1;
+        }
+        t
+    }
+}
+
+impl Deref for TrickCards {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+impl std::fmt::Debug for TrickCards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for TrickCards {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 impl Game {
@@ -102,7 +145,11 @@ impl Game {
                 if let Some(l) = h.bids[s] {
                     v.push(SeatCall {
                         seat: s,
-                        call: l.to_string(),
+                        call: Call::Bid(super::bid::Bid {
+                            level: l,
+                            strain: None,
+                        })
+                        .text(),
                     });
                 }
             }
@@ -113,7 +160,7 @@ impl Game {
                 .iter()
                 .map(|&(s, c): &(Seat, Call)| SeatCall {
                     seat: s,
-                    call: c.to_string(),
+                    call: c.text(),
                 })
                 .collect()
         };
@@ -141,7 +188,7 @@ impl Game {
             bids: (individual && dealt).then_some(h.bids),
             contract: h.contract.filter(|_| dealt).map(|c| ContractView {
                 declarer: c.declarer,
-                bid: c.bid.to_string(),
+                bid: c.bid.text(),
                 multiplier: c.multiplier,
             }),
             trump: h.trump.filter(|_| dealt),
@@ -150,7 +197,7 @@ impl Game {
                     .iter()
                     .map(|(t, w)| TrickView {
                         leader: t.leader,
-                        cards: t.plays().map(|(_, c)| c).collect(),
+                        cards: TrickCards::new(t.plays().map(|(_, c)| c)),
                         winner: Some(*w),
                     })
                     .collect()
@@ -160,9 +207,9 @@ impl Game {
             current_trick: TrickView {
                 leader: h.trick.leader,
                 cards: if dealt {
-                    h.trick.plays().map(|(_, c)| c).collect()
+                    TrickCards::new(h.trick.plays().map(|(_, c)| c))
                 } else {
-                    Vec::new()
+                    TrickCards::new([])
                 },
                 winner: None,
             },

@@ -19,7 +19,7 @@ use super::standings::GameRow;
 use crate::bot::{pin_to_cpu, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::replay::RecordedDeals;
-use crate::referee::{play_game, FaultPolicy, GameConfig, RefereeError};
+use crate::referee::{play_game, EventDelivery, FaultPolicy, GameConfig, RefereeError};
 use crate::rules::Rules;
 
 /// A bot program taking part.
@@ -36,6 +36,7 @@ pub struct RunConfig {
     pub rules: Rules,
     pub time: TimeLimits,
     pub on_fault: FaultPolicy,
+    pub events: EventDelivery,
     pub max_line: usize,
     pub stderr_cap: u64,
     /// Games at once.
@@ -342,6 +343,7 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         bots,
         time: cfg.time,
         on_fault: cfg.on_fault,
+        events: cfg.events,
         record: record.clone(),
         trace: None,
         grace: Duration::from_millis(1000),

@@ -75,18 +75,19 @@ impl Trick {
         let led = self.led()?;
         // Within a suit a higher card has a higher index, so the winning card is the highest
         // of the trumps on the table, or if there are none of the cards of the suit led.
-        // Sets and a position count rather than comparisons card by card: which card wins is
-        // random in the simulator, and branches on it would be mispredicted.
-        let cards = &self.cards[..self.len as usize];
-        let table: CardSet = cards.iter().flatten().copied().collect();
+        // Sets, and a sum for the winner's place, rather than comparing card by card: which
+        // card wins is random in the simulator, and branches on it would be mispredicted.
+        // Slots past `len` are `None`, so all four can be read.
+        let table: CardSet = self.cards.iter().flatten().copied().collect();
         let trumps = trump.map_or(CardSet::EMPTY, |t| table.of_suit(t));
         let pool = if trumps.is_empty() {
             table.of_suit(led)
         } else {
             trumps
         };
-        let best = pool.highest()?;
-        let position = cards.iter().take_while(|&&c| c != Some(best)).count();
+        let best = Some(pool.highest()?);
+        // The cards are distinct: exactly one slot holds `best`.
+        let position: usize = (0..4).map(|i| usize::from(self.cards[i] == best) * i).sum();
         Some(self.leader.plus(position))
     }
 }

@@ -146,8 +146,16 @@ impl ContractAuction {
         }
     }
 
-    fn each_bid(rules: &ContractRules, mut f: impl FnMut(Bid)) {
-        for level in 1..=13 {
+    /// The lowest level the seat to speak could bid: bids below its opening minimum or below
+    /// the high bid's level never pass [`Self::bid_allowed`], so listing them is skipped.
+    fn lowest_level(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>) -> u8 {
+        let min = Self::min_level(rules, flags, self.to_speak);
+        self.high.map_or(min, |(_, high)| min.max(high.level.get()))
+    }
+
+    /// Every bid of the rules' form from level `from` up, low to high.
+    fn each_bid(rules: &ContractRules, from: u8, mut f: impl FnMut(Bid)) {
+        for level in from..=13 {
             let level = Level::new(level).expect("1..=13");
             match rules.bids {
                 BidForm::Numbers => f(Bid {
@@ -172,7 +180,7 @@ impl ContractAuction {
         let seat = self.to_speak;
         let start = out.len();
         out.push(Move::Call(Call::Pass));
-        Self::each_bid(rules, |b| {
+        Self::each_bid(rules, self.lowest_level(rules, flags), |b| {
             if self.bid_allowed(rules, flags, seat, b) {
                 out.push(Move::Call(Call::Bid(b)));
             }
@@ -194,10 +202,7 @@ impl ContractAuction {
     pub fn is_legal(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>, call: Call) -> bool {
         let seat = self.to_speak;
         match call {
-            Call::Pass => {
-                !(self.dealer_must_bid(rules)
-                    && Self::any_bid(rules, |b| self.bid_allowed(rules, flags, seat, b)))
-            }
+            Call::Pass => !(self.dealer_must_bid(rules) && self.any_bid_allowed(rules, flags)),
             Call::Bid(b) => Self::is_offered(rules, b) && self.bid_allowed(rules, flags, seat, b),
             Call::Double => self.may_double(rules),
             Call::Redouble => self.may_redouble(rules),
@@ -235,10 +240,12 @@ impl ContractAuction {
         }
     }
 
-    /// Whether any bid passes `allowed`.
-    fn any_bid(rules: &ContractRules, mut allowed: impl FnMut(Bid) -> bool) -> bool {
+    /// Whether the seat to speak may make any bid.
+    fn any_bid_allowed(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>) -> bool {
         let mut any = false;
-        Self::each_bid(rules, |b| any = any || allowed(b));
+        Self::each_bid(rules, self.lowest_level(rules, flags), |b| {
+            any = any || self.bid_allowed(rules, flags, self.to_speak, b)
+        });
         any
     }
 

@@ -32,6 +32,8 @@ impl Player {
     }
 
     /// Chooses a move for the seat to act; the game must be waiting for a decision.
+    /// Inlined so that the simulator's loop calls the random player directly.
+    #[inline]
     pub fn choose(&mut self, game: &Game) -> Move {
         match self.kind {
             PlayerKind::Random => random_move(game, &mut self.rng),

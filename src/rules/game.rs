@@ -424,6 +424,9 @@ impl Game {
         if !self.is_legal(seat, mv) {
             return Err(self.illegal(seat, mv));
         }
+        if let Move::Play(card) = mv {
+            return Ok(self.apply_play(seat, card, millis));
+        }
         let mut applied = Applied::default();
         match mv {
             Move::ThrowIn => {
@@ -456,7 +459,7 @@ impl Game {
                 self.phase = Phase::Play;
                 applied.contract_made = true;
             }
-            Move::Play(card) => self.apply_play(seat, card, millis, &mut applied),
+            Move::Play(_) => unreachable!("card plays returned above"),
         }
         Ok(applied)
     }
@@ -588,7 +591,11 @@ impl Game {
         }
     }
 
-    fn apply_play(&mut self, seat: Seat, card: Card, millis: u64, applied: &mut Applied) {
+    /// Plays `card`. The result is returned by value rather than filled in through a
+    /// reference like the other moves': a local `Applied` that the hand's end borrows must live
+    /// on the stack, and copying it out after writing only its tags stalled store-to-load
+    /// forwarding on every card played.
+    fn apply_play(&mut self, seat: Seat, card: Card, millis: u64) -> Applied {
         if let Some(sp) = self.rules.individual.as_ref().and_then(|i| i.slow_play) {
             if millis > sp.limit_ms {
                 self.hand.strikes[seat] = self.hand.strikes[seat].saturating_add(1);
@@ -605,21 +612,30 @@ impl Game {
         h.trick.push(card);
         if !h.trick.is_complete() {
             h.to_act = seat.next();
-            return;
+            return Applied::default();
         }
         let trump = h.trump.and_then(Strain::trump);
         let winner = h
             .trick
             .winner(trump)
             .expect("a complete trick has a winner");
+        let trick = Some((h.trick, winner));
         h.tricks.push((h.trick, winner));
         h.tricks_won[winner] += 1;
-        applied.trick = Some((h.trick, winner));
         h.trick = Trick::new(winner);
         h.to_act = winner;
-        if h.tricks.len() == 13 {
-            self.score_hand(applied);
+        if h.tricks.len() < 13 {
+            return Applied {
+                trick,
+                ..Applied::default()
+            };
         }
+        let mut applied = Applied {
+            trick,
+            ..Applied::default()
+        };
+        self.score_hand(&mut applied);
+        applied
     }
 
     fn score_hand(&mut self, applied: &mut Applied) {

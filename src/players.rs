@@ -1,7 +1,7 @@
 //! Built-in players for the in-process simulator: uniformly random, and a simple greedy one.
 //! They read only what a bot would be told (their own hand and public play).
 
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 
 use crate::rules::{
@@ -32,6 +32,8 @@ impl Player {
     }
 
     /// Chooses a move for the seat to act; the game must be waiting for a decision.
+    /// Inlined so that the simulator's loop calls the random player directly.
+    #[inline]
     pub fn choose(&mut self, game: &Game) -> Move {
         match self.kind {
             PlayerKind::Random => random_move(game, &mut self.rng),
@@ -44,15 +46,31 @@ impl Player {
 
 /// A uniformly random legal move. Card play picks straight from the legal card set, without
 /// building a move list (this is the simulator's hot path).
-pub fn random_move(game: &Game, rng: &mut impl Rng) -> Move {
+pub fn random_move(game: &Game, rng: &mut impl RngCore) -> Move {
     let d = game.decision().expect("a decision is pending");
     if d.kind == DecisionKind::Play {
         let cards = game.legal_cards();
-        let i = rng.gen_range(0..cards.len());
+        let i = below(rng, cards.len());
         return Move::Play(cards.nth(i).expect("index below len"));
     }
     let moves = game.legal_moves();
-    moves.as_slice()[rng.gen_range(0..moves.len())]
+    moves.as_slice()[below(rng, moves.len() as u32) as usize]
+}
+
+/// A uniform integer in `0..n` (n > 0) from one 32-bit draw: Lemire's multiply-shift with
+/// rejection. `rand`'s `gen_range` does the same multiply but recomputes its rejection zone
+/// on every call; here the exact threshold (a division) is needed only when the low half of
+/// the product falls below `n`, which for our n <= 48 happens about once in 10^8 draws.
+fn below(rng: &mut impl RngCore, n: u32) -> u32 {
+    debug_assert!(n > 0, "a decision has at least one legal move");
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// Rough playing strength: high-card points plus length beyond four cards.

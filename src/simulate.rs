@@ -39,14 +39,12 @@ pub fn run(rules: &Rules, games: u64, seed: u64, players: [PlayerKind; 4]) -> Su
         let game_seed = seed.wrapping_add(g);
         let mut deals = DealSource::from_seed(game_seed);
         let mut game = Game::new(rules.clone(), deals.first_dealer());
-        let mut seats: Vec<Player> = (0..4)
-            .map(|i| {
-                Player::new(
-                    players[i],
-                    game_seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                )
-            })
-            .collect();
+        let mut seats: [Player; 4] = std::array::from_fn(|i| {
+            Player::new(
+                players[i],
+                game_seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            )
+        });
         loop {
             if game.needs_deal() {
                 game.deal(deals.next_deal());

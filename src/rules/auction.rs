@@ -146,8 +146,16 @@ impl ContractAuction {
         }
     }
 
-    fn each_bid(rules: &ContractRules, mut f: impl FnMut(Bid)) {
-        for level in 1..=13 {
+    /// The lowest level the seat to speak could bid: bids below its opening minimum or below
+    /// the high bid's level never pass [`Self::bid_allowed`], so listing them is skipped.
+    fn lowest_level(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>) -> u8 {
+        let min = Self::min_level(rules, flags, self.to_speak);
+        self.high.map_or(min, |(_, high)| min.max(high.level.get()))
+    }
+
+    /// Every bid of the rules' form from level `from` up, low to high.
+    fn each_bid(rules: &ContractRules, from: u8, mut f: impl FnMut(Bid)) {
+        for level in from..=13 {
             let level = Level::new(level).expect("1..=13");
             match rules.bids {
                 BidForm::Numbers => f(Bid {
@@ -166,30 +174,79 @@ impl ContractAuction {
         }
     }
 
+    /// The legal calls of the seat to speak, in a fixed order (pass, bids low to high, double,
+    /// redouble): exactly the calls [`ContractAuction::is_legal`] accepts.
     pub fn legal(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>, out: &mut MoveList) {
         let seat = self.to_speak;
         let start = out.len();
         out.push(Move::Call(Call::Pass));
-        Self::each_bid(rules, |b| {
+        Self::each_bid(rules, self.lowest_level(rules, flags), |b| {
             if self.bid_allowed(rules, flags, seat, b) {
                 out.push(Move::Call(Call::Bid(b)));
             }
         });
-        // 002: "Some play that if the first three players pass, the dealer is forced to bid"
-        // (only when the dealer may bid at all).
         let any_bid = out.len() > start + 1;
-        if rules.dealer_forced_7 && self.high.is_none() && seat == self.dealer && any_bid {
+        if any_bid && self.dealer_must_bid(rules) {
             out.remove(start);
         }
-        if let Some((high_seat, _)) = self.high {
-            let opponents_bid = high_seat.team() != seat.team();
-            if rules.doubling != Doubling::Off && opponents_bid && self.multiplier == 1 {
-                out.push(Move::Call(Call::Double));
-            }
-            if rules.doubling == Doubling::Redouble && !opponents_bid && self.multiplier == 2 {
-                out.push(Move::Call(Call::Redouble));
-            }
+        if self.may_double(rules) {
+            out.push(Move::Call(Call::Double));
         }
+        if self.may_redouble(rules) {
+            out.push(Move::Call(Call::Redouble));
+        }
+    }
+
+    /// Whether the seat to speak may make `call`, without listing the legal calls (the game
+    /// checks every call it applies).
+    pub fn is_legal(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>, call: Call) -> bool {
+        let seat = self.to_speak;
+        match call {
+            Call::Pass => !(self.dealer_must_bid(rules) && self.any_bid_allowed(rules, flags)),
+            Call::Bid(b) => Self::is_offered(rules, b) && self.bid_allowed(rules, flags, seat, b),
+            Call::Double => self.may_double(rules),
+            Call::Redouble => self.may_redouble(rules),
+        }
+    }
+
+    /// 002: "Some play that if the first three players pass, the dealer is forced to bid"
+    /// (only when the dealer may bid at all: the caller checks that).
+    fn dealer_must_bid(&self, rules: &ContractRules) -> bool {
+        rules.dealer_forced_7 && self.high.is_none() && self.to_speak == self.dealer
+    }
+
+    fn may_double(&self, rules: &ContractRules) -> bool {
+        self.high.is_some_and(|(high_seat, _)| {
+            rules.doubling != Doubling::Off
+                && high_seat.team() != self.to_speak.team()
+                && self.multiplier == 1
+        })
+    }
+
+    fn may_redouble(&self, rules: &ContractRules) -> bool {
+        self.high.is_some_and(|(high_seat, _)| {
+            rules.doubling == Doubling::Redouble
+                && high_seat.team() == self.to_speak.team()
+                && self.multiplier == 2
+        })
+    }
+
+    /// Whether `b` has the form of a bid under these rules (one of [`Self::each_bid`]'s).
+    fn is_offered(rules: &ContractRules, b: Bid) -> bool {
+        match (rules.bids, b.strain) {
+            (BidForm::Numbers, None) => true,
+            (BidForm::Strains, Some(s)) => rules.strains().contains(&s),
+            _ => false,
+        }
+    }
+
+    /// Whether the seat to speak may make any bid.
+    fn any_bid_allowed(&self, rules: &ContractRules, flags: &BySeat<SeatFlags>) -> bool {
+        let mut any = false;
+        Self::each_bid(rules, self.lowest_level(rules, flags), |b| {
+            any = any || self.bid_allowed(rules, flags, self.to_speak, b)
+        });
+        any
     }
 
     /// Records a call already known to be legal and says whether the auction is over.
@@ -258,6 +315,18 @@ pub fn individual_legal(rules: &IndividualRules, own_score: i32, out: &mut MoveL
     }
 }
 
+/// Whether a 400 / Forty-One player with `own_score` may make `call` ([`individual_legal`]'s
+/// calls).
+pub fn individual_is_legal(rules: &IndividualRules, own_score: i32, call: Call) -> bool {
+    match call {
+        Call::Bid(Bid {
+            level,
+            strain: None,
+        }) => level.get() >= rules.min_bid.at(own_score),
+        _ => false,
+    }
+}
+
 /// The bid total a hand needs to be played, from the highest score at the table; and the
 /// total the bids make (bids of 7+ count double with `sum-counts-big-bids-double`).
 pub fn individual_sum(
@@ -287,5 +356,13 @@ pub fn trump_choices(rules: &ContractRules, out: &mut MoveList) {
     }
     if rules.no_trump {
         out.push(Move::Trump(Strain::NoTrump));
+    }
+}
+
+/// Whether the declarer may name `strain` ([`trump_choices`]'s strains).
+pub fn trump_is_legal(rules: &ContractRules, strain: Strain) -> bool {
+    match strain {
+        Strain::Trump(_) => true,
+        Strain::NoTrump => rules.no_trump,
     }
 }

@@ -102,8 +102,10 @@ impl DealSource {
             deck.swap(i, j);
         }
         let mut hands = BySeat([CardSet::EMPTY; 4]);
-        for (i, &c) in deck.iter().enumerate() {
-            hands.0[i / 13].insert(Card::from_index(c).expect("deck holds 0..52"));
+        for (hand, cards) in hands.0.iter_mut().zip(deck.chunks_exact(13)) {
+            for &c in cards {
+                hand.insert(Card::from_index(c).expect("deck holds 0..52"));
+            }
         }
         Deal(hands)
     }

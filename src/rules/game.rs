@@ -6,7 +6,8 @@
 //! given, or read from a record), so the state machine itself never draws random numbers.
 
 use super::auction::{
-    individual_legal, individual_sum, trump_choices, AuctionState, ContractAuction, SeatFlags,
+    individual_is_legal, individual_legal, individual_sum, trump_choices, trump_is_legal,
+    AuctionState, ContractAuction, SeatFlags,
 };
 use super::bid::{Bid, Call, DecisionKind, Level, Move, MoveList, Strain};
 use super::card::{Card, Suit};
@@ -420,7 +421,12 @@ impl Game {
         mv: Move,
         millis: u64,
     ) -> Result<Applied, IllegalMove> {
-        self.check(seat, mv)?;
+        if !self.is_legal(seat, mv) {
+            return Err(self.illegal(seat, mv));
+        }
+        if let Move::Play(card) = mv {
+            return Ok(self.apply_play(seat, card, millis));
+        }
         let mut applied = Applied::default();
         match mv {
             Move::ThrowIn => {
@@ -453,48 +459,65 @@ impl Game {
                 self.phase = Phase::Play;
                 applied.contract_made = true;
             }
-            Move::Play(card) => self.apply_play(seat, card, millis, &mut applied),
+            Move::Play(_) => unreachable!("card plays returned above"),
         }
         Ok(applied)
     }
 
-    fn check(&self, seat: Seat, mv: Move) -> Result<(), IllegalMove> {
+    /// Whether `seat` may make `mv` now: the same answer as `legal_moves().contains(&mv)` for
+    /// the seat to act, without listing the moves (every applied move is checked, and a card
+    /// play is the common case: one set lookup).
+    fn is_legal(&self, seat: Seat, mv: Move) -> bool {
+        let h = &self.hand;
+        if seat != h.to_act {
+            return false;
+        }
+        match (self.phase, mv) {
+            (Phase::Play, Move::Play(card)) => self.legal_cards().contains(card),
+            (Phase::ThrowIn, Move::ThrowIn | Move::Keep) => true,
+            (Phase::Auction, Move::Call(call)) => match self.rules.kind() {
+                RulesKind::Contract(c) => h.auction.is_legal(c, &h.flags, call),
+                RulesKind::Individual(i) => individual_is_legal(i, self.seat_scores[seat], call),
+            },
+            (Phase::Trump, Move::Trump(strain)) => {
+                let c = self.contract_rules();
+                c.is_some_and(|c| trump_is_legal(c, strain))
+            }
+            _ => false,
+        }
+    }
+
+    /// Why `mv` is illegal for `seat` (which [`Game::is_legal`] said). Only faulty players
+    /// get here, so it may take its time.
+    #[cold]
+    fn illegal(&self, seat: Seat, mv: Move) -> IllegalMove {
         let illegal = |reason| IllegalMove {
             seat,
             attempted: describe(mv),
             reason,
         };
         let d = match self.phase {
-            Phase::Over => return Err(illegal(IllegalReason::GameOver)),
-            Phase::Deal => return Err(illegal(IllegalReason::NeedsDeal)),
+            Phase::Over => return illegal(IllegalReason::GameOver),
+            Phase::Deal => return illegal(IllegalReason::NeedsDeal),
             _ => self.decision().expect("a decision in this phase"),
         };
         if d.seat != seat {
-            return Err(illegal(IllegalReason::NotYourTurn(d.seat)));
+            return illegal(IllegalReason::NotYourTurn(d.seat));
         }
         if d.kind != mv.kind() {
-            return Err(illegal(IllegalReason::WrongDecision(d.kind)));
+            return illegal(IllegalReason::WrongDecision(d.kind));
         }
         if let Move::Play(card) = mv {
-            if self.legal_cards().contains(card) {
-                return Ok(());
-            }
-            let held = self.hand.held[seat];
-            if !held.contains(card) {
-                return Err(illegal(IllegalReason::NotHeld));
+            if !self.hand.held[seat].contains(card) {
+                return illegal(IllegalReason::NotHeld);
             }
             if let Some(led) = self.hand.trick.led() {
-                return Err(illegal(IllegalReason::MustFollow(led)));
+                return illegal(IllegalReason::MustFollow(led));
             }
-            return Err(illegal(IllegalReason::MustLeadTrump));
+            return illegal(IllegalReason::MustLeadTrump);
         }
-        let legal = self.legal_moves();
-        if legal.contains(&mv) {
-            Ok(())
-        } else {
-            let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-            Err(illegal(IllegalReason::NotLegal(list.join(" "))))
-        }
+        let list: Vec<String> = self.legal_moves().iter().map(|m| m.to_string()).collect();
+        illegal(IllegalReason::NotLegal(list.join(" ")))
     }
 
     fn apply_call(&mut self, seat: Seat, call: Call, applied: &mut Applied) {
@@ -568,7 +591,11 @@ impl Game {
         }
     }
 
-    fn apply_play(&mut self, seat: Seat, card: Card, millis: u64, applied: &mut Applied) {
+    /// Plays `card`. The result is returned by value rather than filled in through a
+    /// reference like the other moves': a local `Applied` that the hand's end borrows must live
+    /// on the stack, and copying it out after writing only its tags stalled store-to-load
+    /// forwarding on every card played.
+    fn apply_play(&mut self, seat: Seat, card: Card, millis: u64) -> Applied {
         if let Some(sp) = self.rules.individual.as_ref().and_then(|i| i.slow_play) {
             if millis > sp.limit_ms {
                 self.hand.strikes[seat] = self.hand.strikes[seat].saturating_add(1);
@@ -585,21 +612,30 @@ impl Game {
         h.trick.push(card);
         if !h.trick.is_complete() {
             h.to_act = seat.next();
-            return;
+            return Applied::default();
         }
         let trump = h.trump.and_then(Strain::trump);
         let winner = h
             .trick
             .winner(trump)
             .expect("a complete trick has a winner");
+        let trick = Some((h.trick, winner));
         h.tricks.push((h.trick, winner));
         h.tricks_won[winner] += 1;
-        applied.trick = Some((h.trick, winner));
         h.trick = Trick::new(winner);
         h.to_act = winner;
-        if h.tricks.len() == 13 {
-            self.score_hand(applied);
+        if h.tricks.len() < 13 {
+            return Applied {
+                trick,
+                ..Applied::default()
+            };
         }
+        let mut applied = Applied {
+            trick,
+            ..Applied::default()
+        };
+        self.score_hand(&mut applied);
+        applied
     }
 
     fn score_hand(&mut self, applied: &mut Applied) {
@@ -722,5 +758,121 @@ fn describe(mv: Move) -> String {
         Move::Call(c) => format!("call {c}"),
         Move::Trump(s) => format!("name trump {s}"),
         Move::Play(c) => format!("play {c}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{
+        AuctionForm, Bid, Card, DealSource, Doubling, Level, StrainOrder, TrumpChoice,
+    };
+
+    /// Every move of every kind.
+    fn all_moves() -> Vec<Move> {
+        let strains = [
+            Strain::Trump(Suit::Clubs),
+            Strain::Trump(Suit::Diamonds),
+            Strain::Trump(Suit::Hearts),
+            Strain::Trump(Suit::Spades),
+            Strain::NoTrump,
+        ];
+        let mut v = vec![
+            Move::ThrowIn,
+            Move::Keep,
+            Move::Call(Call::Pass),
+            Move::Call(Call::Double),
+            Move::Call(Call::Redouble),
+        ];
+        for level in 1..=13 {
+            let level = Level::new(level).unwrap();
+            for strain in std::iter::once(None).chain(strains.map(Some)) {
+                v.push(Move::Call(Call::Bid(Bid { level, strain })));
+            }
+        }
+        v.extend(strains.map(Move::Trump));
+        v.extend(Card::all().map(Move::Play));
+        v
+    }
+
+    /// The presets, and contract variants with the options that change what is legal.
+    fn rule_sets() -> Vec<Rules> {
+        let mut sets: Vec<Rules> = super::super::PRESETS
+            .iter()
+            .map(|p| Rules::preset(p).unwrap())
+            .collect();
+        let classic = Rules::classic;
+        let mut variants = Vec::new();
+        for i in 0..6 {
+            let mut r = if i % 2 == 0 {
+                classic()
+            } else {
+                Rules::egyptian()
+            };
+            let c = r.contract.as_mut().unwrap();
+            c.dealer_forced_7 = true;
+            c.throw_in_weak_hand = i >= 2;
+            c.throw_in_long_suit = i >= 2;
+            c.dakak = i >= 4;
+            c.out_of_call = i >= 4;
+            if i % 2 == 0 {
+                c.no_trump = i == 2;
+                c.trump_first_lead = i == 4;
+                c.auction = [AuctionForm::Elimination, AuctionForm::SingleRound][i / 2 % 2];
+                if i == 0 {
+                    c.trump = TrumpChoice::FirstLead;
+                }
+            } else {
+                c.doubling = Doubling::Redouble;
+                if i == 3 {
+                    c.strain_order = StrainOrder::Cshd;
+                }
+            }
+            variants.push(r);
+        }
+        sets.extend(variants);
+        for r in &sets {
+            r.validate().unwrap();
+        }
+        sets
+    }
+
+    #[test]
+    fn is_legal_agrees_with_legal_moves_for_every_move() {
+        let universe = all_moves();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for rules in rule_sets() {
+            for seed in 0..12 {
+                let mut deals = DealSource::from_seed(seed);
+                let mut rules = rules.clone();
+                rules.max_hands = 6;
+                let mut game = Game::new(rules, deals.first_dealer());
+                loop {
+                    if game.needs_deal() {
+                        game.deal(deals.next_deal());
+                        continue;
+                    }
+                    let legal = game.legal_moves();
+                    let to_act = game.decision().map(|d| d.seat);
+                    for &mv in &universe {
+                        for seat in Seat::ALL {
+                            let listed = Some(seat) == to_act && legal.contains(&mv);
+                            assert_eq!(
+                                game.is_legal(seat, mv),
+                                listed,
+                                "seat {seat} move {mv:?}; legal {legal:?}, {:?}",
+                                game.rules()
+                            );
+                        }
+                    }
+                    let Some(d) = game.decision() else { break };
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let mv = legal.as_slice()[(x % legal.len() as u64) as usize];
+                    game.apply(d.seat, mv).unwrap();
+                }
+            }
+        }
     }
 }

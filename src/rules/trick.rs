@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::card::{Card, Suit};
+use super::card_set::CardSet;
 use super::seat::Seat;
 
 /// A trick in progress or completed: cards in the order played, starting with the leader.
@@ -72,22 +73,22 @@ impl Trick {
     /// the trick ... the highest card of the suit originally led"). `None` with no cards down.
     pub fn winner(&self, trump: Option<Suit>) -> Option<Seat> {
         let led = self.led()?;
-        // Rank every card on one scale: trumps above the suit led, other suits never win.
-        let mut best = (0, 0u8);
-        for (i, card) in self.cards[..self.len as usize].iter().enumerate() {
-            let Some(c) = card else { continue };
-            let key = if Some(c.suit()) == trump {
-                32 + c.rank() as u8
-            } else if c.suit() == led {
-                16 + c.rank() as u8
-            } else {
-                0
-            };
-            if key > best.1 {
-                best = (i, key);
-            }
-        }
-        Some(self.leader.plus(best.0))
+        // Within a suit a higher card has a higher index, so the winning card is the highest
+        // of the trumps on the table, or if there are none of the cards of the suit led.
+        // Sets, and a sum for the winner's place, rather than comparing card by card: which
+        // card wins is random in the simulator, and branches on it would be mispredicted.
+        // Slots past `len` are `None`, so all four can be read.
+        let table: CardSet = self.cards.iter().flatten().copied().collect();
+        let trumps = trump.map_or(CardSet::EMPTY, |t| table.of_suit(t));
+        let pool = if trumps.is_empty() {
+            table.of_suit(led)
+        } else {
+            trumps
+        };
+        let best = Some(pool.highest()?);
+        // The cards are distinct: exactly one slot holds `best`.
+        let position: usize = (0..4).map(|i| usize::from(self.cards[i] == best) * i).sum();
+        Some(self.leader.plus(position))
     }
 }
 

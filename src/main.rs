@@ -15,7 +15,7 @@ use tarneeb_referee::players::PlayerKind;
 use tarneeb_referee::protocol::HandEndMsg;
 use tarneeb_referee::referee::{play_game, GameConfig, RefereeError};
 use tarneeb_referee::rules::{Rules, Seat};
-use tarneeb_referee::{rules_file, signals, simulate};
+use tarneeb_referee::{outln, rules_file, signals, simulate};
 
 #[derive(Parser)]
 #[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None)]
@@ -149,6 +149,8 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // Whoever read our output stopped reading (`| head`): not an error.
+        Err(e) if tarneeb_referee::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tarneeb: {e:#}");
             match e.downcast_ref::<RefereeError>() {
@@ -169,7 +171,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Rules { rules } => {
             let r = rules_file::load(&rules)?;
-            println!("{}", serde_json::to_string_pretty(&r)?);
+            outln!("{}", serde_json::to_string_pretty(&r)?)?;
         }
         Command::Play(args) => play(args)?,
         Command::Tournament(a) => {
@@ -204,32 +206,38 @@ fn run(cli: Cli) -> Result<()> {
             };
             let s = simulate::run(&r, games, seed, players);
             if json {
-                println!("{}", serde_json::to_string(&s)?);
+                outln!("{}", serde_json::to_string(&s)?)?;
             } else {
-                println!(
+                outln!(
                     "games: {} in {:.3} s ({:.0} games/s, {:.0} decisions/s)",
-                    s.games, s.seconds, s.games_per_second, s.decisions_per_second
-                );
-                println!(
+                    s.games,
+                    s.seconds,
+                    s.games_per_second,
+                    s.decisions_per_second
+                )?;
+                outln!(
                     "hands per game: {:.1} ({} of {} hands played out)",
-                    s.hands_per_game, s.played_hands, s.hands
-                );
-                println!(
+                    s.hands_per_game,
+                    s.played_hands,
+                    s.hands
+                )?;
+                outln!(
                     "contracts made: {:.1}% ({} of {})",
                     100.0 * s.made_rate,
                     s.contracts_made,
                     s.contracts
-                );
-                println!(
+                )?;
+                outln!(
                     "wins: team 0 (seats 0+2) {:.1}%, team 1 (seats 1+3) {:.1}%, draws {}",
                     100.0 * s.win_rate[0],
                     100.0 * s.win_rate[1],
                     s.draws
-                );
-                println!(
+                )?;
+                outln!(
                     "ended by the hand cap: {}, by an instant win: {}",
-                    s.ended_by_cap, s.ended_instantly
-                );
+                    s.ended_by_cap,
+                    s.ended_instantly
+                )?;
             }
         }
     }
@@ -309,7 +317,7 @@ fn play(a: PlayArgs) -> Result<()> {
     let _ = tarneeb_referee::bot::become_subreaper();
     let json = a.json;
     if !json {
-        println!("seed {seed}, record {}", record.display());
+        outln!("seed {seed}, record {}", record.display())?;
     }
     let mut report = |h: &HandEndMsg| {
         if !json {
@@ -317,16 +325,19 @@ fn play(a: PlayArgs) -> Result<()> {
                 Some(s) => format!("players {} {} {} {}", s.0[0], s.0[1], s.0[2], s.0[3]),
                 None => format!("teams {} : {}", h.team_scores.0[0], h.team_scores.0[1]),
             };
-            println!(
+            // A closed stdout must not stop the game: its bots still have to be stopped.
+            let _ = outln!(
                 "hand {:>3} (dealer {}): {:<16} {scores}",
-                h.hand_number, h.dealer, h.end
+                h.hand_number,
+                h.dealer,
+                h.end
             );
         }
     };
     let outcome = play_game(&cfg, stop, &mut report)?;
     if json {
         let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result});
-        println!("{v}");
+        outln!("{v}")?;
     } else {
         let r = &outcome.result;
         let names: Vec<String> = outcome
@@ -337,29 +348,30 @@ fn play(a: PlayArgs) -> Result<()> {
         match r.winner {
             Some(t) => {
                 let [a, b] = t.seats();
-                println!(
+                outln!(
                     "winner: team {t} (seat {a} {}, seat {b} {}) by {} after {} hands",
                     names[a.index()],
                     names[b.index()],
                     r.reason,
                     r.hands
-                );
+                )?;
             }
-            None => println!("draw ({}) after {} hands", r.reason, r.hands),
+            None => outln!("draw ({}) after {} hands", r.reason, r.hands)?,
         }
         if let Some(f) = &r.forfeit {
-            println!(
+            outln!(
                 "forfeit: seat {} ({}): {}: {}",
                 f.seat,
                 names[f.seat.index()],
                 f.kind,
                 f.detail
-            );
+            )?;
         }
-        println!(
+        outln!(
             "final scores: teams {} : {}",
-            r.team_scores.0[0], r.team_scores.0[1]
-        );
+            r.team_scores.0[0],
+            r.team_scores.0[1]
+        )?;
     }
     Ok(())
 }

@@ -62,11 +62,13 @@ pub fn run(
             ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
         })?;
         let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
-        println!(
+        crate::outln!(
             "wrote {}: {} hands, {moves} moves, verified",
             out.display(),
             game.hands.len()
-        );
+        )
+        .or_else(ignore_broken_pipe)
+        .map_err(ReplayCmdError::Output)?;
         return Ok(());
     }
     let text = match (json, one) {
@@ -424,6 +426,15 @@ pub fn rules_text(r: &Rules) -> String {
         "custom, {family} (target {}, at most {} hands); the header holds every option",
         r.target, r.max_hands
     )
+}
+
+/// A closed stdout (`| head`) ends the output, not the command.
+fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e)
+    }
 }
 
 #[cfg(test)]

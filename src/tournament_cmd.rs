@@ -119,10 +119,13 @@ pub fn tournament(args: TournamentArgs) -> u8 {
 /// Runs `tarneeb standings`; returns the exit code.
 pub fn standings_cmd(args: StandingsArgs) -> u8 {
     match merged_rows(&args.dirs) {
-        Ok(rows) => {
-            print!("{}", render_table(&standings(&rows)));
-            0
-        }
+        Ok(rows) => match crate::out!("{}", render_table(&standings(&rows))) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("tarneeb: cannot write the standings: {e}");
+                1
+            }
+            _ => 0,
+        },
         Err(message) => {
             eprintln!("tarneeb: {message}");
             2
@@ -337,7 +340,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         return Ok(130);
     }
     let table = render_table(&standings(&summary.rows));
-    print!("{table}");
+    // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
+    let _ = crate::out!("{table}");
     let mut extra = String::new();
     if let Some(u) = summary.champion {
         let name = &cfg.entrants[u[0]].name;
@@ -354,7 +358,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             s.llr, s.lower, s.upper
         ));
     }
-    print!("{extra}");
+    let _ = crate::out!("{extra}");
     let path = a.out.join(STANDINGS_FILE);
     std::fs::write(&path, format!("{table}{extra}")).map_err(|e| Failure {
         code: 1,

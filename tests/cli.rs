@@ -161,3 +161,29 @@ fn bad_usage_exits_2() {
     let o = tarneeb(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `tarneeb ... | head` closes stdout before the program is done writing: that ends the output
+/// quietly with exit 0, never a panic.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::process::Stdio;
+    for args in [
+        &["rules", "classic"][..],
+        &[
+            "simulate", "--rules", "classic", "--games", "20", "--seed", "1",
+        ][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}

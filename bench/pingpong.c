@@ -1,10 +1,12 @@
 /* The baseline for the referee benchmark: bare JSON-line ping-pong between processes, with
  * no referee logic at all.
  *
- *   pingpong [--peers 1|4] [--iters N] [--warmup N] LINES_FILE BOT [ARGS...]
+ *   pingpong [--peers 1|4] [--iters N] [--warmup N] [--message FILE] LINES_FILE BOT [ARGS...]
  *
  * LINES_FILE holds real lines captured from a game (bench/run.sh makes it): line 1 a request,
- * line 2 a move event, line 3 a trick event.
+ * line 2 a move event, line 3 a trick event. With --message FILE (peers 1), the whole of FILE
+ * (several lines, the last a request: what the referee writes to a bot in one write() when it
+ * asks for a move) is sent instead of line 1, in one write().
  *
  * --peers 1 (the main baseline): one BOT process; each iteration writes the request line to
  *   its stdin with one write() and reads its one reply line. The BOT is the real first-legal C
@@ -155,19 +157,41 @@ static char *read_line(const char *path, int n, size_t *len) {
     return line;
 }
 
+/* The whole file, which must end with a newline. */
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "r");
+    if (!f) die(path);
+    size_t cap = 1 << 16, got = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + got, 1, cap - got, f)) > 0) {
+        got += n;
+        if (got == cap) buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    if (got == 0 || buf[got - 1] != '\n') {
+        fprintf(stderr, "pingpong: %s must end with a newline\n", path);
+        exit(2);
+    }
+    *len = got;
+    return buf;
+}
+
 int main(int argc, char **argv) {
     int peers = 1;
     long iters = 20000, warmup = 2000;
+    const char *message = NULL;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (i + 1 >= argc) break;
         if (strcmp(argv[i], "--peers") == 0) peers = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--iters") == 0) iters = atol(argv[i + 1]);
         else if (strcmp(argv[i], "--warmup") == 0) warmup = atol(argv[i + 1]);
+        else if (strcmp(argv[i], "--message") == 0) message = argv[i + 1];
         else break;
     }
     if (argc - i < 2 || (peers != 1 && peers != MAX_PEERS) || iters <= 0 || warmup < 0) {
-        fprintf(stderr, "usage: pingpong [--peers 1|4] [--iters N] [--warmup N] LINES_FILE BOT [ARGS...]\n");
+        fprintf(stderr, "usage: pingpong [--peers 1|4] [--iters N] [--warmup N] [--message FILE] LINES_FILE BOT [ARGS...]\n");
         return 2;
     }
     const char *lines = argv[i];
@@ -175,7 +199,7 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 
     size_t req_len, move_len = 0, trick_len = 0;
-    char *req = read_line(lines, 0, &req_len);
+    char *req = message ? read_file(message, &req_len) : read_line(lines, 0, &req_len);
     char *move = NULL, *trick = NULL;
     if (peers == MAX_PEERS) {
         move = read_line(lines, 1, &move_len);

@@ -12,13 +12,17 @@
 #  1. builds bench/first_legal_bot.c, bench/pingpong.c and bench/timeit.c with gcc -O2 into a
 #     temp dir, and tarneeb in release (copied there, so a rebuild meanwhile changes nothing);
 #  2. plays one traced game to capture real lines: a request of the mean request size, a move
-#     event and a trick event, and counts the messages one decision costs;
+#     event and a trick event, and the batch of the mean batch size (the events held for a
+#     seat, then its request: what the referee writes to a bot in one write() per move), and
+#     counts the messages one decision costs;
 #  3. ROUNDS times, pinned (taskset -c 0: the referee, its threads and the bots, or the
 #     ping-pong and its peers, all on CPU 0) then unpinned:
 #       - ping-pong: C parent <-> first-legal C bot, request line out, move reply back;
-#       - decision pattern: the same in C with four bots, plus the move event to all four
+#       - batch ping-pong: the same with the captured batch as the message (same bytes as a
+#         referee decision writes): the baseline of the same message size;
+#       - decision pattern: the C ping-pong with four bots, plus the move event to all four
 #         after every request and a trick event to all four after every fourth: the messages of
-#         one referee decision with no referee logic;
+#         one decision with `--events immediate`, with no referee logic;
 #       - GAMES_PER_ROUND games of `tarneeb play` with four first-legal C bots (the same seeds
 #         pinned and unpinned, so the same games).
 #  4. prints (bench/report.py), per measure, the median of the rounds and the best round, and the
@@ -70,12 +74,13 @@ play=("$tmp/tarneeb" play --rules "$tmp/rules.json" --json
 
 echo "== capturing real lines from a traced game (seed 1)"
 "${play[@]}" --seed 1 --record "$tmp/trace-game.jsonl" --trace "$tmp/trace.jsonl" >/dev/null
-python3 bench/capture.py "$tmp/trace.jsonl" "$tmp/lines.txt"
+python3 bench/capture.py "$tmp/trace.jsonl" "$tmp/lines.txt" "$tmp/batch.txt"
 
-pp() { # pp MODE PEERS: one ping-pong run, its key=value line appended to pp.MODE.PEERS
-  local mode=$1 peers=$2 pre=()
+pp() { # pp MODE PEERS|batch: one ping-pong run, its key=value line appended to pp.MODE.PEERS
+  local mode=$1 peers=$2 pre=() extra=(--peers "$2")
   [[ $mode == pinned ]] && pre=(taskset -c 0)
-  env -u FIRST_LEGAL_BOT_CPU "${pre[@]}" "$tmp/pingpong" --peers "$peers" --iters "$ITERS" \
+  [[ $peers == batch ]] && extra=(--peers 1 --message "$tmp/batch.txt")
+  env -u FIRST_LEGAL_BOT_CPU "${pre[@]}" "$tmp/pingpong" "${extra[@]}" --iters "$ITERS" \
     --warmup 1000 "$tmp/lines.txt" "$bot" >>"$tmp/pp.$mode.$peers"
 }
 
@@ -88,6 +93,7 @@ for ((r = 0; r < ROUNDS; r++)); do
     [[ $mode == pinned ]] && pre=(taskset -c 0)
     mkdir -p "$tmp/games/$mode"
     pp "$mode" 1
+    pp "$mode" batch
     pp "$mode" 4
     for ((g = 0; g < GAMES_PER_ROUND; g++)); do
       seed=$((r * GAMES_PER_ROUND + g + 1))

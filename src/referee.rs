@@ -16,7 +16,7 @@ use rand_pcg::Pcg32;
 
 use crate::bot::{wait_any, Bot, BotError, BotEvent, BotSpec};
 use crate::protocol::{
-    read_hello, read_move, FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg, ReadReply,
+    read_hello, read_move, FaultAction, MessageWriter, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg, ReadReply,
     TimeLimits, ToBot, TurnClock, PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
@@ -146,6 +146,7 @@ struct Table<'a> {
     stop: &'a AtomicBool,
     /// Reused to serialize messages, so sending one allocates nothing.
     scratch: Vec<u8>,
+    writer: MessageWriter,
 }
 
 /// Plays one game. Bots are started, the game is played to a result (a forfeit is a result),
@@ -193,6 +194,7 @@ pub fn play_game(
         faults: [0; 2],
         stop,
         scratch: Vec::new(),
+        writer: MessageWriter::default(),
     };
     let result = table.run(&mut deals, on_hand);
     let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
@@ -286,14 +288,16 @@ impl Table<'_> {
                 .game
                 .apply_timed(decision.seat, mv, ms)
                 .expect("the referee only applies moves from the legal list");
-            self.write(&RecordLine::Move {
-                hand_number: self.game.hand().number,
-                seat: decision.seat,
-                decision: decision.kind,
-                mv: mv.to_string(),
-                ms,
-                substituted,
-            })?;
+            self.record
+                .write_move(
+                    self.game.hand().number,
+                    decision.seat,
+                    decision.kind,
+                    mv,
+                    ms,
+                    substituted,
+                )
+                .map_err(|e| record_err(self.cfg, e))?;
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };
         self.broadcast(&ToBot::GameEnd(result.clone()));
@@ -568,20 +572,20 @@ impl Table<'_> {
                 BotEvent::Written { .. } => {}
                 BotEvent::Line { text, at } => {
                     self.trace_in(d.seat, &text);
-                    let reply = match read_move(&text) {
-                        ReadReply::Move(m) => m,
+                    let (reply_id, reply_mv) = match read_move(&text) {
+                        ReadReply::Move { id, mv } => (id, mv),
                         ReadReply::NotJson(e) => return Ok(Answer::Fault(FaultKind::NotJson, e)),
                         ReadReply::Invalid(e) => return Ok(Answer::Fault(FaultKind::BadReply, e)),
                     };
-                    if reply.id < id {
+                    if reply_id < id {
                         continue; // a late reply to an earlier request: discarded
                     }
-                    if reply.id != id {
+                    if reply_id != id {
                         return Ok(Answer::Fault(
                             FaultKind::BadReply,
                             format!(
                                 "reply names request {} but request {id} is outstanding",
-                                reply.id
+                                reply_id
                             ),
                         ));
                     }
@@ -589,7 +593,7 @@ impl Table<'_> {
                         .saturating_duration_since(written_at.unwrap_or(sent_at))
                         .as_millis() as u64;
                     self.charge_bank(i, ms);
-                    return Ok(match Move::parse(d.kind, &reply.mv) {
+                    return Ok(match Move::parse(d.kind, &reply_mv) {
                         Ok(mv) if legal.contains(&mv) => Answer::Move(mv, ms),
                         Ok(mv) => Answer::Fault(
                             FaultKind::IllegalMove,
@@ -630,7 +634,7 @@ impl Table<'_> {
                 BotEvent::Line { text, .. } => {
                     self.trace_in(seat, &text);
                     match read_move(&text) {
-                        ReadReply::Move(m) if m.id < self.next_id => {}
+                        ReadReply::Move { id, .. } if id < self.next_id => {}
                         _ => {
                             let detail = format!(
                                 "output while no request was outstanding: {}",
@@ -686,7 +690,7 @@ impl Table<'_> {
     fn broadcast(&mut self, msg: &ToBot<'_>) {
         let mut line = std::mem::take(&mut self.scratch);
         line.clear();
-        crate::protocol::write_message(&mut line, msg);
+        self.writer.write(&mut line, msg);
         for seat in Seat::ALL {
             self.queue(seat, &line, None);
         }
@@ -697,7 +701,7 @@ impl Table<'_> {
     fn send(&mut self, seat: Seat, msg: &ToBot<'_>, request_id: Option<u64>) {
         let mut line = std::mem::take(&mut self.scratch);
         line.clear();
-        crate::protocol::write_message(&mut line, msg);
+        self.writer.write(&mut line, msg);
         self.queue(seat, &line, request_id);
         self.scratch = line;
     }

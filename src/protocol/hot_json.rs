@@ -1,5 +1,5 @@
-//! The JSON of the three messages sent on every move (`request`, `move`, `trick`), written by
-//! hand. A request carries the seat's whole view (about 850 bytes, a hundred-odd strings);
+//! The JSON of the three messages sent on every move (`request`, `move`, `trick`) and of the
+//! record's `move` line, written by hand. A request carries the seat's whole view (about 850 bytes, a hundred-odd strings);
 //! through serde it cost the referee more than the rest of a move put together (the pipes,
 //! the rules and the record), and the referee's overhead per move is what a bot author's
 //! clock and a tournament's running time pay for.
@@ -16,9 +16,54 @@ use crate::rules::{Card, CardSet, DecisionKind, Move, Seat, Strain, View};
 
 use super::TurnClock;
 
+/// The JSON of the lists a request repeats while they only grow: the finished tricks of the
+/// hand and the auction. Every request carries them whole, so without this a request in the
+/// last trick wrote all twelve finished tricks again; with it, each trick and call is written
+/// once and then copied. The cache checks the list it is given against the items it wrote,
+/// so it can never put out JSON of anything but that list: a list that is not an extension
+/// of the cached one (a new hand) just starts the cache over.
+#[derive(Debug, Default)]
+pub struct ViewCache {
+    tricks: ListCache<TrickView>,
+    auction: ListCache<SeatCall>,
+}
+
+#[derive(Debug)]
+struct ListCache<T> {
+    items: Vec<T>,
+    /// The items' JSON, comma-separated, without the brackets.
+    json: Vec<u8>,
+}
+
+impl<T> Default for ListCache<T> {
+    fn default() -> Self {
+        ListCache {
+            items: Vec::new(),
+            json: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy + PartialEq> ListCache<T> {
+    fn write(&mut self, out: &mut Vec<u8>, items: &[T], write_item: fn(&mut Vec<u8>, &T)) {
+        if !items.starts_with(&self.items) {
+            self.items.clear();
+            self.json.clear();
+        }
+        for item in &items[self.items.len()..] {
+            comma(&mut self.json, self.items.len());
+            write_item(&mut self.json, item);
+            self.items.push(*item);
+        }
+        out.extend_from_slice(&self.json);
+    }
+}
+
 /// `{"type":"request",...}`: the same bytes as serde_json gives for `ToBot::Request`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn request(
     out: &mut Vec<u8>,
+    cache: &mut ViewCache,
     id: u64,
     decision: DecisionKind,
     legal: &[Move],
@@ -35,7 +80,7 @@ pub(super) fn request(
         string_bytes(out, m.text().as_bytes());
     }
     raw(out, "],\"view\":");
-    write_view(out, view);
+    write_view(out, view, cache);
     raw(out, ",\"time\":{\"limit_ms\":");
     uint(out, time.limit_ms);
     raw(out, ",\"bank_ms\":");
@@ -65,6 +110,27 @@ pub(super) fn move_event(
     raw(out, "}");
 }
 
+/// A record's `move` line (`RecordLine::Move`), written on every move like the messages
+/// above: the same bytes as serde_json gives for it.
+pub(crate) fn record_move(
+    out: &mut Vec<u8>,
+    hand_number: u32,
+    seat: Seat,
+    decision: DecisionKind,
+    mv: Move,
+    ms: u64,
+    substituted: bool,
+) {
+    move_event(out, hand_number, seat, decision, mv);
+    out.pop(); // the closing brace
+    raw(out, ",\"ms\":");
+    uint(out, ms);
+    if substituted {
+        raw(out, ",\"substituted\":true");
+    }
+    raw(out, "}");
+}
+
 /// `{"type":"trick",...}`: the same bytes as serde_json gives for `ToBot::Trick`.
 pub(super) fn trick_event(
     out: &mut Vec<u8>,
@@ -87,7 +153,7 @@ pub(super) fn trick_event(
     raw(out, "}");
 }
 
-fn write_view(out: &mut Vec<u8>, v: &View) {
+fn write_view(out: &mut Vec<u8>, v: &View, cache: &mut ViewCache) {
     raw(out, "{\"seat\":");
     write_seat(out, v.seat);
     raw(out, ",\"hand_number\":");
@@ -114,14 +180,7 @@ fn write_view(out: &mut Vec<u8>, v: &View) {
         raw(out, "}");
     }
     raw(out, "],\"auction\":[");
-    for (i, SeatCall { seat, call }) in v.auction.iter().enumerate() {
-        comma(out, i);
-        raw(out, "{\"seat\":");
-        write_seat(out, *seat);
-        raw(out, ",\"call\":");
-        string_bytes(out, call.as_bytes());
-        raw(out, "}");
-    }
+    cache.auction.write(out, &v.auction, write_seat_call);
     raw(out, "]");
     if let Some(bids) = &v.bids {
         raw(out, ",\"bids\":[");
@@ -153,10 +212,7 @@ fn write_view(out: &mut Vec<u8>, v: &View) {
         None => raw(out, "null"),
     }
     raw(out, ",\"tricks\":[");
-    for (i, t) in v.tricks.iter().enumerate() {
-        comma(out, i);
-        write_trick(out, t);
-    }
+    cache.tricks.write(out, &v.tricks, write_trick);
     raw(out, "],\"current_trick\":");
     write_trick(out, &v.current_trick);
     raw(out, ",\"tricks_won\":");
@@ -165,6 +221,14 @@ fn write_view(out: &mut Vec<u8>, v: &View) {
     write_uints(out, v.strikes.0.map(u64::from));
     raw(out, ",\"cards_left\":");
     write_uints(out, v.cards_left.0.map(u64::from));
+    raw(out, "}");
+}
+
+fn write_seat_call(out: &mut Vec<u8>, c: &SeatCall) {
+    raw(out, "{\"seat\":");
+    write_seat(out, c.seat);
+    raw(out, ",\"call\":");
+    string_bytes(out, c.call.as_bytes());
     raw(out, "}");
 }
 
@@ -278,7 +342,7 @@ fn string_bytes(out: &mut Vec<u8>, s: &[u8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{write_message, ToBot, TurnClock};
+    use super::super::{MessageWriter, ToBot, TurnClock};
     use crate::players::{Player, PlayerKind};
     use crate::rules::{DealSource, Game, Rules, Seat};
 
@@ -287,9 +351,12 @@ mod tests {
     fn check_games(rules: &Rules, kind: PlayerKind, games: u64) -> usize {
         let mut checked = 0;
         let mut out = Vec::new();
+        // One writer for all the games, as the referee keeps one per game: its cache sees
+        // lists grow, new hands and new games.
+        let mut writer = MessageWriter::default();
         let mut compare = |msg: &ToBot<'_>| {
             out.clear();
-            write_message(&mut out, msg);
+            writer.write(&mut out, msg);
             let expect = serde_json::to_vec(msg).unwrap();
             assert_eq!(
                 String::from_utf8_lossy(&out),
@@ -354,6 +421,67 @@ mod tests {
             let n = check_games(&rules, PlayerKind::Greedy, 3)
                 + check_games(&rules, PlayerKind::Random, 2);
             assert!(n > 1000, "{name}: only {n} messages checked");
+        }
+    }
+
+    #[test]
+    fn the_list_cache_writes_exactly_the_list_it_is_given() {
+        fn digit(out: &mut Vec<u8>, d: &u8) {
+            out.push(b'0' + d);
+        }
+        let mut cache = super::ListCache::default();
+        let mut write = |items: &[u8]| {
+            let mut out = Vec::new();
+            cache.write(&mut out, items, digit);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(write(&[1, 2]), "1,2");
+        assert_eq!(write(&[1, 2, 3]), "1,2,3", "grown");
+        assert_eq!(write(&[1, 2, 3]), "1,2,3", "unchanged");
+        assert_eq!(write(&[1, 5, 3, 4]), "1,5,3,4", "changed inside and longer");
+        assert_eq!(write(&[7, 5, 3, 4]), "7,5,3,4", "changed, same length");
+        assert_eq!(write(&[7]), "7", "shorter");
+        assert_eq!(write(&[]), "", "empty");
+        assert_eq!(write(&[2]), "2");
+    }
+
+    #[test]
+    fn record_move_lines_are_what_serde_writes() {
+        use crate::record::RecordLine;
+        use crate::rules::{DecisionKind, Move};
+        let moves = [
+            (DecisionKind::Play, "AS"),
+            (DecisionKind::Play, "TH"),
+            (DecisionKind::Play, "2C"),
+            (DecisionKind::Call, "pass"),
+            (DecisionKind::Call, "13"),
+            (DecisionKind::Call, "7NT"),
+            (DecisionKind::Call, "double"),
+            (DecisionKind::Trump, "H"),
+            (DecisionKind::ThrowIn, "keep"),
+            (DecisionKind::ThrowIn, "throw-in"),
+        ]
+        .map(|(kind, text)| (kind, Move::parse(kind, text).unwrap()));
+        let mut out = Vec::new();
+        for (decision, mv) in moves {
+            for (hand_number, ms, substituted) in
+                [(1, 0, false), (9, 9, true), (10, 10, false), (200, u64::MAX, true)]
+            {
+                for seat in Seat::ALL {
+                    out.clear();
+                    super::record_move(&mut out, hand_number, seat, decision, mv, ms, substituted);
+                    let expect = serde_json::to_string(&RecordLine::Move {
+                        hand_number,
+                        seat,
+                        decision,
+                        mv: mv.to_string(),
+                        ms,
+                        substituted,
+                    })
+                    .unwrap();
+                    assert_eq!(String::from_utf8_lossy(&out), expect);
+                }
+            }
         }
     }
 

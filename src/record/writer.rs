@@ -6,6 +6,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::format::RecordLine;
+use crate::rules::{DecisionKind, Move, Seat};
 
 pub struct RecordWriter {
     out: BufWriter<File>,
@@ -36,6 +37,32 @@ impl RecordWriter {
     pub fn write(&mut self, line: &RecordLine) -> std::io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, line)?;
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
+    }
+
+    /// Writes a `move` line: the same bytes as [`RecordLine::Move`] through
+    /// [`RecordWriter::write`], without building the line and its move text first (this is
+    /// the record line of every move).
+    pub fn write_move(
+        &mut self,
+        hand_number: u32,
+        seat: Seat,
+        decision: DecisionKind,
+        mv: Move,
+        ms: u64,
+        substituted: bool,
+    ) -> std::io::Result<()> {
+        self.line.clear();
+        crate::protocol::record_move_line(
+            &mut self.line,
+            hand_number,
+            seat,
+            decision,
+            mv,
+            ms,
+            substituted,
+        );
         self.line.push(b'\n');
         self.out.write_all(&self.line)
     }

@@ -53,7 +53,7 @@ pub struct Announcement {
     pub kind: &'static str,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatCall {
     pub seat: Seat,
     pub call: MoveText,
@@ -66,7 +66,7 @@ pub struct ContractView {
     pub multiplier: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickView {
     pub leader: Seat,
     pub cards: TrickCards,

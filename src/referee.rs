@@ -119,7 +119,10 @@ pub type HandHook<'a> = &'a mut dyn FnMut(&HandEndMsg);
 
 /// How a request to a bot came out.
 enum Answer {
+    /// The bot's move and its time in milliseconds.
     Move(Move, u64),
+    /// A move the referee chose for a seat whose bot was stopped after a fault.
+    Referee(Move),
     Fault(FaultKind, String),
 }
 
@@ -276,6 +279,7 @@ impl Table<'_> {
             };
             let (mv, ms, substituted) = match self.ask(decision)? {
                 Answer::Move(mv, ms) => (mv, ms, false),
+                Answer::Referee(mv) => (mv, 0, true),
                 Answer::Fault(kind, detail) => {
                     if let Some(f) = self.fault(decision.seat, kind, detail)? {
                         forfeit = Some(f);
@@ -520,7 +524,7 @@ impl Table<'_> {
     fn ask(&mut self, d: Decision) -> Result<Answer, RefereeError> {
         let i = d.seat.index();
         if !self.seats[i].alive {
-            return Ok(Answer::Move(self.random_move(), 0));
+            return Ok(Answer::Referee(self.random_move()));
         }
         if let Some(fault) = self.check_unsolicited(d.seat) {
             return Ok(fault);

@@ -316,11 +316,10 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
     let slow_moves = lines
         .iter()
         .filter(|l| l["type"] == "move" && l["seat"] == 2 && l["decision"] == "play");
+    let slow_moves: Vec<&Value> = slow_moves.collect();
     assert!(
-        slow_moves
-            .into_iter()
-            .all(|m| m["ms"].as_u64().unwrap() >= 300),
-        "recorded times"
+        slow_moves.iter().all(|m| m["ms"].as_u64().unwrap() >= 300),
+        "recorded times: {slow_moves:?}"
     );
 }
 
@@ -398,9 +397,17 @@ fn substitute_plays_on_and_forfeits_after_too_many_faults() {
     assert_eq!(faults.len(), 1);
     assert_eq!(faults[0]["kind"], "exited");
     assert_eq!(faults[0]["action"], "substitute");
-    assert!(lines
+    // protocol.md 5: "the referee plays all its later moves (these are marked `substituted`
+    // in the record ...)".
+    let fault_at = lines.iter().position(|l| l["type"] == "fault").unwrap();
+    let later: Vec<&Value> = lines[fault_at..]
         .iter()
-        .any(|l| l["type"] == "move" && l["seat"] == 3 && l["substituted"] == true));
+        .filter(|l| l["type"] == "move" && l["seat"] == 3)
+        .collect();
+    assert!(later.len() > 1, "the exited seat had later moves");
+    for m in later {
+        assert_eq!(m["substituted"], true, "{m}");
+    }
 
     // A bot that hangs faults on every request: the second fault of its partnership forfeits.
     let s = Scratch::new("substitute-hang");

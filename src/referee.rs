@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
-use crate::bot::{wait_any, Bot, BotError, BotEvent, BotSpec};
+use crate::bot::{wait_any, watchdog, Bot, BotError, BotEvent, BotSpec, Watchdog};
 use crate::protocol::{
-    read_hello, read_move, FaultAction, MessageWriter, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg, ReadReply,
-    TimeLimits, ToBot, TurnClock, PROTOCOL_VERSION,
+    read_hello, read_move, FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg,
+    MessageWriter, ReadReply, TimeLimits, ToBot, TurnClock, PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
 use crate::rules::{
@@ -100,6 +100,8 @@ pub enum RefereeError {
         path: String,
         source: std::io::Error,
     },
+    #[error("cannot start the referee's watchdog thread: {0}; the system is short of threads or memory, run fewer games at once")]
+    Watchdog(std::io::Error),
     #[error(
         "interrupted: the bots were stopped and the record {record} ends with an 'aborted' line"
     )]
@@ -137,7 +139,7 @@ struct Seated {
     outbox_request: Option<u64>,
 }
 
-struct Table<'a> {
+struct Table<'a, 's> {
     cfg: &'a GameConfig,
     game: Game,
     seats: Vec<Seated>,
@@ -147,6 +149,8 @@ struct Table<'a> {
     rng: Pcg32,
     faults: [u32; 2],
     stop: &'a AtomicBool,
+    /// Interrupts the wait for a reply at its deadline or on a stop signal.
+    watchdog: &'a Watchdog<'s>,
     /// Reused to serialize messages, so sending one allocates nothing.
     scratch: Vec<u8>,
     writer: MessageWriter,
@@ -157,6 +161,19 @@ struct Table<'a> {
 pub fn play_game(
     cfg: &GameConfig,
     stop: &AtomicBool,
+    on_hand: HandHook<'_>,
+) -> Result<Outcome, RefereeError> {
+    let shared = watchdog::Shared::for_this_thread();
+    std::thread::scope(|scope| {
+        let watchdog = Watchdog::start(scope, &shared, stop).map_err(RefereeError::Watchdog)?;
+        play_watched(cfg, stop, &watchdog, on_hand)
+    })
+}
+
+fn play_watched(
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+    watchdog: &Watchdog<'_>,
     on_hand: HandHook<'_>,
 ) -> Result<Outcome, RefereeError> {
     let mut seats = Vec::with_capacity(4);
@@ -196,6 +213,7 @@ pub fn play_game(
         rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
         faults: [0; 2],
         stop,
+        watchdog,
         scratch: Vec::new(),
         writer: MessageWriter::default(),
     };
@@ -215,7 +233,7 @@ fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
     }
 }
 
-impl Table<'_> {
+impl Table<'_, '_> {
     fn run(
         &mut self,
         deals: &mut DealSource,
@@ -567,8 +585,7 @@ impl Table<'_> {
                     format!("no reply to request {id} within {limit_ms} ms"),
                 ));
             }
-            let wait = (start + limit - now).min(Duration::from_millis(50));
-            let Some(event) = self.seats[i].bot.recv_timeout(wait) else {
+            let Some(event) = self.seats[i].bot.recv_until(start + limit, self.watchdog) else {
                 continue;
             };
             match event {
@@ -593,9 +610,20 @@ impl Table<'_> {
                             ),
                         ));
                     }
-                    let ms = at
-                        .saturating_duration_since(written_at.unwrap_or(sent_at))
-                        .as_millis() as u64;
+                    let took = at.saturating_duration_since(written_at.unwrap_or(sent_at));
+                    if took > limit {
+                        // The watchdog ends the wait a few ms after the deadline; a reply in
+                        // that moment is still late, as its measured time says.
+                        self.charge_bank(i, limit_ms);
+                        return Ok(Answer::Fault(
+                            FaultKind::Timeout,
+                            format!(
+                                "the reply to request {id} took {} ms, over the limit of {limit_ms} ms",
+                                took.as_millis()
+                            ),
+                        ));
+                    }
+                    let ms = took.as_millis() as u64;
                     self.charge_bank(i, ms);
                     return Ok(match Move::parse(d.kind, &reply_mv) {
                         Ok(mv) if legal.contains(&mv) => Answer::Move(mv, ms),

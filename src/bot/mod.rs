@@ -2,10 +2,12 @@
 //!
 //! Bots are untrusted programs in any language, so this layer is built so that nothing a bot
 //! does can hang the referee, grow its memory without bound, or fill the disk:
-//! - our ends of the bot's stdin and stdout are non-blocking: the referee's own thread writes
-//!   requests and reads replies (waiting in `poll(2)`), so a bot that stops reading or never
-//!   ends a line can never block it; whatever the pipe does not take yet is kept and written
-//!   as the bot reads;
+//! - our end of the bot's stdin is non-blocking: the referee's own thread writes requests, and
+//!   whatever the pipe does not take yet is kept and written as the bot reads, so a bot that
+//!   stops reading can never block it;
+//! - a reply is awaited in a blocking `read(2)` of the bot's stdout that a [`Watchdog`]
+//!   interrupts at the deadline (or on Ctrl-C), so a bot that never answers or never ends a
+//!   line cannot block the referee either; other waits use `poll(2)`;
 //! - stdout lines are capped at [`BotSpec::max_line`] bytes and stdout is only read when the
 //!   referee looks for an event (one read of at most 64 KiB at a time), so memory per bot is
 //!   bounded; a bot that floods stdout just blocks on its own writes;
@@ -13,10 +15,10 @@
 //! - each bot runs in its own process group, so [`Bot::stop`] reaches every helper it forked,
 //!   and with [`become_subreaper`] the referee can also reap those helpers once orphaned.
 //!
-//! Why no thread per pipe: a request and its reply then cost the referee one `write`, one
-//! `poll` and one `read`, and the machine two context switches (the bot's and the referee's),
-//! the same as a bare ping-pong between two processes. Handing each line to a writer thread and
-//! back from a reader thread tripled the switches per move.
+//! Why no thread per pipe: a request and its reply then cost the referee one `write` and one
+//! `read`, and the machine two context switches (the bot's and the referee's), the same as a
+//! bare ping-pong between two processes. Handing each line to a writer thread and back from a
+//! reader thread tripled the switches per move.
 //!
 //! Writes to a bot that has exited fail with EPIPE rather than killing the referee because
 //! Rust programs start with SIGPIPE ignored.
@@ -26,6 +28,7 @@ mod os;
 mod stderr_log;
 #[cfg(test)]
 mod tests;
+pub mod watchdog;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -41,10 +44,15 @@ use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
 pub use os::{become_subreaper, pin_to_cpu};
+pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read
 /// usually empties the pipe.
 const READ_CHUNK: usize = 64 * 1024;
+
+/// The longest single wait in `poll(2)`, so a wait that is not a blocking read still comes back
+/// to look at the caller's stop flag.
+const POLL_SLICE: Duration = Duration::from_millis(50);
 
 /// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr
 /// thread to finish before giving up on them, so `stop` ends within about grace + 1 s.
@@ -133,7 +141,8 @@ pub struct Bot {
     command: String,
     /// Our end of the bot's stdin (non-blocking); `None` once closed by `stop` or broken.
     stdin: Option<ChildStdin>,
-    /// Our end of the bot's stdout (non-blocking); `None` after EOF or an over-long line.
+    /// Our end of the bot's stdout (blocking: it is read after `poll` says it is readable, or
+    /// under a [`Watchdog`]); `None` after EOF or an over-long line.
     stdout: Option<ChildStdout>,
     /// Bytes for stdin that the pipe has not taken yet: `out[out_pos..]`.
     out: Vec<u8>,
@@ -218,12 +227,10 @@ impl Bot {
             stderr_thread: None,
             stopped: false,
         };
-        for fd in [stdin.as_fd(), stdout.as_fd()] {
-            os::set_nonblocking(fd).map_err(|source| BotError::Pipe {
-                command: bot.command.clone(),
-                source,
-            })?;
-        }
+        os::set_nonblocking(stdin.as_fd()).map_err(|source| BotError::Pipe {
+            command: bot.command.clone(),
+            source,
+        })?;
         bot.stdin = Some(stdin);
         bot.stdout = Some(stdout);
         let cap = spec.stderr_cap;
@@ -282,15 +289,39 @@ impl Bot {
             let left = deadline.saturating_duration_since(Instant::now());
             match os::poll(&mut fds[..n], left) {
                 Ok(0) | Err(_) => return None,
-                Ok(_) => self.progress(),
+                Ok(_) => self.progress(&fds[..n]),
             }
         }
+    }
+
+    /// The next event, waiting for one until `deadline` (the caller's limit for a reply).
+    /// `None` when the wait was cut short: the deadline passed, or `watchdog` saw the stop flag,
+    /// or a stray signal; the caller looks at its clock and flag and calls again.
+    ///
+    /// This is the wait for every reply, so it is a single blocking `read` of stdout, which
+    /// `watchdog` interrupts at the deadline. Only while part of a request is still queued for
+    /// a bot that is slow to read its input does it wait in `poll` instead (for both pipes).
+    pub fn recv_until(&mut self, deadline: Instant, watchdog: &Watchdog<'_>) -> Option<BotEvent> {
+        if let Some(ev) = self.events.pop_front() {
+            return Some(ev);
+        }
+        if self.out_pos < self.out.len() || self.stdout.is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            return self.recv_timeout(left.min(POLL_SLICE));
+        }
+        watchdog.arm(deadline);
+        self.read_some();
+        watchdog.disarm();
+        self.events.pop_front()
     }
 
     /// The next event if one is waiting, without blocking.
     pub fn try_recv(&mut self) -> Option<BotEvent> {
         if self.events.is_empty() {
-            self.progress();
+            let (mut fds, n) = self.poll_fds();
+            if n > 0 && matches!(os::poll(&mut fds[..n], Duration::ZERO), Ok(r) if r > 0) {
+                self.progress(&fds[..n]);
+            }
         }
         self.events.pop_front()
     }
@@ -356,12 +387,23 @@ impl Bot {
         (fds, n)
     }
 
-    /// Moves whatever can move without blocking: queued output into stdin, one read of stdout.
-    fn progress(&mut self) {
-        if self.out_pos < self.out.len() {
+    /// Moves what `poll` found ready (`fds` as filled in by [`Bot::poll_fds`] and `poll`):
+    /// queued output into stdin, one read of stdout. Neither can block: stdin is non-blocking,
+    /// and stdout is only read when `poll` says a read will return at once.
+    fn progress(&mut self, fds: &[libc::pollfd]) {
+        let ready = |fd: Option<i32>, events: libc::c_short| {
+            fds.iter().any(|p| {
+                Some(p.fd) == fd && p.revents & (events | libc::POLLERR | libc::POLLHUP) != 0
+            })
+        };
+        if self.out_pos < self.out.len()
+            && ready(self.stdin.as_ref().map(|f| f.as_raw_fd()), libc::POLLOUT)
+        {
             self.write_some();
         }
-        self.read_some();
+        if ready(self.stdout.as_ref().map(|f| f.as_raw_fd()), libc::POLLIN) {
+            self.read_some();
+        }
     }
 
     /// Writes queued output until it is all written or the pipe is full, then reports the
@@ -408,19 +450,19 @@ impl Bot {
         self.requests.clear();
     }
 
-    /// One read of stdout (at most [`READ_CHUNK`] bytes), cut into events.
+    /// One read of stdout (at most [`READ_CHUNK`] bytes), cut into events. It blocks until the
+    /// bot writes something unless `poll` said it would not; a signal (the watchdog's) ends it
+    /// with no event.
     fn read_some(&mut self) {
         let Some(stdout) = self.stdout.as_mut() else {
             return;
         };
-        let n = loop {
-            match stdout.read(&mut self.read_buf) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                // Any other read error means the pipe is unusable: the same as a close.
-                Err(_) => break 0,
-            }
+        let n = match stdout.read(&mut self.read_buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+            // Any other read error means the pipe is unusable: the same as a close.
+            Err(_) => 0,
         };
         let at = Instant::now();
         if n == 0 {

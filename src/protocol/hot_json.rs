@@ -464,9 +464,12 @@ mod tests {
         .map(|(kind, text)| (kind, Move::parse(kind, text).unwrap()));
         let mut out = Vec::new();
         for (decision, mv) in moves {
-            for (hand_number, ms, substituted) in
-                [(1, 0, false), (9, 9, true), (10, 10, false), (200, u64::MAX, true)]
-            {
+            for (hand_number, ms, substituted) in [
+                (1, 0, false),
+                (9, 9, true),
+                (10, 10, false),
+                (200, u64::MAX, true),
+            ] {
                 for seat in Seat::ALL {
                     out.clear();
                     super::record_move(&mut out, hand_number, seat, decision, mv, ms, substituted);

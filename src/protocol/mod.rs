@@ -486,8 +486,8 @@ mod tests {
             1 => prop::collection::vec(spaced_pair, 0..5),
         ];
         let tail = prop::sample::select(vec!["", "", "", "", "", " ", "\r", "x", "{}", ","]);
-        (space.clone(), pairs, space, tail, prop::bool::weighted(0.9))
-            .prop_map(|(lead, pairs, close, tail, braces)| {
+        (space.clone(), pairs, space, tail, prop::bool::weighted(0.9)).prop_map(
+            |(lead, pairs, close, tail, braces)| {
                 let body: Vec<String> = pairs
                     .into_iter()
                     .map(|(a, (k, v), b, c)| format!("{a}{k}{b}:{c}{v}"))
@@ -498,7 +498,8 @@ mod tests {
                 } else {
                     format!("{lead}[{body}]{tail}")
                 }
-            })
+            },
+        )
     }
 
     proptest::proptest! {
@@ -523,7 +524,10 @@ mod tests {
             })
             .count();
         // About 2% of lines: hundreds here, about 70 of the proptest's 4,000 cases.
-        assert!(plain > 100, "only {plain} of 20,000 generated lines took the fast path");
+        assert!(
+            plain > 100,
+            "only {plain} of 20,000 generated lines took the fast path"
+        );
     }
 
     #[test]

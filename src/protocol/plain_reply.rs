@@ -100,12 +100,18 @@ mod tests {
 
     #[test]
     fn reads_plain_replies_in_any_key_order_and_spacing() {
-        assert_eq!(read(r#"{"type":"move","id":3,"move":"AS"}"#), Some((3, "AS")));
+        assert_eq!(
+            read(r#"{"type":"move","id":3,"move":"AS"}"#),
+            Some((3, "AS"))
+        );
         assert_eq!(
             read(" {\t\"move\" : \"10H\", \"id\" : 17 , \"type\" : \"move\" }\r "),
             Some((17, "10H"))
         );
-        assert_eq!(read(r#"{"id":0,"move":"pass","type":"move"}"#), Some((0, "pass")));
+        assert_eq!(
+            read(r#"{"id":0,"move":"pass","type":"move"}"#),
+            Some((0, "pass"))
+        );
         assert_eq!(
             read(r#"{"type":"move","id":18446744073709551615,"move":"7♠"}"#),
             Some((u64::MAX, "7♠"))

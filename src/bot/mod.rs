@@ -9,7 +9,8 @@
 //! - stdout lines are capped at [`BotSpec::max_line`] bytes and stdout is only read when the
 //!   referee looks for an event (one read of at most 64 KiB at a time), so memory per bot is
 //!   bounded; a bot that floods stdout just blocks on its own writes;
-//! - stderr is drained by a thread of its own into a file capped at [`BotSpec::stderr_cap`];
+//! - stderr is drained into a file capped at [`BotSpec::stderr_cap`] by a thread that serves
+//!   every bot of the process (see `stderr_log`);
 //! - each bot runs in its own process group, so [`Bot::stop`] reaches every helper it forked,
 //!   and with [`become_subreaper`] the referee can also reap those helpers once orphaned.
 //!
@@ -36,7 +37,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
@@ -46,8 +47,8 @@ pub use os::{become_subreaper, pin_to_cpu};
 /// usually empties the pipe.
 const READ_CHUNK: usize = 64 * 1024;
 
-/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr
-/// thread to finish before giving up on them, so `stop` ends within about grace + 1 s.
+/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr log
+/// to be complete before giving up on them, so `stop` ends within about grace + 1 s.
 const AFTER_KILL: Duration = Duration::from_millis(900);
 
 /// How to start one bot.
@@ -102,7 +103,7 @@ pub enum BotError {
         path: PathBuf,
         source: io::Error,
     },
-    #[error("cannot start the stderr thread for bot '{command}': {source}; the system is short of threads or memory, run fewer games at once")]
+    #[error("cannot drain the stderr of bot '{command}': {source}; the system is short of threads, descriptors or memory, run fewer games at once")]
     Thread { command: String, source: io::Error },
     #[error("cannot make the pipes of bot '{command}' non-blocking: {source}")]
     Pipe { command: String, source: io::Error },
@@ -124,8 +125,8 @@ pub fn split_command(cmd: &str) -> Result<Vec<String>, BotError> {
     }
 }
 
-/// A running bot process, the two pipes the referee talks to it through, and the thread that
-/// drains its stderr. Dropping it stops the whole process tree.
+/// A running bot process and the two pipes the referee talks to it through (its stderr is
+/// drained elsewhere). Dropping it stops the whole process tree.
 pub struct Bot {
     child: Child,
     /// Equal to the child's pid: it leads its own group.
@@ -147,9 +148,9 @@ pub struct Bot {
     read_buf: Box<[u8]>,
     /// Events seen but not yet handed to the caller, in the order they happened.
     events: VecDeque<BotEvent>,
-    /// Disconnects once the stderr thread has ended (it holds the sender until it returns).
+    /// Disconnects once the stderr pipe has closed and the log is complete (the stderr pump
+    /// holds the sender until then).
     stderr_done: Receiver<()>,
-    stderr_thread: Option<JoinHandle<()>>,
     stopped: bool,
 }
 
@@ -164,8 +165,8 @@ impl fmt::Debug for Bot {
 }
 
 impl Bot {
-    /// Starts the bot in a new process group with all three pipes captured, and starts the
-    /// thread that drains its stderr.
+    /// Starts the bot in a new process group with all three pipes captured, and hands its
+    /// stderr to the thread that drains it.
     pub fn spawn(spec: &BotSpec) -> Result<Bot, BotError> {
         let command = spec.command.join(" ");
         let Some((program, args)) = spec.command.split_first() else {
@@ -215,7 +216,6 @@ impl Bot {
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
             events: VecDeque::new(),
             stderr_done: done_rx,
-            stderr_thread: None,
             stopped: false,
         };
         for fd in [stdin.as_fd(), stdout.as_fd()] {
@@ -226,18 +226,12 @@ impl Bot {
         }
         bot.stdin = Some(stdin);
         bot.stdout = Some(stdout);
-        let cap = spec.stderr_cap;
-        let handle = thread::Builder::new()
-            .name(format!("bot{pid}-err"))
-            .spawn(move || {
-                let _done = done_tx;
-                stderr_log::pump_stderr(stderr, log, cap);
-            })
-            .map_err(|source| BotError::Thread {
+        stderr_log::drain(stderr, log, spec.stderr_cap, done_tx).map_err(|source| {
+            BotError::Thread {
                 command: bot.command.clone(),
                 source,
-            })?;
-        bot.stderr_thread = Some(handle);
+            }
+        })?;
         Ok(bot)
     }
 
@@ -319,19 +313,12 @@ impl Bot {
         true
     }
 
-    /// Waits (bounded) for the stderr thread to see its pipe close, and joins it if it did.
+    /// Waits (bounded) for the stderr pump to see the pipe close and complete the log.
     fn finish_stop(&mut self, deadline: Instant) {
-        // Ok(()) is never sent: this only waits for the stderr thread to drop its sender.
+        // Ok(()) is never sent: this only waits for the pump to drop the sender.
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             if self.stderr_done.recv_timeout(left).is_err() {
                 break;
-            }
-        }
-        if let Some(handle) = self.stderr_thread.take() {
-            if handle.is_finished() {
-                let _ = handle.join();
-            } else {
-                self.stderr_thread = Some(handle);
             }
         }
     }
@@ -444,9 +431,9 @@ impl Bot {
 /// their own (to flush logs, save what they learned); then SIGTERM goes to each whole group and
 /// the bots still running get the other half; then SIGKILL to each group catches a bot that
 /// ignored SIGTERM and any helper still alive. Then the bots and, thanks to
-/// [`become_subreaper`], their orphaned helpers are reaped, and the stderr threads are given the
-/// rest of the second to see their pipes close (a helper that left the group with `setsid` can
-/// keep a pipe open; its thread is then left to end on its own). Stdout stays open until a
+/// [`become_subreaper`], their orphaned helpers are reaped, and the stderr pump is given the
+/// rest of the second to see their stderr pipes close (a helper that left the group with
+/// `setsid` can keep a pipe open; the pump then goes on draining it until it closes). Stdout stays open until a
 /// `Bot` is dropped, so what a bot wrote before it ended, and the `Eof`, can still be read.
 pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
     let mut stopping: Vec<&mut Bot> = bots

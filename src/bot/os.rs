@@ -260,6 +260,18 @@ pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()>
     Ok(())
 }
 
+/// Waits until one of `fds` is ready, however long that takes. Returns how many are ready.
+/// EINTR is returned as an error.
+pub(super) fn poll_forever(fds: &mut [libc::pollfd]) -> io::Result<usize> {
+    // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the length passed.
+    let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc as usize)
+    }
+}
+
 /// Waits until one of `fds` is ready or `timeout` passes (rounded up to a whole millisecond,
 /// so a short wait is never a busy loop). Returns how many are ready; 0 on timeout. EINTR is
 /// returned as an error so callers get back to check their stop flag.

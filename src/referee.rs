@@ -156,11 +156,26 @@ pub fn play_game(
     on_hand: HandHook<'_>,
 ) -> Result<Outcome, RefereeError> {
     let mut seats = Vec::with_capacity(4);
+    let mut hellos = Vec::with_capacity(4);
     for (i, spec) in cfg.bots.iter().enumerate() {
-        let bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn {
-            seat: Seat::from_index(i),
-            source,
-        })?;
+        let seat = Seat::from_index(i);
+        let mut bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn { seat, source })?;
+        // The hello goes into the pipe at once, before the next bot is started: a bot finds it
+        // waiting when it has started up and answers straight away, while the referee starts
+        // the others, instead of blocking in its first read until all four are running and
+        // being woken up once more for the hello.
+        let mut hello = Vec::new();
+        crate::protocol::write_message(
+            &mut hello,
+            &ToBot::Hello {
+                protocol: PROTOCOL_VERSION,
+                seat,
+                rules: &cfg.rules,
+                time: cfg.time,
+            },
+        );
+        bot.send(&hello, None);
+        hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
             outbox_request: None,
@@ -194,7 +209,7 @@ pub fn play_game(
         stop,
         scratch: Vec::new(),
     };
-    let result = table.run(&mut deals, on_hand);
+    let result = table.run(&hellos, &mut deals, on_hand);
     let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
     crate::bot::stop_all(&mut bots, cfg.grace);
     if let Some(t) = table.trace.as_mut() {
@@ -213,10 +228,11 @@ fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
 impl Table<'_> {
     fn run(
         &mut self,
+        hellos: &[Vec<u8>],
         deals: &mut DealSource,
         on_hand: HandHook<'_>,
     ) -> Result<Outcome, RefereeError> {
-        let (names, handshake_faults) = self.handshake()?;
+        let (names, handshake_faults) = self.handshake(hellos)?;
         let bots: Vec<BotInfo> = Seat::ALL
             .iter()
             .map(|&s| BotInfo {
@@ -307,10 +323,12 @@ impl Table<'_> {
         })
     }
 
-    /// Sends `hello` to every bot and waits for the replies, all within the handshake limit.
+    /// Waits for the replies to the `hellos` sent when the bots were started, all within the
+    /// handshake limit.
     #[allow(clippy::type_complexity)]
     fn handshake(
         &mut self,
+        hellos: &[Vec<u8>],
     ) -> Result<
         (
             [Option<(String, Option<String>)>; 4],
@@ -318,16 +336,9 @@ impl Table<'_> {
         ),
         RefereeError,
     > {
-        for seat in Seat::ALL {
-            let msg = ToBot::Hello {
-                protocol: PROTOCOL_VERSION,
-                seat,
-                rules: &self.cfg.rules,
-                time: self.cfg.time,
-            };
-            self.send(seat, &msg, None);
+        for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
+            self.trace_out(seat, hello);
         }
-        self.flush_all();
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
         let mut faults = Vec::new();
@@ -704,6 +715,19 @@ impl Table<'_> {
 
     /// Adds a serialized message to the seat's outbox (dropped for a seat whose bot is gone).
     fn queue(&mut self, seat: Seat, line: &[u8], request_id: Option<u64>) {
+        self.trace_out(seat, line);
+        let s = &mut self.seats[seat.index()];
+        if s.alive {
+            if !s.outbox.is_empty() {
+                s.outbox.push(b'\n');
+            }
+            s.outbox.extend_from_slice(line);
+            s.outbox_request = request_id.or(s.outbox_request);
+        }
+    }
+
+    /// Traces a message to a seat, with the cards hidden from that seat (test aid).
+    fn trace_out(&mut self, seat: Seat, line: &[u8]) {
         if let Some(t) = self.trace.as_mut() {
             let mut hidden = CardSet::EMPTY;
             if self.game.hands_dealt() > 0 && !self.game.needs_deal() {
@@ -715,14 +739,6 @@ impl Table<'_> {
             let entry =
                 serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
             let _ = writeln!(t, "{entry}");
-        }
-        let s = &mut self.seats[seat.index()];
-        if s.alive {
-            if !s.outbox.is_empty() {
-                s.outbox.push(b'\n');
-            }
-            s.outbox.extend_from_slice(line);
-            s.outbox_request = request_id.or(s.outbox_request);
         }
     }
 

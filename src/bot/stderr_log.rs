@@ -106,9 +106,10 @@ struct Pump {
     wake: UnixStream,
 }
 
-/// The pump of this process, started by the first call. A failed start is not remembered, so
-/// a later bot tries again.
-static PUMP: Mutex<Option<Arc<Pump>>> = Mutex::new(None);
+/// The pump of this process and its thread, started by the first bot. A failed start is not
+/// remembered, so a later bot tries again; nor is a pump whose thread has died (it cannot
+/// panic by design, but a dead pump would leave every later bot's stderr undrained).
+static PUMP: Mutex<Option<(Arc<Pump>, thread::JoinHandle<()>)>> = Mutex::new(None);
 
 /// Hands `stderr` to the pump, which copies it into `log` (at most `cap` bytes) until the pipe
 /// closes, then drops `done`. Fails only if the pump thread cannot be started; then nothing
@@ -143,8 +144,10 @@ fn stderr_fd(stderr: &ChildStderr) -> BorrowedFd<'_> {
 
 fn pump() -> io::Result<Arc<Pump>> {
     let mut slot = PUMP.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = slot.as_ref() {
-        return Ok(Arc::clone(p));
+    if let Some((p, thread)) = slot.as_ref() {
+        if !thread.is_finished() {
+            return Ok(Arc::clone(p));
+        }
     }
     let (wake, woken) = UnixStream::pair()?;
     wake.set_nonblocking(true)?;
@@ -154,10 +157,10 @@ fn pump() -> io::Result<Arc<Pump>> {
         wake,
     });
     let shared = Arc::clone(&p);
-    thread::Builder::new()
+    let thread = thread::Builder::new()
         .name("bots-stderr".into())
         .spawn(move || run_pump(&shared, woken))?;
-    *slot = Some(Arc::clone(&p));
+    *slot = Some((Arc::clone(&p), thread));
     Ok(p)
 }
 
@@ -174,8 +177,12 @@ fn run_pump(pump: &Pump, mut woken: UnixStream) {
         fds.push(pollin(woken.as_raw_fd()));
         fds.extend(jobs.iter().map(|j| pollin(j.stderr.as_raw_fd())));
         // No timeout: every change comes through one of these descriptors. An error (EINTR,
-        // or ENOMEM) just goes round again, trying every pipe once.
+        // or ENOMEM) just goes round again, trying every pipe once (after a short nap unless it
+        // was a signal, so a lasting failure does not spin).
         let ready = super::os::poll_forever(&mut fds);
+        if matches!(&ready, Err(e) if e.kind() != io::ErrorKind::Interrupted) {
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
         if ready.is_err() || fds[0].revents != 0 {
             let mut sink = [0u8; 64];
             while matches!(woken.read(&mut sink), Ok(n) if n > 0) {}

@@ -177,11 +177,27 @@ fn play_watched(
     on_hand: HandHook<'_>,
 ) -> Result<Outcome, RefereeError> {
     let mut seats = Vec::with_capacity(4);
+    let mut hellos = Vec::with_capacity(4);
+    let mut writer = MessageWriter::default();
     for (i, spec) in cfg.bots.iter().enumerate() {
-        let bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn {
-            seat: Seat::from_index(i),
-            source,
-        })?;
+        let seat = Seat::from_index(i);
+        let mut bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn { seat, source })?;
+        // The hello goes into the pipe at once, before the next bot is started: a bot finds it
+        // waiting when it has started up and answers straight away, while the referee starts
+        // the others, instead of blocking in its first read until all four are running and
+        // being woken up once more for the hello.
+        let mut hello = Vec::new();
+        writer.write(
+            &mut hello,
+            &ToBot::Hello {
+                protocol: PROTOCOL_VERSION,
+                seat,
+                rules: &cfg.rules,
+                time: cfg.time,
+            },
+        );
+        bot.send(&hello, None);
+        hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
             outbox_request: None,
@@ -215,9 +231,9 @@ fn play_watched(
         stop,
         watchdog,
         scratch: Vec::new(),
-        writer: MessageWriter::default(),
+        writer,
     };
-    let result = table.run(&mut deals, on_hand);
+    let result = table.run(&hellos, &mut deals, on_hand);
     let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
     crate::bot::stop_all(&mut bots, cfg.grace);
     if let Some(t) = table.trace.as_mut() {
@@ -236,10 +252,11 @@ fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
 impl Table<'_, '_> {
     fn run(
         &mut self,
+        hellos: &[Vec<u8>],
         deals: &mut DealSource,
         on_hand: HandHook<'_>,
     ) -> Result<Outcome, RefereeError> {
-        let (names, handshake_faults) = self.handshake()?;
+        let (names, handshake_faults) = self.handshake(hellos)?;
         let bots: Vec<BotInfo> = Seat::ALL
             .iter()
             .map(|&s| BotInfo {
@@ -333,10 +350,12 @@ impl Table<'_, '_> {
         })
     }
 
-    /// Sends `hello` to every bot and waits for the replies, all within the handshake limit.
+    /// Waits for the replies to the `hellos` sent when the bots were started, all within the
+    /// handshake limit.
     #[allow(clippy::type_complexity)]
     fn handshake(
         &mut self,
+        hellos: &[Vec<u8>],
     ) -> Result<
         (
             [Option<(String, Option<String>)>; 4],
@@ -344,16 +363,9 @@ impl Table<'_, '_> {
         ),
         RefereeError,
     > {
-        for seat in Seat::ALL {
-            let msg = ToBot::Hello {
-                protocol: PROTOCOL_VERSION,
-                seat,
-                rules: &self.cfg.rules,
-                time: self.cfg.time,
-            };
-            self.send(seat, &msg, None);
+        for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
+            self.trace_out(seat, hello);
         }
-        self.flush_all();
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
         let mut faults = Vec::new();
@@ -740,6 +752,19 @@ impl Table<'_, '_> {
 
     /// Adds a serialized message to the seat's outbox (dropped for a seat whose bot is gone).
     fn queue(&mut self, seat: Seat, line: &[u8], request_id: Option<u64>) {
+        self.trace_out(seat, line);
+        let s = &mut self.seats[seat.index()];
+        if s.alive {
+            if !s.outbox.is_empty() {
+                s.outbox.push(b'\n');
+            }
+            s.outbox.extend_from_slice(line);
+            s.outbox_request = request_id.or(s.outbox_request);
+        }
+    }
+
+    /// Traces a message to a seat, with the cards hidden from that seat (test aid).
+    fn trace_out(&mut self, seat: Seat, line: &[u8]) {
         if let Some(t) = self.trace.as_mut() {
             let mut hidden = CardSet::EMPTY;
             if self.game.hands_dealt() > 0 && !self.game.needs_deal() {
@@ -751,14 +776,6 @@ impl Table<'_, '_> {
             let entry =
                 serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
             let _ = writeln!(t, "{entry}");
-        }
-        let s = &mut self.seats[seat.index()];
-        if s.alive {
-            if !s.outbox.is_empty() {
-                s.outbox.push(b'\n');
-            }
-            s.outbox.extend_from_slice(line);
-            s.outbox_request = request_id.or(s.outbox_request);
         }
     }
 

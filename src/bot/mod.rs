@@ -11,7 +11,8 @@
 //! - stdout lines are capped at [`BotSpec::max_line`] bytes and stdout is only read when the
 //!   referee looks for an event (one read of at most 64 KiB at a time), so memory per bot is
 //!   bounded; a bot that floods stdout just blocks on its own writes;
-//! - stderr is drained by a thread of its own into a file capped at [`BotSpec::stderr_cap`];
+//! - stderr is drained into a file capped at [`BotSpec::stderr_cap`] by a thread that serves
+//!   every bot of the process (see `stderr_log`);
 //! - each bot runs in its own process group, so [`Bot::stop`] reaches every helper it forked,
 //!   and with [`become_subreaper`] the referee can also reap those helpers once orphaned.
 //!
@@ -39,7 +40,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
@@ -54,8 +55,17 @@ const READ_CHUNK: usize = 64 * 1024;
 /// to look at the caller's stop flag.
 const POLL_SLICE: Duration = Duration::from_millis(50);
 
-/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr
-/// thread to finish before giving up on them, so `stop` ends within about grace + 1 s.
+thread_local! {
+    /// The buffer stdout is read into, one per thread and shared by every bot that thread
+    /// reads: a read's bytes are cut into events before the next read, so one buffer is enough.
+    /// Why not one per bot: allocating and zeroing 64 KiB per bot cost page faults and a
+    /// `memset` at the start of every game (and 256 KiB per game in flight).
+    static READ_BUF: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0; READ_CHUNK].into_boxed_slice());
+}
+
+/// After SIGKILL, how long `stop` waits for the process tree to be reaped and the stderr log
+/// to be complete before giving up on them, so `stop` ends within about grace + 1 s.
 const AFTER_KILL: Duration = Duration::from_millis(900);
 
 /// How to start one bot.
@@ -110,7 +120,7 @@ pub enum BotError {
         path: PathBuf,
         source: io::Error,
     },
-    #[error("cannot start the stderr thread for bot '{command}': {source}; the system is short of threads or memory, run fewer games at once")]
+    #[error("cannot drain the stderr of bot '{command}': {source}; the system is short of threads, descriptors or memory, run fewer games at once")]
     Thread { command: String, source: io::Error },
     #[error("cannot make the pipes of bot '{command}' non-blocking: {source}")]
     Pipe { command: String, source: io::Error },
@@ -132,8 +142,8 @@ pub fn split_command(cmd: &str) -> Result<Vec<String>, BotError> {
     }
 }
 
-/// A running bot process, the two pipes the referee talks to it through, and the thread that
-/// drains its stderr. Dropping it stops the whole process tree.
+/// A running bot process and the two pipes the referee talks to it through (its stderr is
+/// drained elsewhere). Dropping it stops the whole process tree.
 pub struct Bot {
     child: Child,
     /// Equal to the child's pid: it leads its own group.
@@ -153,12 +163,11 @@ pub struct Bot {
     /// Requests not yet fully written: (id, `queued_total` just after the request's newline).
     requests: VecDeque<(u64, u64)>,
     splitter: LineSplitter,
-    read_buf: Box<[u8]>,
     /// Events seen but not yet handed to the caller, in the order they happened.
     events: VecDeque<BotEvent>,
-    /// Disconnects once the stderr thread has ended (it holds the sender until it returns).
+    /// Disconnects once the stderr pipe has closed and the log is complete (the stderr pump
+    /// holds the sender until then).
     stderr_done: Receiver<()>,
-    stderr_thread: Option<JoinHandle<()>>,
     stopped: bool,
 }
 
@@ -173,8 +182,8 @@ impl fmt::Debug for Bot {
 }
 
 impl Bot {
-    /// Starts the bot in a new process group with all three pipes captured, and starts the
-    /// thread that drains its stderr.
+    /// Starts the bot in a new process group with all three pipes captured, and hands its
+    /// stderr to the thread that drains it.
     pub fn spawn(spec: &BotSpec) -> Result<Bot, BotError> {
         let command = spec.command.join(" ");
         let Some((program, args)) = spec.command.split_first() else {
@@ -221,10 +230,8 @@ impl Bot {
             written_total: 0,
             requests: VecDeque::new(),
             splitter: LineSplitter::new(spec.max_line),
-            read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
             events: VecDeque::new(),
             stderr_done: done_rx,
-            stderr_thread: None,
             stopped: false,
         };
         os::set_nonblocking(stdin.as_fd()).map_err(|source| BotError::Pipe {
@@ -233,18 +240,12 @@ impl Bot {
         })?;
         bot.stdin = Some(stdin);
         bot.stdout = Some(stdout);
-        let cap = spec.stderr_cap;
-        let handle = thread::Builder::new()
-            .name(format!("bot{pid}-err"))
-            .spawn(move || {
-                let _done = done_tx;
-                stderr_log::pump_stderr(stderr, log, cap);
-            })
-            .map_err(|source| BotError::Thread {
+        stderr_log::drain(stderr, log, spec.stderr_cap, done_tx).map_err(|source| {
+            BotError::Thread {
                 command: bot.command.clone(),
                 source,
-            })?;
-        bot.stderr_thread = Some(handle);
+            }
+        })?;
         Ok(bot)
     }
 
@@ -350,19 +351,12 @@ impl Bot {
         true
     }
 
-    /// Waits (bounded) for the stderr thread to see its pipe close, and joins it if it did.
+    /// Waits (bounded) for the stderr pump to see the pipe close and complete the log.
     fn finish_stop(&mut self, deadline: Instant) {
-        // Ok(()) is never sent: this only waits for the stderr thread to drop its sender.
+        // Ok(()) is never sent: this only waits for the pump to drop the sender.
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             if self.stderr_done.recv_timeout(left).is_err() {
                 break;
-            }
-        }
-        if let Some(handle) = self.stderr_thread.take() {
-            if handle.is_finished() {
-                let _ = handle.join();
-            } else {
-                self.stderr_thread = Some(handle);
             }
         }
     }
@@ -454,10 +448,14 @@ impl Bot {
     /// bot writes something unless `poll` said it would not; a signal (the watchdog's) ends it
     /// with no event.
     fn read_some(&mut self) {
+        READ_BUF.with_borrow_mut(|buf| self.read_into(buf));
+    }
+
+    fn read_into(&mut self, buf: &mut [u8]) {
         let Some(stdout) = self.stdout.as_mut() else {
             return;
         };
-        let n = match stdout.read(&mut self.read_buf) {
+        let n = match stdout.read(buf) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
@@ -468,10 +466,7 @@ impl Bot {
         if n == 0 {
             self.splitter.finish(at, &mut self.events);
             self.stdout = None;
-        } else if !self
-            .splitter
-            .feed(&self.read_buf[..n], at, &mut self.events)
-        {
+        } else if !self.splitter.feed(&buf[..n], at, &mut self.events) {
             // An over-long line: stop reading; the bot is faulted and stopped by the referee.
             self.stdout = None;
         }
@@ -486,10 +481,11 @@ impl Bot {
 /// their own (to flush logs, save what they learned); then SIGTERM goes to each whole group and
 /// the bots still running get the other half; then SIGKILL to each group catches a bot that
 /// ignored SIGTERM and any helper still alive. Then the bots and, thanks to
-/// [`become_subreaper`], their orphaned helpers are reaped, and the stderr threads are given the
-/// rest of the second to see their pipes close (a helper that left the group with `setsid` can
-/// keep a pipe open; its thread is then left to end on its own). Stdout stays open until a
-/// `Bot` is dropped, so what a bot wrote before it ended, and the `Eof`, can still be read.
+/// [`become_subreaper`], their orphaned helpers are reaped, and the stderr pump is given the
+/// rest of the second to see their stderr pipes close (a helper that left the group with
+/// `setsid` can keep a pipe open; the pump then goes on draining it until it closes). Stdout
+/// stays open until a `Bot` is dropped, so what a bot wrote before it ended, and the `Eof`, can
+/// still be read.
 pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
     let mut stopping: Vec<&mut Bot> = bots
         .iter_mut()

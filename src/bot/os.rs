@@ -96,23 +96,117 @@ pub(super) fn signal_group(pgid: i32, sig: i32) {
     }
 }
 
-/// Polls `try_wait` until every child has exited or `deadline` passes. Polling, not `wait`,
-/// keeps stopping bounded even for a process the kernel is slow to finish.
+/// Waits until every child has exited or `deadline` passes, without reaping anything that is
+/// not one of `children`.
+///
+/// Why pidfds: a bot that reads `game_end` or sees its stdin close exits within microseconds,
+/// and sleep-polling `try_wait` noticed that only after its first nap (1 ms), on every game. A
+/// pidfd becomes readable the moment its process exits, so one `poll` over the children's
+/// pidfds wakes exactly then, with the same deadline. Where pidfds are missing (not Linux, a
+/// kernel before 5.3, or out of descriptors) this falls back to polling `try_wait` with naps.
+/// Neither ever blocks in `wait`, so stopping stays bounded even for a process the kernel is
+/// slow to finish.
 pub(super) fn wait_children_until<'a>(
     children: impl Iterator<Item = &'a mut Child>,
     deadline: Instant,
 ) {
     let mut running: Vec<&mut Child> = children.collect();
+    // Already reaped elsewhere (an error) counts as exited: nothing left to wait for.
+    running.retain_mut(|c| still_running(c));
+    if running.is_empty() {
+        return;
+    }
+    if let Some(fds) = pidfds(&running) {
+        wait_pidfds(running, fds, deadline);
+    } else {
+        nap_until_exited(running, deadline);
+    }
+}
+
+fn still_running(child: &mut Child) -> bool {
+    matches!(child.try_wait(), Ok(None))
+}
+
+/// The sleep-polling fallback of [`wait_children_until`].
+fn nap_until_exited(mut running: Vec<&mut Child>, deadline: Instant) {
     let mut nap = Duration::from_millis(1);
     loop {
-        // Already reaped elsewhere (an error) counts as exited: nothing left to wait for.
-        running.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
         let now = Instant::now();
         if running.is_empty() || now >= deadline {
             return;
         }
         thread::sleep(nap.min(deadline - now));
         nap = (nap * 2).min(Duration::from_millis(20));
+        running.retain_mut(|c| still_running(c));
+    }
+}
+
+/// One pidfd per child, in the same order; `None` if any cannot be opened (then the caller
+/// falls back to polling `try_wait`).
+#[cfg(target_os = "linux")]
+fn pidfds(children: &[&mut Child]) -> Option<Vec<std::os::fd::OwnedFd>> {
+    children.iter().map(|c| pidfd_open(c.id()).ok()).collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pidfds(_children: &[&mut Child]) -> Option<Vec<std::os::fd::OwnedFd>> {
+    None
+}
+
+/// A pidfd for `pid` (Linux 5.3 and later), close-on-exec. Only sound for a child that has not
+/// been reaped yet: until it is, its pid cannot be reused, so the pidfd refers to that child.
+#[cfg(target_os = "linux")]
+fn pidfd_open(pid: u32) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let pid = libc::pid_t::try_from(pid)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, format!("bad pid {pid}")))?;
+    // SAFETY: pidfd_open takes a pid and flags and touches no memory of ours.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0 as libc::c_uint) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let fd = libc::c_int::try_from(fd).map_err(|_| io::Error::other("pidfd out of range"))?;
+    // SAFETY: the kernel just returned this descriptor to us and nothing else owns it.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// Waits in `poll` on the pidfds until every child has exited or `deadline` passes. A pidfd
+/// reports readable once its process has exited (a zombie not yet reaped counts), so each
+/// wake-up is checked with `try_wait`, which also reaps the child for its `Child`.
+fn wait_pidfds(
+    mut running: Vec<&mut Child>,
+    mut fds: Vec<std::os::fd::OwnedFd>,
+    deadline: Instant,
+) {
+    use std::os::fd::AsRawFd;
+    loop {
+        let now = Instant::now();
+        if running.is_empty() || now >= deadline {
+            return;
+        }
+        let mut pfds: Vec<libc::pollfd> = fds
+            .iter()
+            .map(|fd| libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        match poll(&mut pfds, deadline - now) {
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // poll itself failing (ENOMEM) must not end the wait early: nap for the rest.
+            Err(_) => return nap_until_exited(running, deadline),
+        }
+        let mut i = 0;
+        while i < running.len() {
+            if still_running(running[i]) {
+                i += 1;
+            } else {
+                running.swap_remove(i);
+                fds.swap_remove(i);
+            }
+        }
     }
 }
 
@@ -123,6 +217,7 @@ pub(super) fn reap_group(pgid: i32, deadline: Instant) {
     if pgid <= 1 {
         return;
     }
+    let mut nap = Duration::from_micros(100);
     loop {
         let mut status = 0;
         // SAFETY: waitpid writes only `status`, a live local.
@@ -136,11 +231,14 @@ pub(super) fn reap_group(pgid: i32, deadline: Instant) {
             }
             return; // ECHILD: no child of ours is left in the group
         }
-        // Members are still alive (SIGKILL is delivered, not yet finished).
-        if Instant::now() >= deadline {
+        // Members are still alive (SIGKILL is delivered, not yet finished): they are not our
+        // direct children, so no pidfd was opened for them; nap briefly, then longer.
+        let now = Instant::now();
+        if now >= deadline {
             return;
         }
-        thread::sleep(Duration::from_millis(2));
+        thread::sleep(nap.min(deadline - now));
+        nap = (nap * 2).min(Duration::from_millis(2));
     }
 }
 
@@ -162,6 +260,18 @@ pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()>
     Ok(())
 }
 
+/// Waits until one of `fds` is ready, however long that takes. Returns how many are ready.
+/// EINTR is returned as an error.
+pub(super) fn poll_forever(fds: &mut [libc::pollfd]) -> io::Result<usize> {
+    // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the length passed.
+    let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc as usize)
+    }
+}
+
 /// Waits until one of `fds` is ready or `timeout` passes (rounded up to a whole millisecond,
 /// so a short wait is never a busy loop). Returns how many are ready; 0 on timeout. EINTR is
 /// returned as an error so callers get back to check their stop flag.
@@ -173,5 +283,87 @@ pub(super) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<us
         Err(io::Error::last_os_error())
     } else {
         Ok(rc as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    fn sh(script: &str) -> Child {
+        Command::new("sh")
+            .args(["-c", script])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("start sh")
+    }
+
+    #[test]
+    fn waiting_returns_with_every_child_reaped_once_they_exit() {
+        let mut kids = [sh("exit 3"), sh("sleep 0.1")];
+        wait_children_until(kids.iter_mut(), Instant::now() + Duration::from_secs(60));
+        for kid in &mut kids {
+            assert!(
+                kid.try_wait().unwrap().is_some(),
+                "child {} still running",
+                kid.id()
+            );
+        }
+        assert_eq!(kids[0].wait().unwrap().code(), Some(3));
+    }
+
+    #[test]
+    fn waiting_gives_up_at_the_deadline_on_a_child_that_does_not_exit() {
+        let mut quick = sh("exit 0");
+        let mut stuck = sh("sleep 60");
+        wait_children_until(
+            [&mut quick, &mut stuck].into_iter(),
+            Instant::now() + Duration::from_millis(50),
+        );
+        assert!(stuck.try_wait().unwrap().is_none());
+        stuck.kill().unwrap();
+        stuck.wait().unwrap();
+        quick.wait().unwrap();
+    }
+
+    #[test]
+    fn the_napping_fallback_also_waits_for_every_child_and_for_the_deadline() {
+        let mut kids = [sh("exit 0"), sh("sleep 0.05")];
+        nap_until_exited(
+            kids.iter_mut().collect(),
+            Instant::now() + Duration::from_secs(60),
+        );
+        assert!(kids.iter_mut().all(|k| k.try_wait().unwrap().is_some()));
+        let mut stuck = sh("sleep 60");
+        nap_until_exited(vec![&mut stuck], Instant::now() + Duration::from_millis(30));
+        assert!(stuck.try_wait().unwrap().is_none());
+        stuck.kill().unwrap();
+        stuck.wait().unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pidfd_turns_readable_when_its_child_exits() {
+        use std::os::fd::AsRawFd;
+        let mut kid = Command::new("sh")
+            .args(["-c", "read line"])
+            .stdin(Stdio::piped())
+            .spawn()
+            .expect("start sh");
+        let fd = pidfd_open(kid.id()).expect("pidfd_open (Linux 5.3+)");
+        let mut pfd = [libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        }];
+        assert_eq!(
+            poll(&mut pfd, Duration::ZERO).unwrap(),
+            0,
+            "running: not readable"
+        );
+        drop(kid.stdin.take()); // `read` sees end of input and the shell exits
+        assert_eq!(poll(&mut pfd, Duration::from_secs(60)).unwrap(), 1);
+        assert!(kid.try_wait().unwrap().is_some());
     }
 }

@@ -1,48 +1,229 @@
-//! Draining a bot's stderr into its capped log file, on a thread of its own: a bot whose
+//! Draining bots' stderr into their capped log files, on a thread of its own: a bot whose
 //! stderr pipe fills blocks in `write` and would then look like a bot that is thinking too
 //! long, so stderr is read continuously whatever the referee is doing.
+//!
+//! One thread, the pump, drains every bot of the process, waiting in `poll(2)` on all their
+//! pipes at once. Why not a thread per bot: starting, waking and joining four threads was a
+//! visible part of every game's fixed cost (thread creation, a malloc arena per thread, and a
+//! wake-up per thread when the pipes close), and a tournament would pay it again for each game.
+//! The pump is started by the first bot and then serves every later bot and game of the process.
 
 use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, BorrowedFd};
+use std::os::unix::net::UnixStream;
+use std::process::ChildStderr;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread;
 
 /// Bytes asked for in one read: the default Linux pipe capacity, so one read usually empties
 /// the pipe and a flood costs one syscall per 64 KiB.
 const CHUNK: usize = 64 * 1024;
 
-/// Copies `stderr` into `log` up to `cap` bytes, then writes one truncation line and keeps
-/// reading and discarding until the pipe closes. Log write errors (disk full) stop the
-/// copying, never the draining.
-pub(super) fn pump_stderr<R: Read, W: Write>(mut stderr: R, mut log: W, cap: u64) {
-    let mut buf = vec![0u8; CHUNK];
-    let mut written: u64 = 0;
-    let mut copying = true;
-    let mut ends_in_newline = true;
-    loop {
-        let n = match stderr.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        if !copying {
-            continue;
-        }
-        let take = (n as u64).min(cap - written) as usize;
-        if take > 0 {
-            if log.write_all(&buf[..take]).is_err() {
-                copying = false;
-                continue;
-            }
-            written += take as u64;
-            ends_in_newline = buf[take - 1] == b'\n';
-        }
-        if take < n {
-            copying = false;
-            let sep = if ends_in_newline { "" } else { "\n" };
-            let _ = writeln!(log, "{sep}[tarneeb: stderr truncated at {cap} bytes]");
-            let _ = log.flush();
+/// A log file that keeps at most `cap` bytes of what it is given, then one truncation line,
+/// and drops the rest. Write errors (disk full) stop the copying, never the caller's draining.
+pub(super) struct CappedLog<W: Write> {
+    log: W,
+    cap: u64,
+    written: u64,
+    copying: bool,
+    ends_in_newline: bool,
+}
+
+impl<W: Write> CappedLog<W> {
+    pub(super) fn new(log: W, cap: u64) -> Self {
+        CappedLog {
+            log,
+            cap,
+            written: 0,
+            copying: true,
+            ends_in_newline: true,
         }
     }
-    let _ = log.flush();
+
+    /// Takes the next bytes read from the pipe.
+    pub(super) fn take(&mut self, buf: &[u8]) {
+        if !self.copying || buf.is_empty() {
+            return;
+        }
+        let n = buf.len();
+        let take = (n as u64).min(self.cap - self.written) as usize;
+        if take > 0 {
+            if self.log.write_all(&buf[..take]).is_err() {
+                self.copying = false;
+                return;
+            }
+            self.written += take as u64;
+            self.ends_in_newline = buf[take - 1] == b'\n';
+        }
+        if take < n {
+            self.copying = false;
+            let sep = if self.ends_in_newline { "" } else { "\n" };
+            let _ = writeln!(
+                self.log,
+                "{sep}[tarneeb: stderr truncated at {} bytes]",
+                self.cap
+            );
+            let _ = self.log.flush();
+        }
+    }
+
+    /// The pipe closed: flushes the log and gives it back.
+    pub(super) fn finish(mut self) -> W {
+        let _ = self.log.flush();
+        self.log
+    }
+}
+
+/// Copies `stderr` into `log` up to `cap` bytes until the pipe closes (see [`CappedLog`]):
+/// what the pump does for one bot, in one blocking loop.
+#[cfg(test)]
+pub(super) fn pump_stderr<R: Read, W: Write>(mut stderr: R, log: W, cap: u64) -> W {
+    let mut log = CappedLog::new(log, cap);
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        match stderr.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => log.take(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    log.finish()
+}
+
+/// One bot's stderr as the pump holds it.
+struct Job {
+    stderr: ChildStderr,
+    log: CappedLog<std::fs::File>,
+    /// Dropped when the pipe closes and the log is flushed: the bot's `stop` waits for that.
+    _done: Sender<()>,
+}
+
+/// What the bots' side holds of the pump: the jobs to take on, and the socket that wakes it.
+struct Pump {
+    new_jobs: Mutex<Vec<Job>>,
+    wake: UnixStream,
+}
+
+/// The pump of this process and its thread, started by the first bot. A failed start is not
+/// remembered, so a later bot tries again; nor is a pump whose thread has died (it cannot
+/// panic by design, but a dead pump would leave every later bot's stderr undrained).
+static PUMP: Mutex<Option<(Arc<Pump>, thread::JoinHandle<()>)>> = Mutex::new(None);
+
+/// Hands `stderr` to the pump, which copies it into `log` (at most `cap` bytes) until the pipe
+/// closes, then drops `done`. Fails only if the pump thread cannot be started; then nothing
+/// drains this pipe, and the caller must not start the game.
+pub(super) fn drain(
+    stderr: ChildStderr,
+    log: std::fs::File,
+    cap: u64,
+    done: Sender<()>,
+) -> io::Result<()> {
+    // Our end only: the bot's end of the pipe is a separate open file and stays blocking.
+    super::os::set_nonblocking(stderr_fd(&stderr))?;
+    let pump = pump()?;
+    let job = Job {
+        stderr,
+        log: CappedLog::new(log, cap),
+        _done: done,
+    };
+    pump.new_jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(job);
+    // A full socket (WouldBlock) means a wake-up is already pending: enough.
+    let _ = (&pump.wake).write(&[1]);
+    Ok(())
+}
+
+fn stderr_fd(stderr: &ChildStderr) -> BorrowedFd<'_> {
+    use std::os::fd::AsFd;
+    stderr.as_fd()
+}
+
+fn pump() -> io::Result<Arc<Pump>> {
+    let mut slot = PUMP.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((p, thread)) = slot.as_ref() {
+        if !thread.is_finished() {
+            return Ok(Arc::clone(p));
+        }
+    }
+    let (wake, woken) = UnixStream::pair()?;
+    wake.set_nonblocking(true)?;
+    woken.set_nonblocking(true)?;
+    let p = Arc::new(Pump {
+        new_jobs: Mutex::new(Vec::new()),
+        wake,
+    });
+    let shared = Arc::clone(&p);
+    let thread = thread::Builder::new()
+        .name("bots-stderr".into())
+        .spawn(move || run_pump(&shared, woken))?;
+    *slot = Some((Arc::clone(&p), thread));
+    Ok(p)
+}
+
+/// The pump thread: waits on the wake socket and every bot's stderr, reads at most one chunk
+/// per ready pipe per round (so a flooding bot cannot starve the others), and finishes a job
+/// when its pipe closes. Never returns; it ends with the process.
+fn run_pump(pump: &Pump, mut woken: UnixStream) {
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut buf = vec![0u8; CHUNK];
+    let mut fds: Vec<libc::pollfd> = Vec::new();
+    loop {
+        jobs.append(&mut pump.new_jobs.lock().unwrap_or_else(|e| e.into_inner()));
+        fds.clear();
+        fds.push(pollin(woken.as_raw_fd()));
+        fds.extend(jobs.iter().map(|j| pollin(j.stderr.as_raw_fd())));
+        // No timeout: every change comes through one of these descriptors. An error (EINTR,
+        // or ENOMEM) just goes round again, trying every pipe once (after a short nap unless it
+        // was a signal, so a lasting failure does not spin).
+        let ready = super::os::poll_forever(&mut fds);
+        if matches!(&ready, Err(e) if e.kind() != io::ErrorKind::Interrupted) {
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if ready.is_err() || fds[0].revents != 0 {
+            let mut sink = [0u8; 64];
+            while matches!(woken.read(&mut sink), Ok(n) if n > 0) {}
+        }
+        // Back to front, so finishing (swap_remove) leaves the unvisited indices in place.
+        for i in (0..jobs.len()).rev() {
+            if ready.is_ok() && fds[i + 1].revents == 0 {
+                continue;
+            }
+            let open = match jobs[i].stderr.read(&mut buf) {
+                Ok(0) => false,
+                Ok(n) => {
+                    jobs[i].log.take(&buf[..n]);
+                    true
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    true
+                }
+                // Any other read error means the pipe is unusable: the same as a close.
+                Err(_) => false,
+            };
+            if !open {
+                let job = jobs.swap_remove(i);
+                job.log.finish();
+                // Dropping the job closes the pipe and then drops `done`.
+            }
+        }
+    }
+}
+
+fn pollin(fd: i32) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    }
 }
 
 #[cfg(test)]
@@ -51,25 +232,34 @@ mod tests {
 
     #[test]
     fn stderr_under_cap_is_copied_whole() {
-        let mut log = Vec::new();
-        pump_stderr(&b"hello\n"[..], &mut log, 100);
+        let log = pump_stderr(&b"hello\n"[..], Vec::new(), 100);
         assert_eq!(log, b"hello\n");
     }
 
     #[test]
     fn stderr_over_cap_is_cut_with_one_marker_line() {
-        let mut log = Vec::new();
         let flood = vec![b'x'; 1_000_000];
-        pump_stderr(&flood[..], &mut log, 10);
+        let log = pump_stderr(&flood[..], Vec::new(), 10);
         assert_eq!(
             String::from_utf8(log).unwrap(),
             "xxxxxxxxxx\n[tarneeb: stderr truncated at 10 bytes]\n"
         );
-        let mut log = Vec::new();
-        pump_stderr(&b"abc\nmore"[..], &mut log, 4);
+        let log = pump_stderr(&b"abc\nmore"[..], Vec::new(), 4);
         assert_eq!(
             String::from_utf8(log).unwrap(),
             "abc\n[tarneeb: stderr truncated at 4 bytes]\n"
+        );
+    }
+
+    #[test]
+    fn the_cap_holds_across_chunks() {
+        let mut log = CappedLog::new(Vec::new(), 5);
+        log.take(b"abc");
+        log.take(b"def");
+        log.take(b"ghi");
+        assert_eq!(
+            String::from_utf8(log.finish()).unwrap(),
+            "abcde\n[tarneeb: stderr truncated at 5 bytes]\n"
         );
     }
 }

@@ -211,6 +211,67 @@ fn stderr_is_logged() {
 }
 
 #[test]
+fn a_flooding_bot_does_not_starve_the_stderr_of_another() {
+    // Both are drained by the same pump thread: the flood must not keep it from the other pipe.
+    let (dir_a, dir_b) = (Scratch::new("flood-a"), Scratch::new("flood-b"));
+    let mut flood = py(
+        &dir_a,
+        "import sys\nprint('flooding', flush=True)\nwhile True: sys.stderr.write('e' * 65536)",
+    );
+    flood.stderr_cap = 1000;
+    let mut flooder = start(&flood);
+    assert_eq!(next_line(&mut flooder), "flooding");
+    let quiet = sh(&dir_b, "echo note >&2; echo done; cat >/dev/null");
+    let mut bot = start(&quiet);
+    assert_eq!(next_line(&mut bot), "done");
+    bot.stop(Duration::from_millis(500));
+    assert_eq!(fs::read_to_string(&quiet.stderr_log).unwrap(), "note\n");
+    flooder.stop(Duration::from_millis(500));
+    let log = fs::read_to_string(&flood.stderr_log).unwrap();
+    assert_eq!(
+        log,
+        format!(
+            "{}\n[tarneeb: stderr truncated at 1000 bytes]\n",
+            "e".repeat(1000)
+        )
+    );
+}
+
+#[test]
+fn a_helper_that_keeps_stderr_open_holds_up_neither_stop_nor_other_bots() {
+    // `setsid` takes the helper out of the bot's group: stop cannot kill it, and the stderr
+    // pipe it inherited stays open after the bot is gone.
+    let dir = Scratch::new("setsid");
+    let mut bot = start(&sh(
+        &dir,
+        "setsid sleep 1000 & echo helper $!; exec cat >/dev/null",
+    ));
+    let line = next_line(&mut bot);
+    let helper: i32 = line
+        .strip_prefix("helper ")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected line {line:?}"));
+    let grace = Duration::from_millis(200);
+    let t = Instant::now();
+    bot.stop(grace);
+    let took = t.elapsed();
+    // The pump still serves the next bot.
+    let other_dir = Scratch::new("setsid-next");
+    let next_spec = sh(&other_dir, "echo next >&2");
+    let mut next_bot = start(&next_spec);
+    expect_eof(&mut next_bot);
+    next_bot.stop(grace);
+    assert_eq!(fs::read_to_string(&next_spec.stderr_log).unwrap(), "next\n");
+    // SAFETY: kill touches no memory; `helper` is a live process this test started.
+    unsafe { libc::kill(helper, libc::SIGKILL) };
+    // Orphaned by the bot, it is our child (subreaper): reap it, leaving no zombie.
+    let mut status = 0;
+    // SAFETY: waitpid writes only `status`, a live local.
+    unsafe { libc::waitpid(helper, &mut status, 0) };
+    assert!(took < grace + PATIENCE, "stop took {took:?}");
+}
+
+#[test]
 fn eof_and_exit_status_when_the_bot_exits() {
     let dir = Scratch::new("exit");
     let mut bot = start(&sh(&dir, "echo bye; exit 3"));

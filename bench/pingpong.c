@@ -4,16 +4,18 @@
  *   pingpong [--peers 1|4] [--iters N] [--warmup N] [--message FILE] LINES_FILE BOT [ARGS...]
  *
  * LINES_FILE holds real lines captured from a game (bench/run.sh makes it): line 1 a request,
- * line 2 a move event, line 3 a trick event. With --message FILE (peers 1), the whole of FILE
- * (several lines, the last a request: what the referee writes to a bot in one write() when it
- * asks for a move) is sent instead of line 1, in one write().
+ * line 2 a move event, line 3 a trick event. With --message FILE, the whole of FILE (several
+ * lines, the last a request: what the referee writes to a bot in one write() when it asks for
+ * a move, with the default `--events batched`) is sent instead of line 1, in one write().
  *
  * --peers 1 (the main baseline): one BOT process; each iteration writes the request line to
  *   its stdin with one write() and reads its one reply line. The BOT is the real first-legal C
  *   bot, so the peer does exactly the parsing it does in a game. Reports the mean round trip.
  * --peers 4: the message pattern of one referee decision without the referee: four BOT
  *   processes; iteration i sends the request to bot i%4, reads its reply, then writes the move
- *   event to all four bots, and after every fourth iteration the trick event to all four.
+ *   event to all four bots, and after every fourth iteration the trick event to all four
+ *   (`--events immediate`). With --message, iteration i only sends the message to bot i%4 and
+ *   reads its reply: the batched pattern, each bot woken once per its own move.
  *   Reports the mean time per iteration (per "decision").
  *
  * Output: one line of key=value pairs: mean microseconds per iteration (wall), this process's
@@ -201,7 +203,8 @@ int main(int argc, char **argv) {
     size_t req_len, move_len = 0, trick_len = 0;
     char *req = message ? read_file(message, &req_len) : read_line(lines, 0, &req_len);
     char *move = NULL, *trick = NULL;
-    if (peers == MAX_PEERS) {
+    int events = peers == MAX_PEERS && !message;
+    if (events) {
         move = read_line(lines, 1, &move_len);
         trick = read_line(lines, 2, &trick_len);
     }
@@ -219,7 +222,7 @@ int main(int argc, char **argv) {
         struct peer *to = &p[(it + warmup) % peers];
         send_line(to, req, req_len);
         recv_line(to);
-        if (peers == MAX_PEERS) {
+        if (events) {
             for (int k = 0; k < peers; k++) send_line(&p[k], move, move_len);
             if ((it + warmup) % 4 == 3)
                 for (int k = 0; k < peers; k++) send_line(&p[k], trick, trick_len);

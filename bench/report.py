@@ -65,7 +65,8 @@ def games(mode):
 
 
 def summarize(mode):
-    p1, pb, p4, g = pingpong(mode, 1), pingpong(mode, "batch"), pingpong(mode, 4), games(mode)
+    p1, pb, g = pingpong(mode, 1), pingpong(mode, "batch"), games(mode)
+    pb4, p4 = pingpong(mode, "batch4"), pingpong(mode, 4)
     per_round = []
     for r in range(rounds):
         rg = [x for x in g if x["round"] == r]
@@ -81,6 +82,8 @@ def summarize(mode):
                 pp_csw=p1[r]["csw_per_iter"],
                 pb=pb[r]["us_per_iter"],
                 pb_cpu=pb[r]["cpu"],
+                pb4=pb4[r]["us_per_iter"],
+                pb4_cpu=pb4[r]["cpu"],
                 p4=p4[r]["us_per_iter"],
                 p4_cpu=p4[r]["cpu"],
                 p4_csw=p4[r]["csw_per_iter"],
@@ -100,6 +103,7 @@ def summarize(mode):
         x["ratio_batch"] = x["steady"] / x["pb"]
         x["ratio_wall_batch"] = x["wall"] / x["pb"]
         x["ratio4"] = x["steady"] / x["p4"]
+        x["ratio_batch4"] = x["steady"] / x["pb4"]
         x["cpu_ratio"] = x["cpu"] / x["pp_cpu"]
 
     for x in per_round:
@@ -120,6 +124,8 @@ ROWS = [
     ("  context switches per round trip", "pp_csw"),
     ("batch ping-pong (a decision's bytes, one write): us", "pb"),
     ("  CPU us per round trip (both processes)", "pb_cpu"),
+    ("batched pattern in C (4 bots in turn, same bytes): us", "pb4"),
+    ("  CPU us per decision (all processes)", "pb4_cpu"),
     ("decision pattern in C (4 bots, events): us per decision", "p4"),
     ("  CPU us per decision (all processes)", "p4_cpu"),
     ("  context switches per decision", "p4_csw"),
@@ -133,6 +139,7 @@ ROWS = [
     ("ratio game wall per decision / batch ping-pong", "ratio_wall_batch"),
     ("ratio steady state per decision / request ping-pong", "ratio_steady"),
     ("ratio game wall per decision / request ping-pong", "ratio"),
+    ("ratio steady state per decision / batched pattern in C", "ratio_batch4"),
     ("ratio steady state per decision / C decision pattern", "ratio4"),
     ("ratio CPU per decision (referee + bots) / ping-pong CPU", "cpu_ratio"),
 ]
@@ -158,4 +165,5 @@ for label, key in ROWS:
 print()
 print("Target (issue): a round trip through the referee costs at most 1.5 x a ping-pong of the")
 print("same message size: the batch ping-pong sends the bytes the referee writes per decision.")
-print("'decision pattern in C' is the messages of --events immediate, between C processes.")
+print("'batched pattern in C' is the same with four bots in turn (the processes of a game, no")
+print("referee); 'decision pattern in C' is the messages of --events immediate, between C processes.")

@@ -20,6 +20,8 @@
 #       - ping-pong: C parent <-> first-legal C bot, request line out, move reply back;
 #       - batch ping-pong: the same with the captured batch as the message (same bytes as a
 #         referee decision writes): the baseline of the same message size;
+#       - batched decision pattern: the batch ping-pong with four bots answering in turn, as
+#         in a game with `--events batched` (the default): every process a game has, no referee;
 #       - decision pattern: the C ping-pong with four bots, plus the move event to all four
 #         after every request and a trick event to all four after every fourth: the messages of
 #         one decision with `--events immediate`, with no referee logic;
@@ -76,10 +78,11 @@ echo "== capturing real lines from a traced game (seed 1)"
 "${play[@]}" --seed 1 --record "$tmp/trace-game.jsonl" --trace "$tmp/trace.jsonl" >/dev/null
 python3 bench/capture.py "$tmp/trace.jsonl" "$tmp/lines.txt" "$tmp/batch.txt"
 
-pp() { # pp MODE PEERS|batch: one ping-pong run, its key=value line appended to pp.MODE.PEERS
+pp() { # pp MODE 1|4|batch|batch4: one ping-pong run, its key=value line appended to pp.MODE.PEERS
   local mode=$1 peers=$2 pre=() extra=(--peers "$2")
   [[ $mode == pinned ]] && pre=(taskset -c 0)
   [[ $peers == batch ]] && extra=(--peers 1 --message "$tmp/batch.txt")
+  [[ $peers == batch4 ]] && extra=(--peers 4 --message "$tmp/batch.txt")
   env -u FIRST_LEGAL_BOT_CPU "${pre[@]}" "$tmp/pingpong" "${extra[@]}" --iters "$ITERS" \
     --warmup 1000 "$tmp/lines.txt" "$bot" >>"$tmp/pp.$mode.$peers"
 }
@@ -94,6 +97,7 @@ for ((r = 0; r < ROUNDS; r++)); do
     mkdir -p "$tmp/games/$mode"
     pp "$mode" 1
     pp "$mode" batch
+    pp "$mode" batch4
     pp "$mode" 4
     for ((g = 0; g < GAMES_PER_ROUND; g++)); do
       seed=$((r * GAMES_PER_ROUND + g + 1))

@@ -206,6 +206,8 @@ fn play_watched(
             bank_ms: cfg.time.bank_ms,
         });
     }
+    // From here on the thread only talks to the bots (see BatchScheduling for why).
+    let _batch = crate::bot::BatchScheduling::begin();
     let record = RecordWriter::create(&cfg.record).map_err(|source| record_err(cfg, source))?;
     let trace = match &cfg.trace {
         Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {

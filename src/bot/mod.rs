@@ -44,7 +44,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
-pub use os::{become_subreaper, pin_to_cpu};
+pub use os::{become_subreaper, pin_to_cpu, BatchScheduling};
 pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read

@@ -345,6 +345,23 @@ mod tests {
     use super::*;
     use std::process::{Command, Stdio};
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn batch_scheduling_is_set_for_the_thread_and_restored() {
+        std::thread::spawn(|| {
+            // SAFETY: sched_getscheduler(0) reads the calling thread's policy.
+            let policy = || unsafe { libc::sched_getscheduler(0) };
+            let before = policy();
+            {
+                let _batch = BatchScheduling::begin();
+                assert_eq!(policy(), libc::SCHED_BATCH);
+            }
+            assert_eq!(policy(), before);
+        })
+        .join()
+        .unwrap();
+    }
+
     fn sh(script: &str) -> Child {
         Command::new("sh")
             .args(["-c", script])

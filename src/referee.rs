@@ -21,7 +21,7 @@ use crate::protocol::{
 };
 use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
 use crate::rules::{
-    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, Seat, Team,
+    Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, Seat, Team, View,
 };
 
 /// What to do when a bot faults.
@@ -154,6 +154,8 @@ struct Table<'a, 's> {
     /// Reused to serialize messages, so sending one allocates nothing.
     scratch: Vec<u8>,
     writer: MessageWriter,
+    /// The view of the last request, reused for the next one (its lists keep their memory).
+    view: View,
 }
 
 /// Plays one game. Bots are started, the game is played to a result (a forfeit is a result),
@@ -234,6 +236,7 @@ fn play_watched(
         watchdog,
         scratch: Vec::new(),
         writer,
+        view: View::empty(),
     };
     let result = table.run(&hellos, &mut deals, on_hand);
     let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
@@ -568,17 +571,20 @@ impl Table<'_, '_> {
             Some(bank) => bank.min(self.cfg.time.move_ms),
             None => self.cfg.time.move_ms,
         };
+        let mut view = std::mem::replace(&mut self.view, View::empty());
+        self.game.view_into(d.seat, &mut view);
         let msg = ToBot::Request {
             id,
             decision: d.kind,
             legal: legal.as_slice(),
-            view: self.game.view(d.seat),
+            view: &view,
             time: TurnClock {
                 limit_ms,
                 bank_ms: self.seats[i].bank_ms,
             },
         };
         self.send(d.seat, &msg, Some(id));
+        self.view = view;
         match self.cfg.events {
             EventDelivery::Batched => self.flush_seat(d.seat),
             EventDelivery::Immediate => self.flush_all(),

@@ -39,13 +39,21 @@ impl LineSplitter {
                 });
                 return false;
             }
-            self.extend_capped(piece);
             match rest {
+                // A whole line in this read (the usual reply): one allocation of its size.
+                Some(rest) if self.line.is_empty() => {
+                    out.push_back(line_event(piece.to_vec(), at));
+                    chunk = rest;
+                }
                 Some(rest) => {
+                    self.extend_capped(piece);
                     out.push_back(line_event(std::mem::take(&mut self.line), at));
                     chunk = rest;
                 }
-                None => return true,
+                None => {
+                    self.extend_capped(piece);
+                    return true;
+                }
             }
         }
     }

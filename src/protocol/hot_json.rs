@@ -77,7 +77,11 @@ pub(super) fn request(
     raw(out, ",\"legal\":[");
     for (i, m) in legal.iter().enumerate() {
         comma(out, i);
-        string_bytes(out, m.text().as_bytes());
+        match m {
+            // Most requests are card plays: their text is a table lookup.
+            Move::Play(c) => card(out, *c),
+            _ => string_bytes(out, m.text().as_bytes()),
+        }
     }
     raw(out, "],\"view\":");
     write_view(out, view, cache);
@@ -256,28 +260,29 @@ fn decision_str(d: DecisionKind) -> &'static str {
 /// A set in display order (spades to clubs, ace first), as its serde form.
 fn write_card_set(out: &mut Vec<u8>, set: CardSet) {
     let mut bits = set.bits();
-    let mut cards = [Card::from_index(0).expect("card 0"); 52];
-    let mut n = 0;
-    while bits != 0 {
-        let top = 63 - bits.leading_zeros();
-        bits &= !(1u64 << top);
-        if let Some(c) = Card::from_index(top as u8) {
-            cards[n] = c;
-            n += 1;
-        }
-    }
-    write_cards(out, cards[..n].iter().copied());
+    write_cards(
+        out,
+        std::iter::from_fn(|| {
+            let top = 63u32.checked_sub(bits.leading_zeros())?;
+            bits &= !(1u64 << top);
+            Card::from_index(top as u8)
+        }),
+    );
+}
+
+/// A card's JSON string: a fixed-size copy, cheaper than a call to memcpy for two bytes.
+fn card(out: &mut Vec<u8>, c: Card) {
+    let [r, s] = *c.as_str().as_bytes() else {
+        unreachable!("card text is two bytes")
+    };
+    out.extend_from_slice(&[b'"', r, s, b'"']);
 }
 
 fn write_cards(out: &mut Vec<u8>, cards: impl Iterator<Item = Card>) {
     raw(out, "[");
     for (i, c) in cards.enumerate() {
         comma(out, i);
-        // A fixed-size copy: cheaper than a call to memcpy for two bytes.
-        let [r, s] = *c.as_str().as_bytes() else {
-            unreachable!("card text is two bytes")
-        };
-        out.extend_from_slice(&[b'"', r, s, b'"']);
+        card(out, c);
     }
     raw(out, "]");
 }
@@ -384,7 +389,7 @@ mod tests {
                         id,
                         decision: d.kind,
                         legal: legal.as_slice(),
-                        view: game.view(seat),
+                        view: &game.view(seat),
                         time: TurnClock {
                             limit_ms: 30_000,
                             bank_ms,

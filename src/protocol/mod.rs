@@ -105,7 +105,7 @@ pub enum ToBot<'a> {
         decision: DecisionKind,
         #[serde(serialize_with = "move_texts")]
         legal: &'a [Move],
-        view: View,
+        view: &'a View,
         time: TurnClock,
     },
     /// A move made at the table (a `keep` after a throw-in question is private and not sent).

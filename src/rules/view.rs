@@ -115,35 +115,72 @@ impl Serialize for TrickCards {
     }
 }
 
+impl View {
+    /// A view of nothing yet, to be filled by [`Game::view_into`].
+    pub fn empty() -> View {
+        View {
+            seat: Seat::ALL[0],
+            hand_number: 0,
+            dealer: Seat::ALL[0],
+            phase: "deal",
+            team_scores: ByTeam([0, 0]),
+            seat_scores: None,
+            hand: CardSet::EMPTY,
+            announcements: Vec::new(),
+            auction: Vec::new(),
+            bids: None,
+            contract: None,
+            trump: None,
+            tricks: Vec::new(),
+            current_trick: TrickView {
+                leader: Seat::ALL[0],
+                cards: TrickCards::new([]),
+                winner: None,
+            },
+            tricks_won: BySeat([0; 4]),
+            strikes: BySeat([0; 4]),
+            cards_left: BySeat([0; 4]),
+        }
+    }
+}
+
 impl Game {
     /// `seat`'s view of the game now.
     pub fn view(&self, seat: Seat) -> View {
+        let mut v = View::empty();
+        self.view_into(seat, &mut v);
+        v
+    }
+
+    /// Writes `seat`'s view of the game now into `v`, whatever it held, reusing its lists'
+    /// memory: the referee builds a view for every request.
+    pub fn view_into(&self, seat: Seat, v: &mut View) {
         let h = self.hand();
         let individual = self.individual_rules().is_some();
         let dealt = h.number > 0 && self.phase() != Phase::Deal;
-        let mut announcements = Vec::new();
+        v.announcements.clear();
         if let (Some(c), true) = (self.contract_rules(), dealt) {
             for s in Seat::ALL {
                 if c.dakak && h.flags[s].dakak {
-                    announcements.push(Announcement {
+                    v.announcements.push(Announcement {
                         seat: s,
                         kind: "dakak",
                     });
                 }
                 if c.out_of_call && h.flags[s].out_of_call {
-                    announcements.push(Announcement {
+                    v.announcements.push(Announcement {
                         seat: s,
                         kind: "out-of-call",
                     });
                 }
             }
         }
-        let calls: Vec<SeatCall> = if individual {
-            let mut v = Vec::new();
+        v.auction.clear();
+        if dealt && individual {
             for i in 1..=4 {
                 let s = h.dealer.plus(i);
                 if let Some(l) = h.bids[s] {
-                    v.push(SeatCall {
+                    v.auction.push(SeatCall {
                         seat: s,
                         call: Call::Bid(super::bid::Bid {
                             level: l,
@@ -153,70 +190,62 @@ impl Game {
                     });
                 }
             }
-            v
-        } else {
-            h.auction
-                .calls
-                .iter()
-                .map(|&(s, c): &(Seat, Call)| SeatCall {
-                    seat: s,
-                    call: c.text(),
-                })
-                .collect()
-        };
-        View {
-            seat,
-            hand_number: h.number,
-            dealer: self.dealer(),
-            phase: match self.phase() {
-                Phase::Deal => "deal",
-                Phase::ThrowIn => "throw-in",
-                Phase::Auction => "auction",
-                Phase::Trump => "trump",
-                Phase::Play => "play",
-                Phase::Over => "over",
-            },
-            team_scores: self.team_totals(),
-            seat_scores: individual.then(|| self.seat_scores()),
-            hand: if dealt || self.is_over() {
-                h.held[seat]
-            } else {
-                CardSet::EMPTY
-            },
-            announcements,
-            auction: if dealt { calls } else { Vec::new() },
-            bids: (individual && dealt).then_some(h.bids),
-            contract: h.contract.filter(|_| dealt).map(|c| ContractView {
-                declarer: c.declarer,
-                bid: c.bid.text(),
-                multiplier: c.multiplier,
-            }),
-            trump: h.trump.filter(|_| dealt),
-            tricks: if dealt {
-                h.tricks
+        } else if dealt {
+            v.auction.extend(
+                h.auction
+                    .calls
                     .iter()
-                    .map(|(t, w)| TrickView {
-                        leader: t.leader,
-                        cards: TrickCards::new(t.plays().map(|(_, c)| c)),
-                        winner: Some(*w),
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            current_trick: TrickView {
-                leader: h.trick.leader,
-                cards: if dealt {
-                    TrickCards::new(h.trick.plays().map(|(_, c)| c))
-                } else {
-                    TrickCards::new([])
-                },
-                winner: None,
-            },
-            tricks_won: h.tricks_won,
-            strikes: h.strikes,
-            cards_left: BySeat(Seat::ALL.map(|s| if dealt { h.held[s].len() } else { 0 })),
+                    .map(|&(s, c): &(Seat, Call)| SeatCall {
+                        seat: s,
+                        call: c.text(),
+                    }),
+            );
         }
+        v.tricks.clear();
+        if dealt {
+            v.tricks.extend(h.tricks.iter().map(|(t, w)| TrickView {
+                leader: t.leader,
+                cards: TrickCards::new(t.plays().map(|(_, c)| c)),
+                winner: Some(*w),
+            }));
+        }
+        v.seat = seat;
+        v.hand_number = h.number;
+        v.dealer = self.dealer();
+        v.phase = match self.phase() {
+            Phase::Deal => "deal",
+            Phase::ThrowIn => "throw-in",
+            Phase::Auction => "auction",
+            Phase::Trump => "trump",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        };
+        v.team_scores = self.team_totals();
+        v.seat_scores = individual.then(|| self.seat_scores());
+        v.hand = if dealt || self.is_over() {
+            h.held[seat]
+        } else {
+            CardSet::EMPTY
+        };
+        v.bids = (individual && dealt).then_some(h.bids);
+        v.contract = h.contract.filter(|_| dealt).map(|c| ContractView {
+            declarer: c.declarer,
+            bid: c.bid.text(),
+            multiplier: c.multiplier,
+        });
+        v.trump = h.trump.filter(|_| dealt);
+        v.current_trick = TrickView {
+            leader: h.trick.leader,
+            cards: if dealt {
+                TrickCards::new(h.trick.plays().map(|(_, c)| c))
+            } else {
+                TrickCards::new([])
+            },
+            winner: None,
+        };
+        v.tricks_won = h.tricks_won;
+        v.strikes = h.strikes;
+        v.cards_left = BySeat(Seat::ALL.map(|s| if dealt { h.held[s].len() } else { 0 }));
     }
 
     /// The decision pending for `seat`, if it is that seat's turn.

@@ -198,7 +198,9 @@ fn play_watched(
                 time: cfg.time,
             },
         );
+        hello.push(b'\n');
         bot.send(&hello, None);
+        hello.pop();
         hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
@@ -369,7 +371,7 @@ impl Table<'_, '_> {
         RefereeError,
     > {
         for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
-            self.trace_out(seat, hello);
+            trace_out(&mut self.trace, &self.game, seat, hello);
         }
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
@@ -744,46 +746,28 @@ impl Table<'_, '_> {
         line.clear();
         self.writer.write(&mut line, msg);
         for seat in Seat::ALL {
-            self.queue(seat, &line, None);
-        }
-        self.scratch = line;
-    }
-
-    /// Queues one message for one seat.
-    fn send(&mut self, seat: Seat, msg: &ToBot<'_>, request_id: Option<u64>) {
-        let mut line = std::mem::take(&mut self.scratch);
-        line.clear();
-        self.writer.write(&mut line, msg);
-        self.queue(seat, &line, request_id);
-        self.scratch = line;
-    }
-
-    /// Adds a serialized message to the seat's outbox (dropped for a seat whose bot is gone).
-    fn queue(&mut self, seat: Seat, line: &[u8], request_id: Option<u64>) {
-        self.trace_out(seat, line);
-        let s = &mut self.seats[seat.index()];
-        if s.alive {
-            if !s.outbox.is_empty() {
+            trace_out(&mut self.trace, &self.game, seat, &line);
+            let s = &mut self.seats[seat.index()];
+            if s.alive {
+                s.outbox.extend_from_slice(&line);
                 s.outbox.push(b'\n');
             }
-            s.outbox.extend_from_slice(line);
-            s.outbox_request = request_id.or(s.outbox_request);
         }
+        self.scratch = line;
     }
 
-    /// Traces a message to a seat, with the cards hidden from that seat (test aid).
-    fn trace_out(&mut self, seat: Seat, line: &[u8]) {
-        if let Some(t) = self.trace.as_mut() {
-            let mut hidden = CardSet::EMPTY;
-            if self.game.hands_dealt() > 0 && !self.game.needs_deal() {
-                for other in Seat::ALL.iter().filter(|&&s| s != seat) {
-                    hidden = hidden.union(self.game.hand().held[*other]);
-                }
-            }
-            let line = String::from_utf8_lossy(line);
-            let entry =
-                serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
-            let _ = writeln!(t, "{entry}");
+    /// Queues one message for one seat (dropped for a seat whose bot is gone), serialized
+    /// straight into its outbox: a request is written to the bot from there, never copied.
+    fn send(&mut self, seat: Seat, msg: &ToBot<'_>, request_id: Option<u64>) {
+        let s = &mut self.seats[seat.index()];
+        let start = s.outbox.len();
+        self.writer.write(&mut s.outbox, msg);
+        trace_out(&mut self.trace, &self.game, seat, &s.outbox[start..]);
+        if s.alive {
+            s.outbox.push(b'\n');
+            s.outbox_request = request_id.or(s.outbox_request);
+        } else {
+            s.outbox.truncate(start);
         }
     }
 
@@ -832,6 +816,21 @@ impl Table<'_, '_> {
 struct Forfeit {
     winner: Option<Team>,
     info: ForfeitInfo,
+}
+
+/// Traces a message to a seat, with the cards hidden from that seat (test aid).
+fn trace_out(trace: &mut Option<BufWriter<File>>, game: &Game, seat: Seat, line: &[u8]) {
+    if let Some(t) = trace.as_mut() {
+        let mut hidden = CardSet::EMPTY;
+        if game.hands_dealt() > 0 && !game.needs_deal() {
+            for other in Seat::ALL.iter().filter(|&&s| s != seat) {
+                hidden = hidden.union(game.hand().held[*other]);
+            }
+        }
+        let line = String::from_utf8_lossy(line);
+        let entry = serde_json::json!({"dir": "out", "seat": seat, "hidden": hidden, "line": line});
+        let _ = writeln!(t, "{entry}");
+    }
 }
 
 fn legal_text(legal: &crate::rules::MoveList) -> String {

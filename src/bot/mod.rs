@@ -254,23 +254,33 @@ impl Bot {
         self.pgid as u32
     }
 
-    /// Sends `lines` (one or more complete lines joined by `\n`, without the final newline,
-    /// which is added) to the bot's stdin in one write, so the bot wakes once for a batch.
-    /// Never blocks: what the pipe cannot take now is kept and written while the referee waits
-    /// for this bot ([`Bot::recv_timeout`]). With `request_id`, a [`BotEvent::Written`] follows
-    /// once the last byte is written: the bot's clock starts there. After `stop`, or once the
-    /// bot closed its stdin, the lines are silently dropped: `Eof` is how that is learned.
+    /// Sends `lines` (one or more complete lines, each ending in `\n`) to the bot's stdin in one
+    /// write, so the bot wakes once for a batch. Never blocks: what the pipe cannot take now is
+    /// kept and written while the referee waits for this bot ([`Bot::recv_until`]). With
+    /// `request_id`, a [`BotEvent::Written`] follows once the last byte is written: the bot's
+    /// clock starts there. After `stop`, or once the bot closed its stdin, the lines are
+    /// silently dropped: `Eof` is how that is learned.
     pub fn send(&mut self, lines: &[u8], request_id: Option<u64>) {
+        debug_assert!(lines.ends_with(b"\n"), "send takes whole lines");
         if self.stdin.is_none() {
             return;
         }
-        self.out.extend_from_slice(lines);
-        self.out.push(b'\n');
-        self.queued_total += lines.len() as u64 + 1;
+        self.queued_total += lines.len() as u64;
         if let Some(id) = request_id {
             self.requests.push_back((id, self.queued_total));
         }
-        self.write_some();
+        if self.out_pos < self.out.len() {
+            // Earlier output is still waiting: these lines go after it.
+            self.out.extend_from_slice(lines);
+            self.write_some();
+            return;
+        }
+        // The usual case: straight from the caller's buffer, keeping only what the pipe did
+        // not take (a request is written without being copied here first).
+        if let Some(n) = self.write_bytes(lines) {
+            self.out.extend_from_slice(&lines[n..]);
+            self.report_written();
+        }
     }
 
     /// The next event, waiting at most `d` for one. `None` if none came in time, or if a signal
@@ -403,15 +413,27 @@ impl Bot {
     /// Writes queued output until it is all written or the pipe is full, then reports the
     /// requests that are now completely written.
     fn write_some(&mut self) {
-        let Some(stdin) = self.stdin.as_mut() else {
+        let out = std::mem::take(&mut self.out);
+        let Some(n) = self.write_bytes(&out[self.out_pos..]) else {
             return;
         };
-        while self.out_pos < self.out.len() {
-            match stdin.write(&self.out[self.out_pos..]) {
-                Ok(n) if n > 0 => {
-                    self.out_pos += n;
-                    self.written_total += n as u64;
-                }
+        self.out = out;
+        self.out_pos += n;
+        if self.out_pos == self.out.len() {
+            self.out.clear();
+            self.out_pos = 0;
+        }
+        self.report_written();
+    }
+
+    /// Writes as much of `bytes` as the pipe takes now and returns how much that was, or
+    /// `None` when stdin is gone (closed, or broken: then the queue is dropped too).
+    fn write_bytes(&mut self, bytes: &[u8]) -> Option<usize> {
+        let stdin = self.stdin.as_mut()?;
+        let mut done = 0;
+        while done < bytes.len() {
+            match stdin.write(&bytes[done..]) {
+                Ok(n) if n > 0 => done += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 // EPIPE (the bot closed its stdin or died) or a zero-length write: nothing
@@ -419,14 +441,16 @@ impl Bot {
                 _ => {
                     self.stdin = None;
                     self.discard_output_queue();
-                    return;
+                    return None;
                 }
             }
         }
-        if self.out_pos == self.out.len() {
-            self.out.clear();
-            self.out_pos = 0;
-        }
+        self.written_total += done as u64;
+        Some(done)
+    }
+
+    /// Reports every request whose last byte is now written.
+    fn report_written(&mut self) {
         let mut at = None;
         while let Some(&(id, end)) = self.requests.front() {
             if end > self.written_total {

@@ -119,7 +119,7 @@ fn echo_round_trip_reports_written_before_the_reply() {
     let dir = Scratch::new("echo");
     let mut bot = start(&sh(&dir, r#"while IFS= read -r l; do echo "got $l"; done"#));
     for id in 0..30u64 {
-        bot.send(format!("m{id}").as_bytes(), Some(id));
+        bot.send(format!("m{id}\n").as_bytes(), Some(id));
         match next(&mut bot) {
             BotEvent::Written { id: w, .. } => assert_eq!(w, id),
             other => panic!("expected Written({id}) first, got {other:?}"),
@@ -127,7 +127,7 @@ fn echo_round_trip_reports_written_before_the_reply() {
         assert_eq!(next_line(&mut bot), format!("got m{id}"));
     }
     // Without a request id nothing but the reply comes back.
-    bot.send(b"quiet", None);
+    bot.send(b"quiet\n", None);
     assert_eq!(next_line(&mut bot), "got quiet");
     assert_eq!(bot.try_recv(), None);
 }
@@ -136,7 +136,7 @@ fn echo_round_trip_reports_written_before_the_reply() {
 fn written_time_is_not_after_the_reply_time() {
     let dir = Scratch::new("times");
     let mut bot = start(&sh(&dir, "while read l; do echo ok; done"));
-    bot.send(b"x", Some(1));
+    bot.send(b"x\n", Some(1));
     let BotEvent::Written { at: written, .. } = next(&mut bot) else {
         panic!("expected Written")
     };
@@ -287,7 +287,7 @@ fn eof_and_exit_status_when_the_bot_exits() {
     };
     assert_eq!(status.code(), Some(3));
     // Sending to a dead bot is silently ignored.
-    bot.send(b"anyone?", Some(1));
+    bot.send(b"anyone?\n", Some(1));
 }
 
 #[test]
@@ -450,7 +450,7 @@ fn stop_is_idempotent_and_send_after_stop_is_ignored() {
     let mut bot = start(&sh(&dir, "cat"));
     bot.stop(Duration::from_millis(100));
     bot.stop(Duration::from_millis(100));
-    bot.send(b"late", Some(5));
+    bot.send(b"late\n", Some(5));
     drop(bot);
 }
 
@@ -459,7 +459,7 @@ fn send_never_blocks_on_a_bot_that_does_not_read() {
     let dir = Scratch::new("noread");
     let mut bot = start(&sh(&dir, "echo ready; exec sleep 1000"));
     assert_eq!(next_line(&mut bot), "ready");
-    let big = "x".repeat(1 << 20);
+    let big = "x".repeat(1 << 20) + "\n";
     let t = Instant::now();
     for id in 0..8 {
         bot.send(big.as_bytes(), Some(id));
@@ -486,7 +486,7 @@ fn a_request_larger_than_the_pipe_is_written_as_the_bot_reads_and_timed_from_the
         flag = flag.display().to_string()
     );
     let mut bot = start(&py(&dir, &code));
-    let big = "y".repeat(1 << 20);
+    let big = "y".repeat(1 << 20) + "\n";
     let t = Instant::now();
     bot.send(big.as_bytes(), Some(7));
     assert!(t.elapsed() < PATIENCE, "send blocked for {:?}", t.elapsed());
@@ -499,7 +499,7 @@ fn a_request_larger_than_the_pipe_is_written_as_the_bot_reads_and_timed_from_the
     let BotEvent::Line { text, at: replied } = next(&mut bot) else {
         panic!("expected the reply")
     };
-    assert_eq!(text, (big.len() + 1).to_string());
+    assert_eq!(text, big.len().to_string());
     assert!(written <= replied);
 }
 

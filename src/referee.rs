@@ -19,7 +19,7 @@ use crate::protocol::{
     read_hello, read_move, FaultAction, FaultKind, ForfeitInfo, GameEndMsg, HandEndMsg,
     MessageWriter, ReadReply, TimeLimits, ToBot, TurnClock, PROTOCOL_VERSION,
 };
-use crate::record::{BotInfo, Header, RecordLine, RecordWriter, RECORD_FORMAT};
+use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
 use crate::rules::{
     Applied, CardSet, Deal, DealSource, Decision, EndReason, Game, Move, Rules, Seat, Team, View,
 };
@@ -334,15 +334,16 @@ impl Table<'_, '_> {
                 .game
                 .apply_timed(decision.seat, mv, ms)
                 .expect("the referee only applies moves from the legal list");
+            let line = MoveLine {
+                hand_number: self.game.hand().number,
+                seat: decision.seat,
+                decision: decision.kind,
+                mv,
+                ms,
+                substituted,
+            };
             self.record
-                .write_move(
-                    self.game.hand().number,
-                    decision.seat,
-                    decision.kind,
-                    mv,
-                    ms,
-                    substituted,
-                )
+                .write_move(&line)
                 .map_err(|e| record_err(self.cfg, e))?;
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };

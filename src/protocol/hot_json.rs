@@ -1,5 +1,5 @@
-//! The JSON of the three messages sent on every move (`request`, `move`, `trick`) and of the
-//! record's `move` line, written by hand. A request carries the seat's whole view (about 850 bytes, a hundred-odd strings);
+//! The JSON of the three messages sent on every move (`request`, `move`, `trick`), written by
+//! hand. A request carries the seat's whole view (about 850 bytes, a hundred-odd strings);
 //! through serde it cost the referee more than the rest of a move put together (the pipes,
 //! the rules and the record), and the referee's overhead per move is what a bot author's
 //! clock and a tournament's running time pay for.
@@ -95,8 +95,9 @@ pub(super) fn request(
     raw(out, "}}");
 }
 
-/// `{"type":"move",...}`: the same bytes as serde_json gives for `ToBot::Move`.
-pub(super) fn move_event(
+/// `{"type":"move",...}`: the same bytes as serde_json gives for `ToBot::Move`. The record's
+/// move line starts with the same fields (`record::RecordWriter::write_move`).
+pub(crate) fn move_event(
     out: &mut Vec<u8>,
     hand_number: u32,
     seat: Seat,
@@ -111,27 +112,6 @@ pub(super) fn move_event(
     string(out, decision_str(decision));
     raw(out, ",\"move\":");
     string_bytes(out, mv.text().as_bytes());
-    raw(out, "}");
-}
-
-/// A record's `move` line (`RecordLine::Move`), written on every move like the messages
-/// above: the same bytes as serde_json gives for it.
-pub(crate) fn record_move(
-    out: &mut Vec<u8>,
-    hand_number: u32,
-    seat: Seat,
-    decision: DecisionKind,
-    mv: Move,
-    ms: u64,
-    substituted: bool,
-) {
-    move_event(out, hand_number, seat, decision, mv);
-    out.pop(); // the closing brace
-    raw(out, ",\"ms\":");
-    uint(out, ms);
-    if substituted {
-        raw(out, ",\"substituted\":true");
-    }
     raw(out, "}");
 }
 
@@ -448,49 +428,6 @@ mod tests {
         assert_eq!(write(&[7]), "7", "shorter");
         assert_eq!(write(&[]), "", "empty");
         assert_eq!(write(&[2]), "2");
-    }
-
-    #[test]
-    fn record_move_lines_are_what_serde_writes() {
-        use crate::record::RecordLine;
-        use crate::rules::{DecisionKind, Move};
-        let moves = [
-            (DecisionKind::Play, "AS"),
-            (DecisionKind::Play, "TH"),
-            (DecisionKind::Play, "2C"),
-            (DecisionKind::Call, "pass"),
-            (DecisionKind::Call, "13"),
-            (DecisionKind::Call, "7NT"),
-            (DecisionKind::Call, "double"),
-            (DecisionKind::Trump, "H"),
-            (DecisionKind::ThrowIn, "keep"),
-            (DecisionKind::ThrowIn, "throw-in"),
-        ]
-        .map(|(kind, text)| (kind, Move::parse(kind, text).unwrap()));
-        let mut out = Vec::new();
-        for (decision, mv) in moves {
-            for (hand_number, ms, substituted) in [
-                (1, 0, false),
-                (9, 9, true),
-                (10, 10, false),
-                (200, u64::MAX, true),
-            ] {
-                for seat in Seat::ALL {
-                    out.clear();
-                    super::record_move(&mut out, hand_number, seat, decision, mv, ms, substituted);
-                    let expect = serde_json::to_string(&RecordLine::Move {
-                        hand_number,
-                        seat,
-                        decision,
-                        mv: mv.to_string(),
-                        ms,
-                        substituted,
-                    })
-                    .unwrap();
-                    assert_eq!(String::from_utf8_lossy(&out), expect);
-                }
-            }
-        }
     }
 
     #[test]

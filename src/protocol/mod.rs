@@ -9,7 +9,7 @@
 mod hot_json;
 mod plain_reply;
 
-pub(crate) use hot_json::record_move as record_move_line;
+pub(crate) use hot_json::move_event as write_move_event;
 
 use std::borrow::Cow;
 

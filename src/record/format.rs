@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{FaultAction, FaultKind, GameEndMsg, HandEndMsg, TimeLimits};
-use crate::rules::{BySeat, CardSet, DecisionKind, Rules, Seat};
+use crate::rules::{BySeat, CardSet, DecisionKind, Move, Rules, Seat};
 
 pub const RECORD_FORMAT: u32 = 1;
 
@@ -42,6 +42,20 @@ pub enum RecordLine {
     Aborted {
         reason: String,
     },
+}
+
+/// A move as the referee writes it to the record: [`RecordLine::Move`] with the move itself
+/// rather than its text (see `RecordWriter::write_move`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLine {
+    pub hand_number: u32,
+    pub seat: Seat,
+    pub decision: DecisionKind,
+    pub mv: Move,
+    /// Milliseconds from the request being written to the reply arriving.
+    pub ms: u64,
+    /// The referee chose this move for a faulty seat.
+    pub substituted: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ pub mod reader;
 pub mod replay;
 pub mod writer;
 
-pub use format::{BotInfo, Header, RecordLine, RECORD_FORMAT};
+pub use format::{BotInfo, Header, MoveLine, RecordLine, RECORD_FORMAT};
 pub use reader::{read_record, NumberedLine, ReadError};
 pub use replay::{replay, replay_file, ReplayError, VerifiedGame};
 pub use writer::RecordWriter;

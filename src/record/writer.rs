@@ -5,8 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::format::RecordLine;
-use crate::rules::{DecisionKind, Move, Seat};
+use super::format::{MoveLine, RecordLine};
 
 pub struct RecordWriter {
     out: BufWriter<File>,
@@ -42,34 +41,86 @@ impl RecordWriter {
     }
 
     /// Writes a `move` line: the same bytes as [`RecordLine::Move`] through
-    /// [`RecordWriter::write`], without building the line and its move text first (this is
-    /// the record line of every move).
-    pub fn write_move(
-        &mut self,
-        hand_number: u32,
-        seat: Seat,
-        decision: DecisionKind,
-        mv: Move,
-        ms: u64,
-        substituted: bool,
-    ) -> std::io::Result<()> {
-        self.line.clear();
-        crate::protocol::record_move_line(
-            &mut self.line,
-            hand_number,
-            seat,
-            decision,
-            mv,
-            ms,
-            substituted,
-        );
-        self.line.push(b'\n');
-        self.out.write_all(&self.line)
+    /// [`RecordWriter::write`], written by hand without building the line and its move text
+    /// first (this is the record line of every move).
+    pub fn write_move(&mut self, m: &MoveLine) -> std::io::Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        crate::protocol::write_move_event(line, m.hand_number, m.seat, m.decision, m.mv);
+        line.pop(); // its closing brace: the record adds two fields
+        line.extend_from_slice(b",\"ms\":");
+        line.extend_from_slice(itoa::Buffer::new().format(m.ms).as_bytes());
+        if m.substituted {
+            line.extend_from_slice(b",\"substituted\":true");
+        }
+        line.extend_from_slice(b"}\n");
+        self.out.write_all(line)
     }
 
     /// Hands the buffered lines to the OS: enough for a referee crash to leave them readable
     /// (no fsync: a record is not worth a disk sync per hand).
     pub fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{DecisionKind, Move, Seat};
+
+    #[test]
+    fn move_lines_are_what_serde_writes() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-writer-{}", std::process::id()));
+        let path = dir.join("moves.jsonl");
+        let mut w = RecordWriter::create(&path).unwrap();
+        let moves = [
+            (DecisionKind::Play, "AS"),
+            (DecisionKind::Play, "TH"),
+            (DecisionKind::Play, "2C"),
+            (DecisionKind::Call, "pass"),
+            (DecisionKind::Call, "13"),
+            (DecisionKind::Call, "7NT"),
+            (DecisionKind::Call, "double"),
+            (DecisionKind::Trump, "H"),
+            (DecisionKind::ThrowIn, "keep"),
+            (DecisionKind::ThrowIn, "throw-in"),
+        ]
+        .map(|(kind, text)| (kind, Move::parse(kind, text).unwrap()));
+        let mut expect = String::new();
+        for (decision, mv) in moves {
+            for (hand_number, ms, substituted) in [
+                (1, 0, false),
+                (9, 9, true),
+                (10, 10, false),
+                (200, u64::MAX, true),
+            ] {
+                for seat in Seat::ALL {
+                    let m = MoveLine {
+                        hand_number,
+                        seat,
+                        decision,
+                        mv,
+                        ms,
+                        substituted,
+                    };
+                    w.write_move(&m).unwrap();
+                    expect += &serde_json::to_string(&RecordLine::Move {
+                        hand_number,
+                        seat,
+                        decision,
+                        mv: mv.to_string(),
+                        ms,
+                        substituted,
+                    })
+                    .unwrap();
+                    expect.push('\n');
+                }
+            }
+        }
+        w.flush().unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(written, expect);
     }
 }

@@ -200,7 +200,6 @@ fn play_watched(
         );
         hello.push(b'\n');
         bot.send(&hello, None);
-        hello.pop();
         hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
@@ -358,8 +357,8 @@ impl Table<'_, '_> {
         })
     }
 
-    /// Waits for the replies to the `hellos` sent when the bots were started, all within the
-    /// handshake limit.
+    /// Waits for the replies to the `hellos` (lines as written) sent when the bots were
+    /// started, all within the handshake limit.
     #[allow(clippy::type_complexity)]
     fn handshake(
         &mut self,
@@ -372,7 +371,8 @@ impl Table<'_, '_> {
         RefereeError,
     > {
         for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
-            trace_out(&mut self.trace, &self.game, seat, hello);
+            let line = hello.strip_suffix(b"\n").unwrap_or(hello);
+            trace_out(&mut self.trace, &self.game, seat, line);
         }
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();

@@ -266,34 +266,7 @@ fn any_rules() -> BoxedStrategy<Rules> {
 
 /// Every move of every kind: the universe illegal moves are drawn from.
 fn all_moves() -> Vec<Move> {
-    let mut v = vec![
-        Move::ThrowIn,
-        Move::Keep,
-        Move::Call(Call::Pass),
-        Move::Call(Call::Double),
-        Move::Call(Call::Redouble),
-    ];
-    let strains = [
-        None,
-        Some(Strain::Trump(Suit::Clubs)),
-        Some(Strain::Trump(Suit::Diamonds)),
-        Some(Strain::Trump(Suit::Hearts)),
-        Some(Strain::Trump(Suit::Spades)),
-        Some(Strain::NoTrump),
-    ];
-    for level in 1..=13 {
-        for strain in strains {
-            v.push(Move::Call(Call::Bid(Bid {
-                level: Level::new(level).expect("1..=13"),
-                strain,
-            })));
-        }
-    }
-    for strain in strains.into_iter().flatten() {
-        v.push(Move::Trump(strain));
-    }
-    v.extend(Card::all().map(Move::Play));
-    v
+    Move::all().collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
+use os::pollfd;
 pub use os::{become_subreaper, pin_to_cpu, BatchScheduling};
 pub use watchdog::Watchdog;
 
@@ -298,7 +299,7 @@ impl Bot {
                 return None;
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            match os::poll(&mut fds[..n], left) {
+            match os::poll(&mut fds[..n], Some(left)) {
                 Ok(0) | Err(_) => return None,
                 Ok(_) => self.progress(&fds[..n]),
             }
@@ -330,7 +331,7 @@ impl Bot {
     pub fn try_recv(&mut self) -> Option<BotEvent> {
         if self.events.is_empty() {
             let (mut fds, n) = self.poll_fds();
-            if n > 0 && matches!(os::poll(&mut fds[..n], Duration::ZERO), Ok(r) if r > 0) {
+            if n > 0 && matches!(os::poll(&mut fds[..n], Some(Duration::ZERO)), Ok(r) if r > 0) {
                 self.progress(&fds[..n]);
             }
         }
@@ -559,15 +560,7 @@ pub fn wait_any<'a>(bots: impl IntoIterator<Item = &'a Bot>, d: Duration) {
     if fds.is_empty() {
         thread::sleep(d);
     } else {
-        let _ = os::poll(&mut fds, d);
-    }
-}
-
-fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
-    libc::pollfd {
-        fd,
-        events,
-        revents: 0,
+        let _ = os::poll(&mut fds, Some(d));
     }
 }
 

@@ -240,13 +240,9 @@ fn wait_pidfds(
         }
         let mut pfds: Vec<libc::pollfd> = fds
             .iter()
-            .map(|fd| libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            })
+            .map(|fd| pollfd(fd.as_raw_fd(), libc::POLLIN))
             .collect();
-        match poll(&mut pfds, deadline - now) {
+        match poll(&mut pfds, Some(deadline - now)) {
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             // poll itself failing (ENOMEM) must not end the wait early: nap for the rest.
@@ -296,9 +292,10 @@ pub(super) fn reap_group(pgid: i32, deadline: Instant) {
     }
 }
 
-/// Puts our end of a pipe in non-blocking mode, so the referee's thread can write to and read
-/// from a bot without ever blocking on it. Only our end changes: the bot's end of the same pipe
-/// is a separate open file and stays blocking, as bots expect.
+/// Puts our end of a pipe in non-blocking mode, so the referee never blocks writing to a bot's
+/// stdin and the stderr pump never blocks reading one bot while others wait. Only our end
+/// changes: the bot's end of the same pipe is a separate open file and stays blocking, as bots
+/// expect.
 pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
     use std::os::fd::AsRawFd;
     let fd = fd.as_raw_fd();
@@ -314,23 +311,23 @@ pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()>
     Ok(())
 }
 
-/// Waits until one of `fds` is ready, however long that takes. Returns how many are ready.
-/// EINTR is returned as an error.
-pub(super) fn poll_forever(fds: &mut [libc::pollfd]) -> io::Result<usize> {
-    // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the length passed.
-    let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
-    if rc < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(rc as usize)
+/// A `pollfd` asking for `events` on `fd`.
+pub(super) fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events,
+        revents: 0,
     }
 }
 
-/// Waits until one of `fds` is ready or `timeout` passes (rounded up to a whole millisecond,
-/// so a short wait is never a busy loop). Returns how many are ready; 0 on timeout. EINTR is
-/// returned as an error so callers get back to check their stop flag.
-pub(super) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<usize> {
-    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+/// Waits until one of `fds` is ready or `timeout` passes (`None`: however long that takes;
+/// rounded up to a whole millisecond, so a short wait is never a busy loop). Returns how many
+/// are ready; 0 on timeout. EINTR is returned as an error so callers get back to check their
+/// stop flag.
+pub(super) fn poll(fds: &mut [libc::pollfd], timeout: Option<Duration>) -> io::Result<usize> {
+    let ms = timeout.map_or(-1, |t| {
+        t.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int
+    });
     // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the length passed.
     let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
     if rc < 0 {
@@ -423,18 +420,14 @@ mod tests {
             .spawn()
             .expect("start sh");
         let fd = pidfd_open(kid.id()).expect("pidfd_open (Linux 5.3+)");
-        let mut pfd = [libc::pollfd {
-            fd: fd.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        }];
+        let mut pfd = [pollfd(fd.as_raw_fd(), libc::POLLIN)];
         assert_eq!(
-            poll(&mut pfd, Duration::ZERO).unwrap(),
+            poll(&mut pfd, Some(Duration::ZERO)).unwrap(),
             0,
             "running: not readable"
         );
         drop(kid.stdin.take()); // `read` sees end of input and the shell exits
-        assert_eq!(poll(&mut pfd, Duration::from_secs(60)).unwrap(), 1);
+        assert_eq!(poll(&mut pfd, Some(Duration::from_secs(60))).unwrap(), 1);
         assert!(kid.try_wait().unwrap().is_some());
     }
 }

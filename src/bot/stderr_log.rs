@@ -16,6 +16,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+use super::os::{poll, pollfd};
+
 /// Bytes asked for in one read: the default Linux pipe capacity, so one read usually empties
 /// the pipe and a flood costs one syscall per 64 KiB.
 const CHUNK: usize = 64 * 1024;
@@ -174,12 +176,15 @@ fn run_pump(pump: &Pump, mut woken: UnixStream) {
     loop {
         jobs.append(&mut pump.new_jobs.lock().unwrap_or_else(|e| e.into_inner()));
         fds.clear();
-        fds.push(pollin(woken.as_raw_fd()));
-        fds.extend(jobs.iter().map(|j| pollin(j.stderr.as_raw_fd())));
+        fds.push(pollfd(woken.as_raw_fd(), libc::POLLIN));
+        fds.extend(
+            jobs.iter()
+                .map(|j| pollfd(j.stderr.as_raw_fd(), libc::POLLIN)),
+        );
         // No timeout: every change comes through one of these descriptors. An error (EINTR,
         // or ENOMEM) just goes round again, trying every pipe once (after a short nap unless it
         // was a signal, so a lasting failure does not spin).
-        let ready = super::os::poll_forever(&mut fds);
+        let ready = poll(&mut fds, None);
         if matches!(&ready, Err(e) if e.kind() != io::ErrorKind::Interrupted) {
             thread::sleep(std::time::Duration::from_millis(1));
         }
@@ -215,14 +220,6 @@ fn run_pump(pump: &Pump, mut woken: UnixStream) {
                 // Dropping the job closes the pipe and then drops `done`.
             }
         }
-    }
-}
-
-fn pollin(fd: i32) -> libc::pollfd {
-    libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
     }
 }
 

@@ -216,17 +216,23 @@ mod tests {
     }
 
     #[test]
-    fn a_disarmed_watchdog_lets_reads_finish() {
+    fn a_disarmed_watchdog_lets_a_blocked_read_wait() {
         let (mut reader, mut writer) = silent_pipe();
         let stop = AtomicBool::new(false);
         let shared = Shared::for_this_thread();
         thread::scope(|scope| {
             let dog = Watchdog::start(scope, &shared, &stop).unwrap();
+            // A deadline already past, then disarmed: no signal may come after this.
             dog.arm(Instant::now());
             dog.disarm();
-            thread::sleep(TICK * 4);
-            use std::io::Write;
-            writer.write_all(b"x").unwrap();
+            thread::sleep(TICK * 2);
+            // The read blocks for many ticks before the byte comes; an armed watchdog would
+            // have interrupted it by then.
+            scope.spawn(move || {
+                thread::sleep(TICK * 10);
+                use std::io::Write;
+                writer.write_all(b"x").unwrap();
+            });
             let mut buf = [0u8; 16];
             assert_eq!(reader.read(&mut buf).unwrap(), 1);
         });

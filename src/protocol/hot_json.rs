@@ -73,7 +73,7 @@ pub(super) fn request(
     raw(out, "{\"type\":\"request\",\"id\":");
     uint(out, id);
     raw(out, ",\"decision\":");
-    string(out, decision_str(decision));
+    string(out, decision.as_str());
     raw(out, ",\"legal\":[");
     for (i, m) in legal.iter().enumerate() {
         comma(out, i);
@@ -109,7 +109,7 @@ pub(crate) fn move_event(
     raw(out, ",\"seat\":");
     write_seat(out, seat);
     raw(out, ",\"decision\":");
-    string(out, decision_str(decision));
+    string(out, decision.as_str());
     raw(out, ",\"move\":");
     string_bytes(out, mv.text().as_bytes());
     raw(out, "}");
@@ -226,15 +226,6 @@ fn write_trick(out: &mut Vec<u8>, t: &TrickView) {
         write_seat(out, w);
     }
     raw(out, "}");
-}
-
-fn decision_str(d: DecisionKind) -> &'static str {
-    match d {
-        DecisionKind::ThrowIn => "throw-in",
-        DecisionKind::Call => "call",
-        DecisionKind::Trump => "trump",
-        DecisionKind::Play => "play",
-    }
 }
 
 /// A set in display order (spades to clubs, ace first), as its serde form.

@@ -137,6 +137,15 @@ pub enum Strain {
 }
 
 impl Strain {
+    /// The four suits (clubs to spades), then No Trump.
+    pub const ALL: [Strain; 5] = [
+        Strain::Trump(Suit::Clubs),
+        Strain::Trump(Suit::Diamonds),
+        Strain::Trump(Suit::Hearts),
+        Strain::Trump(Suit::Spades),
+        Strain::NoTrump,
+    ];
+
     pub const fn trump(self) -> Option<Suit> {
         match self {
             Strain::Trump(s) => Some(s),
@@ -250,14 +259,21 @@ pub enum DecisionKind {
     Play,
 }
 
-impl fmt::Display for DecisionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl DecisionKind {
+    /// Its name in messages and records.
+    pub const fn as_str(self) -> &'static str {
+        match self {
             DecisionKind::ThrowIn => "throw-in",
             DecisionKind::Call => "call",
             DecisionKind::Trump => "trump",
             DecisionKind::Play => "play",
-        })
+        }
+    }
+}
+
+impl fmt::Display for DecisionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -324,6 +340,29 @@ impl Move {
 }
 
 impl Move {
+    /// Every move of every kind, whether or not any rules allow it: throw-in answers, calls
+    /// (each level alone and with each strain), trump choices, cards. Tests draw illegal moves
+    /// from it.
+    pub fn all() -> impl Iterator<Item = Move> {
+        let bids = (Level::MIN.get()..=Level::MAX.get()).flat_map(|n| {
+            let level = Level::new(n).expect("1..=13");
+            std::iter::once(None)
+                .chain(Strain::ALL.map(Some))
+                .map(move |strain| Move::Call(Call::Bid(Bid { level, strain })))
+        });
+        [
+            Move::ThrowIn,
+            Move::Keep,
+            Move::Call(Call::Pass),
+            Move::Call(Call::Double),
+            Move::Call(Call::Redouble),
+        ]
+        .into_iter()
+        .chain(bids)
+        .chain(Strain::ALL.map(Move::Trump))
+        .chain(Card::all().map(Move::Play))
+    }
+
     /// The move's text, as in a request's `legal` list and in records.
     pub fn text(self) -> MoveText {
         match self {
@@ -489,6 +528,8 @@ mod tests {
                 format!("{}{}", c.rank().letter(), c.suit().letter()),
             ));
         }
+        let listed: Vec<Move> = moves.iter().map(|(m, _)| *m).collect();
+        assert_eq!(listed, Move::all().collect::<Vec<_>>(), "Move::all");
         for (m, expect) in moves {
             assert_eq!(&*m.text(), expect);
             assert_eq!(m.to_string(), expect);

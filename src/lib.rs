@@ -1,8 +1,16 @@
 //! tarneeb-referee: a headless referee for the Tarneeb family of card games.
 //!
-//! Layers, data flowing one way: [`rules`] (pure game rules) under the drivers: [`simulate`]
-//! with built-in [`players`], and [`referee`], which runs external bots through [`bot`]
-//! over [`protocol`] and writes a [`record`].
+//! Layers, data flowing one way, each using only those below it (`tests/layout.rs` checks it):
+//! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games,
+//!   ratings, standings), [`simulate`] (in-process games of the built-in [`players`]) and
+//!   [`replay`] (a verified game shown as text or a page);
+//! - below them: [`protocol`] (the wire messages), [`record`] (writing, reading and verifying
+//!   game records), [`bot`] (bot processes: spawn, pipes, timeouts, stop), [`rules_file`]
+//!   (presets and rules files) and [`signals`];
+//! - at the bottom, [`rules`]: the pure game rules, no I/O.
+//!
+//! The command line (`src/cli/`, one file per command) sits on top in the binary and is not
+//! part of this library's API.
 
 /// `println!` that returns the write's `io::Result` instead of panicking: `tarneeb ... | head`
 /// closes stdout early, and that must end the program quietly, not with a panic. Callers pass
@@ -35,16 +43,13 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 pub mod bot;
-pub mod cli_args;
 pub mod players;
 pub mod protocol;
 pub mod record;
 pub mod referee;
-pub mod replay_cmd;
-pub mod replay_html;
+pub mod replay;
 pub mod rules;
 pub mod rules_file;
 pub mod signals;
 pub mod simulate;
 pub mod tournament;
-pub mod tournament_cmd;

@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
 use os::pollfd;
-pub use os::{become_subreaper, pin_to_cpu, BatchScheduling};
+pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
 pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read

@@ -46,6 +46,27 @@ fn set_subreaper() -> io::Result<()> {
     ))
 }
 
+/// The CPUs this process may run on (for pinning each game of a tournament to its own).
+#[cfg(target_os = "linux")]
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+/// The CPUs this process may run on: none known off Linux, so nothing is pinned.
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Vec<usize> {
+    Vec::new()
+}
+
 /// Restricts `pid` (0: the calling thread) to one CPU, so a benchmark measures bots that do not
 /// migrate between cores or compete with the referee for one.
 #[cfg(target_os = "linux")]

@@ -6,8 +6,11 @@
 //! `request`, `move`, `trick`, `hand_end`, `fault` and `game_end`; a bot sends `hello` once and
 //! one `move` per request.
 
+mod fault_policy;
 mod hot_json;
 mod plain_reply;
+
+pub use fault_policy::FaultPolicy;
 
 pub(crate) use hot_json::move_event as write_move_event;
 

@@ -44,6 +44,21 @@ pub enum RecordLine {
     },
 }
 
+impl RecordLine {
+    /// The line's `type`, as a complaint about it names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RecordLine::Header(_) => "header",
+            RecordLine::Deal { .. } => "deal",
+            RecordLine::Move { .. } => "move",
+            RecordLine::Fault { .. } => "fault",
+            RecordLine::HandEnd(_) => "hand_end",
+            RecordLine::Result(_) => "result",
+            RecordLine::Aborted { .. } => "aborted",
+        }
+    }
+}
+
 /// A move as the referee writes it to the record: [`RecordLine::Move`] with the move itself
 /// rather than its text (see `RecordWriter::write_move`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-use super::format::RecordLine;
-use super::replay::ReplayError;
+use super::format::{Header, RecordLine};
+
+/// A record line that is wrong: not a record line, or (found by the verifier) not what the
+/// rules give. The line and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct LineError {
+    /// 1-based line number in the record file.
+    pub line: usize,
+    pub problem: String,
+}
 
 /// One line of a record with its line number in the file.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,19 +33,19 @@ pub enum ReadError {
     },
     /// A line is not a record line (not JSON, an unknown type, a missing or mistyped field).
     #[error(transparent)]
-    Line(#[from] ReplayError),
+    Line(#[from] LineError),
 }
 
 /// The lines of a record. The last line may end without a newline; blank lines are skipped (they
 /// carry nothing), everything else must be a valid record line.
-pub fn parse_record(text: &str) -> Result<Vec<NumberedLine>, ReplayError> {
+pub fn parse_record(text: &str) -> Result<Vec<NumberedLine>, LineError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         if raw.trim().is_empty() {
             continue;
         }
-        let record = parse_line(raw).map_err(|problem| ReplayError { line, problem })?;
+        let record = parse_line(raw).map_err(|problem| LineError { line, problem })?;
         out.push(NumberedLine { line, record });
     }
     Ok(out)
@@ -54,7 +63,7 @@ pub fn read_record(path: &Path) -> Result<Vec<NumberedLine>, ReadError> {
             // Name the line holding the first invalid byte.
             let at = e.utf8_error().valid_up_to();
             let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-            Err(ReplayError {
+            Err(LineError {
                 line,
                 problem: "the line is not UTF-8 text".to_string(),
             }
@@ -86,6 +95,30 @@ fn parse_line(raw: &str) -> Result<RecordLine, String> {
         } else {
             format!("not a valid '{kind}' line: {path}: {}", e.inner())
         }
+    })
+}
+
+/// The header, which must be the first line.
+pub fn header_of(lines: &[NumberedLine]) -> Result<&Header, LineError> {
+    let Some(first) = lines.first() else {
+        return line_err(1, "the record is empty: its first line must be the header");
+    };
+    match &first.record {
+        RecordLine::Header(h) => Ok(h),
+        other => line_err(
+            first.line,
+            format!(
+                "the first line must be the header, this is a '{}' line",
+                other.kind()
+            ),
+        ),
+    }
+}
+
+pub(crate) fn line_err<T>(line: usize, problem: impl Into<String>) -> Result<T, LineError> {
+    Err(LineError {
+        line,
+        problem: problem.into(),
     })
 }
 

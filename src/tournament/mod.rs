@@ -5,6 +5,7 @@
 //! worker threads, [`results`] keeps `results.jsonl` and `tournament.json`, [`progress`] shows
 //! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables.
 
+pub mod deal_sets;
 pub mod progress;
 pub mod ratings;
 pub mod results;

@@ -169,6 +169,37 @@ pub fn record_moves(path: &Path, from_hand: u32) -> Option<(u64, u64)> {
     Some((moves, ms))
 }
 
+/// The rows of several tournament directories. When all are parts of one tournament (the same
+/// `tournament.json` but for `--shard`), a game present in several parts counts once.
+pub fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
+    let mut configs = Vec::new();
+    let mut rows = Vec::new();
+    for d in dirs {
+        let t = d.join(TOURNAMENT_FILE);
+        let text = std::fs::read_to_string(&t).map_err(|e| {
+            format!(
+                "{} is not a tournament directory: {}: {e}",
+                d.display(),
+                t.display()
+            )
+        })?;
+        let mut v: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
+        if let Some(o) = v.as_object_mut() {
+            o.remove("shard");
+        }
+        configs.push(v);
+        rows.push(read_rows(d)?);
+    }
+    let same = configs.windows(2).all(|w| w[0] == w[1]);
+    let mut all: Vec<GameRow> = rows.into_iter().flatten().collect();
+    if same {
+        all.sort_by_key(|r| r.game);
+        all.dedup_by_key(|r| r.game);
+    }
+    Ok(all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use super::sprt::{sprt, SprtConfig, SprtDecision, SprtState};
 use super::standings::GameRow;
 use crate::bot::{pin_to_cpu, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
-use crate::record::replay::RecordedDeals;
+use crate::record::RecordedDeals;
 use crate::referee::{play_game, EventDelivery, FaultPolicy, GameConfig, RefereeError};
 use crate::rules::Rules;
 

@@ -1,22 +1,20 @@
-//! The `tarneeb tournament` and `tarneeb standings` commands: arguments, the tournament
-//! directory, output and exit codes (0 done, 1 the program failed, 2 bad usage or input,
-//! 130 interrupted).
+//! `tarneeb tournament`: arguments, the tournament directory, output and exit codes (0 done,
+//! 1 the program failed, 2 bad usage or input, 130 interrupted).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::bot::{become_subreaper, split_command};
-use crate::cli_args::BotLimits;
-use crate::record::reader::read_record;
-use crate::record::replay::{recorded_deals, RecordedDeals};
-use crate::referee::RefereeError;
-use crate::tournament::results::{self, claim_dir, read_rows, STANDINGS_FILE};
-use crate::tournament::runner::{self, Entrant, RunConfig, RunError};
-use crate::tournament::schedule::{Format, Partners, Plan, Schedule};
-use crate::tournament::sprt::{parse_sprt, SprtDecision};
-use crate::tournament::standings::{render_table, standings, GameRow};
-use crate::{rules_file, signals};
+use super::args::BotLimits;
+use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
+use tarneeb_referee::referee::RefereeError;
+use tarneeb_referee::tournament::deal_sets::load_deals;
+use tarneeb_referee::tournament::results::{claim_dir, read_rows, STANDINGS_FILE};
+use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
+use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
+use tarneeb_referee::tournament::sprt::{parse_sprt, SprtDecision};
+use tarneeb_referee::tournament::standings::{render_table, standings};
+use tarneeb_referee::{out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
 pub struct TournamentArgs {
@@ -71,14 +69,6 @@ pub struct TournamentArgs {
     limits: BotLimits,
 }
 
-#[derive(clap::Args, Debug)]
-pub struct StandingsArgs {
-    /// Tournament directories (their results.jsonl files are merged; parts of one sharded
-    /// tournament count each game once).
-    #[arg(required = true, value_name = "DIR")]
-    dirs: Vec<PathBuf>,
-}
-
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, like 1/4");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
@@ -106,29 +96,12 @@ fn usage(message: impl Into<String>) -> Failure {
 }
 
 /// Runs `tarneeb tournament`; returns the exit code.
-pub fn tournament(args: TournamentArgs) -> u8 {
+pub fn run(args: TournamentArgs) -> u8 {
     match run_tournament(args) {
         Ok(code) => code,
         Err(f) => {
             eprintln!("tarneeb: {}", f.message);
             f.code
-        }
-    }
-}
-
-/// Runs `tarneeb standings`; returns the exit code.
-pub fn standings_cmd(args: StandingsArgs) -> u8 {
-    match merged_rows(&args.dirs) {
-        Ok(rows) => match crate::out!("{}", render_table(&standings(&rows))) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                eprintln!("tarneeb: cannot write the standings: {e}");
-                1
-            }
-            _ => 0,
-        },
-        Err(message) => {
-            eprintln!("tarneeb: {message}");
-            2
         }
     }
 }
@@ -153,56 +126,6 @@ fn parse_entrant(text: &str) -> Result<Entrant, String> {
         name: name.to_string(),
         command,
     })
-}
-
-/// Record files a `--deals-from` path stands for: the file, or the `.jsonl` files of the
-/// directory (of its `games/` when it is a tournament directory), by name.
-fn deal_records(path: &Path) -> Result<Vec<PathBuf>, String> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let dir = if path.join("games").is_dir() && path.join(results::TOURNAMENT_FILE).is_file() {
-        path.join("games")
-    } else {
-        path.to_path_buf()
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("--deals-from {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!(
-            "--deals-from {}: the directory holds no record (*.jsonl)",
-            dir.display()
-        ));
-    }
-    Ok(files)
-}
-
-fn load_deals(path: &Path) -> Result<Vec<RecordedDeals>, String> {
-    deal_records(path)?
-        .iter()
-        .map(|p| {
-            let lines = read_record(p).map_err(|e| format!("--deals-from {}: {e}", p.display()))?;
-            recorded_deals(&lines).map_err(|e| format!("--deals-from {}: {e}", p.display()))
-        })
-        .collect()
-}
-
-/// The CPUs this process may run on.
-fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity fills it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Vec::new();
-        }
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &set))
-            .collect()
-    }
 }
 
 fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
@@ -341,7 +264,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let table = render_table(&standings(&summary.rows));
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
-    let _ = crate::out!("{table}");
+    let _ = out!("{table}");
     let mut extra = String::new();
     if let Some(u) = summary.champion {
         let name = &cfg.entrants[u[0]].name;
@@ -358,44 +281,13 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             s.llr, s.lower, s.upper
         ));
     }
-    let _ = crate::out!("{extra}");
+    let _ = out!("{extra}");
     let path = a.out.join(STANDINGS_FILE);
     std::fs::write(&path, format!("{table}{extra}")).map_err(|e| Failure {
         code: 1,
         message: format!("cannot write {}: {e}", path.display()),
     })?;
     Ok(0)
-}
-
-/// The rows of several tournament directories. When all are parts of one tournament (the same
-/// `tournament.json` but for `--shard`), a game present in several parts counts once.
-fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
-    let mut configs = Vec::new();
-    let mut rows = Vec::new();
-    for d in dirs {
-        let t = d.join(results::TOURNAMENT_FILE);
-        let text = std::fs::read_to_string(&t).map_err(|e| {
-            format!(
-                "{} is not a tournament directory: {}: {e}",
-                d.display(),
-                t.display()
-            )
-        })?;
-        let mut v: Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
-        if let Some(o) = v.as_object_mut() {
-            o.remove("shard");
-        }
-        configs.push(v);
-        rows.push(read_rows(d)?);
-    }
-    let same = configs.windows(2).all(|w| w[0] == w[1]);
-    let mut all: Vec<GameRow> = rows.into_iter().flatten().collect();
-    if same {
-        all.sort_by_key(|r| r.game);
-        all.dedup_by_key(|r| r.game);
-    }
-    Ok(all)
 }
 
 #[cfg(test)]

@@ -1,125 +1,11 @@
-//! `tarneeb replay RECORD`: verifies a game record against the rules in its header and prints a
-//! readable transcript (or, with `--json`, the verified game for other tools; with `--html`, a
-//! self-contained page that steps through the game: see [`crate::replay_html`]).
+//! The verified game as text: the transcript `tarneeb replay` prints, whole or one hand.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::Path;
 
+use super::text::{by_suit, rules_text, signed};
 use crate::protocol::{FaultAction, GameEndMsg, HandEndMsg};
-use crate::record::reader::{read_record, ReadError};
-use crate::record::replay::{
-    recorded_deals, replay_file, result_text, FaultEntry, RecordedDeals, VerifiedGame, VerifiedHand,
-};
-use crate::record::ReplayError;
-use crate::rules::{CardSet, Rules, Seat, Suit, PRESETS};
-
-/// Why `tarneeb replay` failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayCmdError {
-    /// Bad usage or an unreadable path: exit code 2.
-    #[error("{0}")]
-    Usage(String),
-    /// The record does not replay: exit code 1, the message names the line.
-    #[error("{path}: {error}")]
-    Invalid { path: String, error: ReplayError },
-    #[error("cannot write the output: {0}")]
-    Output(std::io::Error),
-}
-
-impl ReplayCmdError {
-    pub fn is_usage(&self) -> bool {
-        matches!(self, ReplayCmdError::Usage(_))
-    }
-}
-
-/// Verifies the record at `path` and prints it: one hand with `hand`, JSON with `json`; with
-/// `html`, writes the replay page there instead (and prints one line saying so).
-pub fn run(
-    path: &Path,
-    hand: Option<u32>,
-    json: bool,
-    html: Option<&Path>,
-) -> Result<(), ReplayCmdError> {
-    let game = replay_file(path).map_err(|e| match e {
-        ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
-        ReadError::Line(error) => ReplayCmdError::Invalid {
-            path: path.display().to_string(),
-            error,
-        },
-    })?;
-    let one = match hand {
-        Some(n) => Some(game.hands.iter().find(|h| h.number == n).ok_or_else(|| {
-            ReplayCmdError::Usage(match game.hands.len() {
-                0 => format!("--hand {n}: the record holds no hand"),
-                len => format!("--hand {n}: the record holds hands 1 to {len}"),
-            })
-        })?),
-        None => None,
-    };
-    if let Some(out) = html {
-        std::fs::write(out, crate::replay_html::render(&game)).map_err(|e| {
-            ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
-        })?;
-        let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
-        crate::outln!(
-            "wrote {}: {} hands, {moves} moves, verified",
-            out.display(),
-            game.hands.len()
-        )
-        .or_else(ignore_broken_pipe)
-        .map_err(ReplayCmdError::Output)?;
-        return Ok(());
-    }
-    let text = match (json, one) {
-        (true, Some(h)) => serde_json::to_string(h).expect("a verified hand serializes") + "\n",
-        (true, None) => serde_json::to_string(&game).expect("a verified game serializes") + "\n",
-        (false, Some(h)) => hand_text(&game, h),
-        (false, None) => transcript(&game),
-    };
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // A reader that stopped early (`| head`) is not a failure.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(ReplayCmdError::Output(e)),
-        Ok(()) => Ok(()),
-    }
-}
-
-/// `play --deals-from RECORD`: the record's deals in order and its first dealer. The record must
-/// read (every line a record line, every deal valid) but is not replayed. Refuses to write the
-/// new game's record over `RECORD`, and notes on stderr when the record's rules differ from the
-/// new game's.
-pub fn deals_from(
-    path: &Path,
-    new_record: &Path,
-    rules: Option<&Rules>,
-) -> Result<RecordedDeals, String> {
-    let lines = read_record(path).map_err(|e| match e {
-        ReadError::Io { .. } => e.to_string(),
-        ReadError::Line(l) => format!("--deals-from {}: {l}", path.display()),
-    })?;
-    let d = recorded_deals(&lines).map_err(|e| format!("--deals-from {}: {e}", path.display()))?;
-    let same = match (path.canonicalize(), new_record.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
-        return Err(format!(
-            "--record {} is the record the deals come from: give another --record path",
-            new_record.display()
-        ));
-    }
-    if let Some(rules) = rules.filter(|r| **r != d.rules) {
-        eprintln!(
-            "note: {} was played under other rules ({}); this game uses --rules ({})",
-            path.display(),
-            rules_text(&d.rules),
-            rules_text(rules)
-        );
-    }
-    Ok(d)
-}
+use crate::record::verified::{result_text, FaultEntry, SeatMove, VerifiedGame, VerifiedHand};
+use crate::rules::Seat;
 
 /// The whole game as text: the header, every hand, the result.
 pub fn transcript(g: &VerifiedGame) -> String {
@@ -127,10 +13,10 @@ pub fn transcript(g: &VerifiedGame) -> String {
     let _ = writeln!(
         s,
         "{}, record format {}, seed {}, first dealer {}",
-        g.referee, g.format, g.seed, g.first_dealer
+        g.header.referee, g.header.format, g.header.seed, g.header.first_dealer
     );
-    let _ = writeln!(s, "rules: {}", rules_text(&g.rules));
-    for b in &g.bots {
+    let _ = writeln!(s, "rules: {}", rules_text(&g.header.rules));
+    for b in &g.header.bots {
         let name = match (&b.name, &b.version) {
             (Some(n), Some(v)) => format!("{n} {v}"),
             (Some(n), None) => n.clone(),
@@ -138,13 +24,13 @@ pub fn transcript(g: &VerifiedGame) -> String {
         };
         let _ = writeln!(s, "seat {}: {name} ({})", b.seat, b.command.join(" "));
     }
-    let bank = g.time.bank_ms.map_or(String::new(), |b| {
-        format!(", bank {b} ms + {} ms", g.time.increment_ms)
+    let bank = g.header.time.bank_ms.map_or(String::new(), |b| {
+        format!(", bank {b} ms + {} ms", g.header.time.increment_ms)
     });
     let _ = writeln!(
         s,
         "time: {} ms per move{bank}; on fault: {}",
-        g.time.move_ms, g.on_fault
+        g.header.time.move_ms, g.header.on_fault
     );
     for f in &g.faults {
         let _ = writeln!(s, "{}", fault_text(f));
@@ -317,6 +203,7 @@ fn end_text(g: &VerifiedGame, h: &VerifiedHand, e: &HandEndMsg) -> String {
             .map(|p| p.to_string())
             .collect();
         let limit = g
+            .header
             .rules
             .individual
             .as_ref()
@@ -370,81 +257,10 @@ fn substituted_play(h: &VerifiedHand, seat: Seat, card: &str) -> bool {
         .any(|m| m.substituted && m.seat == seat && m.mv == card)
 }
 
-fn seat_moves(moves: &[crate::record::replay::SeatMove]) -> String {
+fn seat_moves(moves: &[SeatMove]) -> String {
     moves
         .iter()
         .map(|m| format!("{}: {}", m.seat, m.mv))
         .collect::<Vec<_>>()
         .join("  ")
-}
-
-/// `S: A K 7  H: Q 4  D: -  C: J 9 8 6 5 4 3 2`.
-pub fn by_suit(cards: CardSet) -> String {
-    [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs]
-        .iter()
-        .map(|&suit| {
-            let ranks: Vec<String> = cards
-                .display_order()
-                .filter(|c| c.suit() == suit)
-                .map(|c| c.rank().letter().to_string())
-                .collect();
-            let ranks = if ranks.is_empty() {
-                "-".to_string()
-            } else {
-                ranks.join(" ")
-            };
-            format!("{suit}: {ranks}")
-        })
-        .collect::<Vec<_>>()
-        .join("  ")
-}
-
-fn signed(n: i32) -> String {
-    if n > 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
-    }
-}
-
-/// The preset the rules are, or what they change from it.
-pub fn rules_text(r: &Rules) -> String {
-    for name in PRESETS {
-        if Rules::preset(name).as_ref() == Some(r) {
-            return format!(
-                "preset {name} (target {}, at most {} hands)",
-                r.target, r.max_hands
-            );
-        }
-    }
-    let family = if r.contract.is_some() {
-        "a contract game"
-    } else {
-        "an individual-bid game"
-    };
-    format!(
-        "custom, {family} (target {}, at most {} hands); the header holds every option",
-        r.target, r.max_hands
-    )
-}
-
-/// A closed stdout (`| head`) ends the output, not the command.
-fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        Ok(())
-    } else {
-        Err(e)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hands_are_shown_by_suit() {
-        let cards: CardSet =
-            serde_json::from_str(r#"["AS","KS","7S","QH","4H","TC","2C"]"#).unwrap();
-        assert_eq!(by_suit(cards), "S: A K 7  H: Q 4  D: -  C: T 2");
-    }
 }

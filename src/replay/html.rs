@@ -10,7 +10,7 @@
 
 use serde_json::json;
 
-use crate::record::replay::{result_text, VerifiedGame};
+use crate::record::verified::{result_text, VerifiedGame};
 
 /// The page for a verified game.
 pub fn render(game: &VerifiedGame) -> String {
@@ -23,12 +23,12 @@ pub fn render(game: &VerifiedGame) -> String {
         ),
     };
     let meta = json!({
-        "rules": crate::replay_cmd::rules_text(&game.rules),
+        "rules": super::text::rules_text(&game.header.rules),
         "result": result,
     });
     let meta_json = script_json(&meta.to_string());
     TEMPLATE
-        .replace("{{SEED}}", &game.seed.to_string())
+        .replace("{{SEED}}", &game.header.seed.to_string())
         .replace("{{STYLE}}", STYLE)
         .replace("{{SCRIPT}}", SCRIPT)
         .replace("{{META_JSON}}", &meta_json)

@@ -1,0 +1,91 @@
+//! Arguments shared by the commands that start bots, and small parsers for command-line values.
+
+use tarneeb_referee::protocol::TimeLimits;
+use tarneeb_referee::referee::{EventDelivery, FaultPolicy};
+use tarneeb_referee::rules::Seat;
+
+/// The time, fault and output limits a bot plays under: shared by `play` and `tournament`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BotLimits {
+    /// Time for a bot to answer the handshake.
+    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    pub handshake_timeout: u64,
+    /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
+    /// a rules option counted in strikes, separate from this.)
+    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
+    pub move_timeout: u64,
+    /// A chess-clock time bank per seat for the whole game (default: none).
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub time_bank: Option<u64>,
+    /// Added to a seat's bank after each of its replies.
+    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
+    pub increment: u64,
+    /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
+    /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
+    #[arg(long, default_value = "forfeit", value_parser = str::parse::<FaultPolicy>)]
+    pub on_fault: FaultPolicy,
+    /// Longest line accepted from a bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_line: usize,
+    /// Largest stderr log kept per bot, in bytes (the rest is drained and dropped).
+    #[arg(long, default_value_t = 1 << 20)]
+    pub stderr_cap: u64,
+    /// When bots hear of moves, tricks and hand ends: batched (a seat's events go with its next
+    /// request, or at the game's end: one bot woken per move) or immediate (every event to every
+    /// seat as it happens, for bots that think on others' time; slower).
+    #[arg(long, default_value = "batched", value_parser = str::parse::<EventDelivery>)]
+    pub events: EventDelivery,
+}
+
+impl BotLimits {
+    pub fn time(&self) -> TimeLimits {
+        TimeLimits {
+            handshake_ms: self.handshake_timeout,
+            move_ms: self.move_timeout,
+            bank_ms: self.time_bank,
+            increment_ms: self.increment,
+        }
+    }
+}
+
+/// `250ms`, `10s`, `2m`, or a plain number of milliseconds.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000)
+    } else {
+        (t, 1)
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| {
+            format!("'{text}' is not a duration: write 500ms, 10s, 2m or a number of milliseconds")
+        })
+}
+
+pub fn parse_seat(text: &str) -> Result<Seat, String> {
+    text.parse::<u8>()
+        .ok()
+        .and_then(Seat::new)
+        .ok_or_else(|| format!("'{text}' is not a seat: seats are 0, 1, 2 and 3"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("250ms"), Ok(250));
+        assert_eq!(parse_duration_ms("10s"), Ok(10_000));
+        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
+        assert_eq!(parse_duration_ms("42"), Ok(42));
+        assert!(parse_duration_ms("soon").unwrap_err().contains("'soon'"));
+    }
+}

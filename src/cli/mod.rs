@@ -1,0 +1,91 @@
+//! The command line: one module per command, each turning its clap arguments into a validated
+//! configuration and calling the library. Nothing here is part of the library's API; `main`
+//! only parses and maps what [`run`] returns to an exit code (0 done, 1 the program itself
+//! failed, 2 bad usage or input, 130 interrupted).
+
+mod args;
+mod play;
+mod replay;
+mod rules;
+mod simulate;
+mod standings;
+mod tournament;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+use tarneeb_referee::referee::RefereeError;
+use tarneeb_referee::rules_file::RulesInputError;
+
+#[derive(Parser)]
+#[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the complete rules of a preset (or a rules file) as JSON.
+    ///
+    /// Presets: classic, egyptian, 400, 41. A rules file is JSON like
+    /// {"preset": "classic", "target": 41, "contract": {"no-trump": true}}: the preset plus the
+    /// options it changes. docs/rules.md lists every option.
+    Rules(rules::RulesArgs),
+    /// Play one game between four bot programs and write its record.
+    ///
+    /// Each --bot is a command line; the bot speaks the JSON-lines protocol of protocol.md on
+    /// its stdin/stdout (stderr goes to a log beside the record). Exit code 0 when the game
+    /// reached a result (a forfeit is a result), 2 for bad usage or input, 1 when the referee
+    /// itself failed, 130 when interrupted.
+    Play(play::PlayArgs),
+    /// Check a game record against the rules in its header and print a transcript.
+    ///
+    /// Every deal, move, score and the result are replayed with the record's rules; the first
+    /// line that disagrees (an edited or truncated record, or one made under other rules) is
+    /// reported with its number and exit code 1. Exit code 2 for an unreadable path.
+    Replay(replay::ReplayArgs),
+    /// Play a tournament between bot programs: many games, several at once, resumable.
+    ///
+    /// Each --bot is NAME=CMD. Results go to --out DIR (records in DIR/games/, one line per
+    /// game in DIR/results.jsonl, the standings in DIR/standings.txt); the same command on the
+    /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted.
+    Tournament(tournament::TournamentArgs),
+    /// Print the standings of tournament directories (several are merged, like shards).
+    Standings(standings::StandingsArgs),
+    /// Play whole games in process with built-in players and report speed and outcomes.
+    Simulate(simulate::SimulateArgs),
+}
+
+/// An error caused by the user's input: exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Runs the command; returns its exit code or the error that ended it.
+pub fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Rules(a) => rules::run(a).map(|()| 0),
+        Command::Play(a) => play::run(a).map(|()| 0),
+        Command::Replay(a) => replay::run(a).map(|()| 0),
+        Command::Tournament(a) => Ok(tournament::run(a)),
+        Command::Standings(a) => Ok(standings::run(a)),
+        Command::Simulate(a) => simulate::run(a).map(|()| 0),
+    }
+}
+
+/// The exit code for an error that ended a command (its message is printed by the caller).
+pub fn exit_code(e: &anyhow::Error) -> ExitCode {
+    match e.downcast_ref::<RefereeError>() {
+        Some(RefereeError::Interrupted { .. }) => ExitCode::from(130),
+        Some(RefereeError::Spawn { .. }) => ExitCode::from(2),
+        _ if e.downcast_ref::<UsageError>().is_some()
+            || e.downcast_ref::<RulesInputError>().is_some() =>
+        {
+            ExitCode::from(2)
+        }
+        _ => ExitCode::from(1),
+    }
+}

@@ -1,0 +1,221 @@
+//! `tarneeb play`: one game between four bot programs, its record and a report.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::args::{parse_seat, BotLimits};
+use super::UsageError;
+use tarneeb_referee::bot::{split_command, BotSpec};
+use tarneeb_referee::protocol::HandEndMsg;
+use tarneeb_referee::record::reader::{read_record, ReadError};
+use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
+use tarneeb_referee::referee::{play_game, GameConfig};
+use tarneeb_referee::replay::text::rules_text;
+use tarneeb_referee::rules::{Rules, Seat};
+use tarneeb_referee::{outln, rules_file, signals};
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file. Default:
+    /// classic, or with --deals-from the rules of that record.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Game seed: fixes the first dealer and every deal. Default: drawn from the clock (and
+    /// printed, and kept in the record).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
+    /// Partners are seats 0 & 2 and 1 & 3.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    bots: Vec<String>,
+    /// Where to write the game record (JSON lines). Default: games/seed-SEED.jsonl.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Play these deals first (JSON lines with "hands": four lists of 13 cards; a game record
+    /// works), then deals from the seed.
+    #[arg(long, value_name = "PATH")]
+    deals: Option<PathBuf>,
+    /// The first dealer (0-3) instead of the one drawn from the seed.
+    #[arg(long, value_parser = parse_seat)]
+    first_dealer: Option<Seat>,
+    /// Play the deals of this game record first, in order, with its first dealer (to see what
+    /// other bots do with the same cards); then deals from the seed.
+    #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
+    deals_from: Option<PathBuf>,
+    #[command(flatten)]
+    limits: BotLimits,
+    /// Print the result as one JSON object instead of the hand-by-hand report.
+    #[arg(long)]
+    json: bool,
+    /// Test aid: write every message with its seat and the cards hidden from that seat.
+    #[arg(long, hide = true)]
+    trace: Option<PathBuf>,
+}
+
+pub fn run(a: PlayArgs) -> Result<()> {
+    let mut rules = rules_file::load(a.rules.as_deref().unwrap_or("classic"))?;
+    if a.bots.len() != 4 {
+        return Err(UsageError(format!(
+            "give exactly four --bot commands (seats 0, 1, 2, 3), got {}",
+            a.bots.len()
+        ))
+        .into());
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        t.as_nanos() as u64 ^ u64::from(std::process::id())
+    });
+    let record = a
+        .record
+        .unwrap_or_else(|| PathBuf::from(format!("games/seed-{seed}.jsonl")));
+    let (deals, first_dealer) = match (&a.deals, &a.deals_from) {
+        (Some(p), _) => (read_deals(p).map_err(UsageError)?, a.first_dealer),
+        (None, Some(p)) => {
+            let given = a.rules.is_some().then_some(&rules);
+            let d = deals_from(p, &record, given).map_err(UsageError)?;
+            if a.rules.is_none() {
+                rules = d.rules.clone();
+            }
+            (d.deals, Some(d.first_dealer))
+        }
+        (None, None) => (Vec::new(), a.first_dealer),
+    };
+    let mut specs = Vec::new();
+    for (i, cmd) in a.bots.iter().enumerate() {
+        let command =
+            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+        let stem = record
+            .file_stem()
+            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+        let stderr_log = record.with_file_name(format!("{stem}.seat{i}.stderr.log"));
+        specs.push(BotSpec {
+            command,
+            cwd: None,
+            env: Vec::new(),
+            stderr_log,
+            stderr_cap: a.limits.stderr_cap,
+            max_line: a.limits.max_line,
+        });
+    }
+    let bots: [BotSpec; 4] = specs
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("four bot specs"))?;
+    let cfg = GameConfig {
+        rules,
+        seed,
+        first_dealer,
+        deals,
+        bots,
+        time: a.limits.time(),
+        on_fault: a.limits.on_fault,
+        events: a.limits.events,
+        record: record.clone(),
+        trace: a.trace,
+        grace: Duration::from_millis(1000),
+    };
+    if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    let stop = signals::install();
+    // Orphaned helpers of bots are reparented to us, so stopping a bot can reap them.
+    let _ = tarneeb_referee::bot::become_subreaper();
+    let json = a.json;
+    if !json {
+        outln!("seed {seed}, record {}", record.display())?;
+    }
+    let mut report = |h: &HandEndMsg| {
+        if !json {
+            let scores = match &h.seat_scores {
+                Some(s) => format!("players {} {} {} {}", s.0[0], s.0[1], s.0[2], s.0[3]),
+                None => format!("teams {} : {}", h.team_scores.0[0], h.team_scores.0[1]),
+            };
+            // A closed stdout must not stop the game: its bots still have to be stopped.
+            let _ = outln!(
+                "hand {:>3} (dealer {}): {:<16} {scores}",
+                h.hand_number,
+                h.dealer,
+                h.end
+            );
+        }
+    };
+    let outcome = play_game(&cfg, stop, &mut report)?;
+    if json {
+        let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result});
+        outln!("{v}")?;
+    } else {
+        let r = &outcome.result;
+        let names: Vec<String> = outcome
+            .bots
+            .iter()
+            .map(|b| b.name.clone().unwrap_or_else(|| "(no name)".into()))
+            .collect();
+        match r.winner {
+            Some(t) => {
+                let [a, b] = t.seats();
+                outln!(
+                    "winner: team {t} (seat {a} {}, seat {b} {}) by {} after {} hands",
+                    names[a.index()],
+                    names[b.index()],
+                    r.reason,
+                    r.hands
+                )?;
+            }
+            None => outln!("draw ({}) after {} hands", r.reason, r.hands)?,
+        }
+        if let Some(f) = &r.forfeit {
+            outln!(
+                "forfeit: seat {} ({}): {}: {}",
+                f.seat,
+                names[f.seat.index()],
+                f.kind,
+                f.detail
+            )?;
+        }
+        outln!(
+            "final scores: teams {} : {}",
+            r.team_scores.0[0],
+            r.team_scores.0[1]
+        )?;
+    }
+    Ok(())
+}
+
+/// `play --deals-from RECORD`: the record's deals in order and its first dealer. The record must
+/// read (every line a record line, every deal valid) but is not replayed. Refuses to write the
+/// new game's record over `RECORD`, and notes on stderr when the record's rules differ from the
+/// new game's.
+pub fn deals_from(
+    path: &Path,
+    new_record: &Path,
+    rules: Option<&Rules>,
+) -> Result<RecordedDeals, String> {
+    let lines = read_record(path).map_err(|e| match e {
+        ReadError::Io { .. } => e.to_string(),
+        ReadError::Line(l) => format!("--deals-from {}: {l}", path.display()),
+    })?;
+    let d = recorded_deals(&lines).map_err(|e| format!("--deals-from {}: {e}", path.display()))?;
+    let same = match (path.canonicalize(), new_record.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(format!(
+            "--record {} is the record the deals come from: give another --record path",
+            new_record.display()
+        ));
+    }
+    if let Some(rules) = rules.filter(|r| **r != d.rules) {
+        eprintln!(
+            "note: {} was played under other rules ({}); this game uses --rules ({})",
+            path.display(),
+            rules_text(&d.rules),
+            rules_text(rules)
+        );
+    }
+    Ok(d)
+}

@@ -1,0 +1,121 @@
+//! `tarneeb replay RECORD`: verifies a game record against the rules in its header and prints a
+//! readable transcript (or, with `--json`, the verified game for other tools; with `--html`, a
+//! self-contained page that steps through the game).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::UsageError;
+use tarneeb_referee::outln;
+use tarneeb_referee::record::{replay_file, LineError, ReadError};
+use tarneeb_referee::replay::html;
+use tarneeb_referee::replay::transcript::{hand_text, transcript};
+
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// The game record (JSON lines) to check and show.
+    record: PathBuf,
+    /// Show only hand N (1, 2, ...).
+    #[arg(long, value_name = "N")]
+    hand: Option<u32>,
+    /// Print the verified game (or with --hand, the hand) as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write the verified game as one self-contained HTML page that steps through it move by
+    /// move (buttons, arrow keys; the URL fragment #step=N opens it after N steps).
+    #[arg(long, value_name = "OUT.html", conflicts_with_all = ["hand", "json"])]
+    html: Option<PathBuf>,
+}
+
+pub fn run(a: ReplayArgs) -> Result<()> {
+    verify_and_show(&a.record, a.hand, a.json, a.html.as_deref()).map_err(|e| {
+        if e.is_usage() {
+            UsageError(e.to_string()).into()
+        } else {
+            e.into()
+        }
+    })
+}
+
+/// Why `tarneeb replay` failed.
+#[derive(Debug, thiserror::Error)]
+enum ReplayCmdError {
+    /// Bad usage or an unreadable path: exit code 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The record does not replay: exit code 1, the message names the line.
+    #[error("{path}: {error}")]
+    Invalid { path: String, error: LineError },
+    #[error("cannot write the output: {0}")]
+    Output(std::io::Error),
+}
+
+impl ReplayCmdError {
+    fn is_usage(&self) -> bool {
+        matches!(self, ReplayCmdError::Usage(_))
+    }
+}
+
+/// Verifies the record at `path` and prints it: one hand with `hand`, JSON with `json`; with
+/// `html`, writes the replay page there instead (and prints one line saying so).
+fn verify_and_show(
+    path: &Path,
+    hand: Option<u32>,
+    json: bool,
+    html: Option<&Path>,
+) -> Result<(), ReplayCmdError> {
+    let game = replay_file(path).map_err(|e| match e {
+        ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
+        ReadError::Line(error) => ReplayCmdError::Invalid {
+            path: path.display().to_string(),
+            error,
+        },
+    })?;
+    let one = match hand {
+        Some(n) => Some(game.hands.iter().find(|h| h.number == n).ok_or_else(|| {
+            ReplayCmdError::Usage(match game.hands.len() {
+                0 => format!("--hand {n}: the record holds no hand"),
+                len => format!("--hand {n}: the record holds hands 1 to {len}"),
+            })
+        })?),
+        None => None,
+    };
+    if let Some(out) = html {
+        std::fs::write(out, html::render(&game)).map_err(|e| {
+            ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
+        })?;
+        let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
+        outln!(
+            "wrote {}: {} hands, {moves} moves, verified",
+            out.display(),
+            game.hands.len()
+        )
+        .or_else(ignore_broken_pipe)
+        .map_err(ReplayCmdError::Output)?;
+        return Ok(());
+    }
+    let text = match (json, one) {
+        (true, Some(h)) => serde_json::to_string(h).expect("a verified hand serializes") + "\n",
+        (true, None) => serde_json::to_string(&game).expect("a verified game serializes") + "\n",
+        (false, Some(h)) => hand_text(&game, h),
+        (false, None) => transcript(&game),
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A reader that stopped early (`| head`) is not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(ReplayCmdError::Output(e)),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// A closed stdout (`| head`) ends the output, not the command.
+fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}

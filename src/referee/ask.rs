@@ -1,0 +1,200 @@
+//! Asking a seat for a move: the request, the wait within its time, and what the reply
+//! (or its absence, or output nobody asked for) comes to.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::{EventDelivery, RefereeError, Table};
+use crate::bot::BotEvent;
+use crate::protocol::{read_move, FaultKind, ReadReply, ToBot, TurnClock};
+use crate::rules::{Decision, Move, Seat, View};
+
+/// How a request to a bot came out.
+pub(super) enum Answer {
+    /// The bot's move and its time in milliseconds.
+    Move(Move, u64),
+    /// A move the referee chose for a seat whose bot was stopped after a fault.
+    Referee(Move),
+    Fault(FaultKind, String),
+}
+
+impl Table<'_, '_> {
+    /// Asks the seat to move and waits for a valid reply within its time.
+    pub(super) fn ask(&mut self, d: Decision) -> Result<Answer, RefereeError> {
+        let i = d.seat.index();
+        if !self.seats[i].alive {
+            return Ok(Answer::Referee(self.random_move()));
+        }
+        if let Some(fault) = self.check_unsolicited(d.seat) {
+            return Ok(fault);
+        }
+        let legal = self.game.legal_moves();
+        let id = self.next_id;
+        self.next_id += 1;
+        let limit_ms = match self.seats[i].bank_ms {
+            Some(bank) => bank.min(self.cfg.time.move_ms),
+            None => self.cfg.time.move_ms,
+        };
+        let mut view = std::mem::replace(&mut self.view, View::empty());
+        self.game.view_into(d.seat, &mut view);
+        let msg = ToBot::Request {
+            id,
+            decision: d.kind,
+            legal: legal.as_slice(),
+            view: &view,
+            time: TurnClock {
+                limit_ms,
+                bank_ms: self.seats[i].bank_ms,
+            },
+        };
+        self.send(d.seat, &msg, Some(id));
+        self.view = view;
+        match self.cfg.events {
+            EventDelivery::Batched => self.flush_seat(d.seat),
+            EventDelivery::Immediate => self.flush_all(),
+        }
+        let sent_at = Instant::now();
+        let limit = Duration::from_millis(limit_ms);
+        let mut written_at = None;
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                self.abort("interrupted by a signal")?;
+            }
+            let start = written_at.unwrap_or(sent_at);
+            let now = Instant::now();
+            if now >= start + limit {
+                self.charge_bank(i, limit_ms);
+                return Ok(Answer::Fault(
+                    FaultKind::Timeout,
+                    format!("no reply to request {id} within {limit_ms} ms"),
+                ));
+            }
+            let Some(event) = self.seats[i].bot.recv_until(start + limit, self.watchdog) else {
+                continue;
+            };
+            match event {
+                BotEvent::Written { id: w, at } if w == id => written_at = Some(at),
+                BotEvent::Written { .. } => {}
+                BotEvent::Line { text, at } => {
+                    self.trace_in(d.seat, &text);
+                    let (reply_id, reply_mv) = match read_move(&text) {
+                        ReadReply::Move { id, mv } => (id, mv),
+                        ReadReply::NotJson(e) => return Ok(Answer::Fault(FaultKind::NotJson, e)),
+                        ReadReply::Invalid(e) => return Ok(Answer::Fault(FaultKind::BadReply, e)),
+                    };
+                    if reply_id < id {
+                        continue; // a late reply to an earlier request: discarded
+                    }
+                    if reply_id != id {
+                        return Ok(Answer::Fault(
+                            FaultKind::BadReply,
+                            format!(
+                                "reply names request {} but request {id} is outstanding",
+                                reply_id
+                            ),
+                        ));
+                    }
+                    let took = at.saturating_duration_since(written_at.unwrap_or(sent_at));
+                    if took > limit {
+                        // The watchdog ends the wait a few ms after the deadline; a reply in
+                        // that moment is still late, as its measured time says.
+                        self.charge_bank(i, limit_ms);
+                        return Ok(Answer::Fault(
+                            FaultKind::Timeout,
+                            format!(
+                                "the reply to request {id} took {} ms, over the limit of {limit_ms} ms",
+                                took.as_millis()
+                            ),
+                        ));
+                    }
+                    let ms = took.as_millis() as u64;
+                    self.charge_bank(i, ms);
+                    return Ok(match Move::parse(d.kind, &reply_mv) {
+                        Ok(mv) if legal.contains(&mv) => Answer::Move(mv, ms),
+                        Ok(mv) => Answer::Fault(
+                            FaultKind::IllegalMove,
+                            format!("{mv} is not legal now; legal: {}", legal_text(&legal)),
+                        ),
+                        Err(e) => Answer::Fault(FaultKind::IllegalMove, e.to_string()),
+                    });
+                }
+                BotEvent::TooLong { limit, .. } => {
+                    return Ok(Answer::Fault(
+                        FaultKind::LineTooLong,
+                        format!("a line longer than {limit} bytes"),
+                    ));
+                }
+                BotEvent::NotUtf8 { .. } => {
+                    return Ok(Answer::Fault(
+                        FaultKind::NotJson,
+                        "a line that is not UTF-8".to_string(),
+                    ))
+                }
+                BotEvent::Eof { .. } => {
+                    let status = self.exit_detail(d.seat);
+                    return Ok(Answer::Fault(
+                        FaultKind::Exited,
+                        format!("output closed while request {id} was outstanding ({status})"),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Lines a bot wrote while not asked: late replies to earlier requests are discarded, anything
+    /// else is a fault.
+    pub(super) fn check_unsolicited(&mut self, seat: Seat) -> Option<Answer> {
+        while let Some(event) = self.seats[seat.index()].bot.try_recv() {
+            match event {
+                BotEvent::Written { .. } => {}
+                BotEvent::Line { text, .. } => {
+                    self.trace_in(seat, &text);
+                    match read_move(&text) {
+                        ReadReply::Move { id, .. } if id < self.next_id => {}
+                        _ => {
+                            let detail = format!(
+                                "output while no request was outstanding: {}",
+                                crate::protocol::excerpt(&text)
+                            );
+                            return Some(Answer::Fault(FaultKind::Unsolicited, detail));
+                        }
+                    }
+                }
+                BotEvent::TooLong { limit, .. } => {
+                    return Some(Answer::Fault(
+                        FaultKind::LineTooLong,
+                        format!("a line longer than {limit} bytes"),
+                    ))
+                }
+                BotEvent::NotUtf8 { .. } => {
+                    return Some(Answer::Fault(
+                        FaultKind::Unsolicited,
+                        "output that is not UTF-8 while not asked".to_string(),
+                    ))
+                }
+                BotEvent::Eof { .. } => {
+                    let status = self.exit_detail(seat);
+                    return Some(Answer::Fault(
+                        FaultKind::Exited,
+                        format!("output closed between requests ({status})"),
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    pub(super) fn charge_bank(&mut self, i: usize, ms: u64) {
+        if let Some(bank) = self.seats[i].bank_ms.as_mut() {
+            *bank = bank.saturating_sub(ms) + self.cfg.time.increment_ms;
+        }
+    }
+}
+
+fn legal_text(legal: &crate::rules::MoveList) -> String {
+    legal
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,91 @@
+//! What a fault costs: the policy applied, the forfeit it may bring, the move the referee
+//! plays in a faulted seat's place, and how a bot's exit is described.
+
+use std::time::Duration;
+
+use rand::Rng;
+
+use super::{RefereeError, Table};
+use crate::protocol::{FaultAction, FaultKind, FaultPolicy, ForfeitInfo, GameEndMsg, ToBot};
+use crate::record::RecordLine;
+use crate::rules::{EndReason, Move, Seat, Team};
+
+pub(super) struct Forfeit {
+    pub(super) winner: Option<Team>,
+    pub(super) info: ForfeitInfo,
+}
+
+impl Table<'_, '_> {
+    pub(super) fn forfeit_result(&self, f: Forfeit) -> GameEndMsg {
+        let mut r = crate::protocol::game_end_msg(&self.game, f.winner, EndReason::Target);
+        r.reason = "forfeit".to_string();
+        r.forfeit = Some(f.info);
+        r
+    }
+
+    /// Records a fault, tells the table, and applies the policy. Returns the forfeit when the
+    /// game is lost by it.
+    pub(super) fn fault(
+        &mut self,
+        seat: Seat,
+        kind: FaultKind,
+        detail: String,
+    ) -> Result<Option<Forfeit>, RefereeError> {
+        let team = seat.team();
+        self.faults[team.index()] += 1;
+        let action = match self.cfg.on_fault {
+            FaultPolicy::Forfeit => FaultAction::Forfeit,
+            FaultPolicy::Substitute { max_faults } if self.faults[team.index()] > max_faults => {
+                FaultAction::Forfeit
+            }
+            FaultPolicy::Substitute { .. } => FaultAction::Substitute,
+        };
+        if matches!(
+            kind,
+            FaultKind::Exited | FaultKind::LineTooLong | FaultKind::Handshake
+        ) {
+            // Its output is gone or unreadable: stop it now; its moves are the referee's from here.
+            self.seats[seat.index()].alive = false;
+            self.seats[seat.index()].bot.stop(self.cfg.grace);
+        }
+        self.write(&RecordLine::Fault {
+            hand_number: self.game.hand().number,
+            seat,
+            kind,
+            detail: detail.clone(),
+            action,
+        })?;
+        self.broadcast(&ToBot::Fault { seat, kind, action });
+        self.flush()?;
+        Ok((action == FaultAction::Forfeit).then(|| Forfeit {
+            winner: Some(team.other()),
+            info: ForfeitInfo { seat, kind, detail },
+        }))
+    }
+
+    pub(super) fn random_move(&mut self) -> Move {
+        let legal = self.game.legal_moves();
+        legal.as_slice()[self.rng.gen_range(0..legal.len())]
+    }
+
+    /// The exit status of a bot whose output closed, waiting briefly for it to be reported.
+    pub(super) fn exit_detail(&mut self, seat: Seat) -> String {
+        let bot = &mut self.seats[seat.index()].bot;
+        for _ in 0..20 {
+            if let Some(status) = bot.exit_status() {
+                return describe_status(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        "still running with its output closed".to_string()
+    }
+}
+
+fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        _ => status.to_string(),
+    }
+}

@@ -1,0 +1,446 @@
+//! One game between four external bots: the rules say what is legal, the bots choose, the
+//! referee enforces time and conduct, tells every seat what it may know, and writes the record.
+//!
+//! A bot's misbehaviour is a game event (recorded, penalised), never an error of this module:
+//! errors here are the referee's own (a bot that cannot be started, a record that cannot be
+//! written, an interrupt).
+
+mod ask;
+mod delivery;
+mod faults;
+
+pub use crate::protocol::FaultPolicy;
+pub use delivery::EventDelivery;
+
+use ask::Answer;
+use delivery::trace_out;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+
+use crate::bot::{wait_any, watchdog, Bot, BotError, BotEvent, BotSpec, Watchdog};
+use crate::protocol::{
+    read_hello, FaultKind, GameEndMsg, HandEndMsg, MessageWriter, TimeLimits, ToBot,
+    PROTOCOL_VERSION,
+};
+use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
+use crate::rules::{Deal, DealSource, Game, Rules, Seat, View};
+
+/// Everything one game needs.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub rules: Rules,
+    pub seed: u64,
+    /// Overrides the first dealer drawn from the seed.
+    pub first_dealer: Option<Seat>,
+    /// Deals to play first, in order; after them deals come from the seed.
+    pub deals: Vec<Deal>,
+    pub bots: [BotSpec; 4],
+    pub time: TimeLimits,
+    pub on_fault: FaultPolicy,
+    pub events: EventDelivery,
+    pub record: PathBuf,
+    /// Test aid: every message with its direction, seat and the cards hidden from that seat.
+    pub trace: Option<PathBuf>,
+    /// How long a bot gets to exit after the game before it is killed.
+    pub grace: Duration,
+}
+
+/// The referee's own failures.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    #[error("seat {seat}: {source}")]
+    Spawn { seat: Seat, source: BotError },
+    #[error("cannot write the game record {path}: {source}")]
+    Record {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write the trace {path}: {source}")]
+    Trace {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot start the referee's watchdog thread: {0}; the system is short of threads or memory, run fewer games at once")]
+    Watchdog(std::io::Error),
+    #[error(
+        "interrupted: the bots were stopped and the record {record} ends with an 'aborted' line"
+    )]
+    Interrupted { record: String },
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub result: GameEndMsg,
+    pub bots: Vec<BotInfo>,
+    pub record: PathBuf,
+}
+
+/// Called after every hand with the hand's result (for progress output).
+pub type HandHook<'a> = &'a mut dyn FnMut(&HandEndMsg);
+
+struct Seated {
+    bot: Bot,
+    /// False once the bot exited or was stopped for a fault it cannot recover from.
+    alive: bool,
+    bank_ms: Option<u64>,
+    /// Lines waiting to go to the bot, sent as one write (see [`EventDelivery`]): one wake-up
+    /// per request instead of one per message.
+    outbox: Vec<u8>,
+    outbox_request: Option<u64>,
+}
+
+struct Table<'a, 's> {
+    cfg: &'a GameConfig,
+    game: Game,
+    seats: Vec<Seated>,
+    record: RecordWriter,
+    trace: Option<BufWriter<File>>,
+    next_id: u64,
+    rng: Pcg32,
+    faults: [u32; 2],
+    stop: &'a AtomicBool,
+    /// Interrupts the wait for a reply at its deadline or on a stop signal.
+    watchdog: &'a Watchdog<'s>,
+    /// Reused to serialize messages, so sending one allocates nothing.
+    scratch: Vec<u8>,
+    writer: MessageWriter,
+    /// The view of the last request, reused for the next one (its lists keep their memory).
+    view: View,
+}
+
+/// Plays one game. Bots are started, the game is played to a result (a forfeit is a result),
+/// and every bot's process tree is stopped and reaped before this returns, also on error.
+pub fn play_game(
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+    on_hand: HandHook<'_>,
+) -> Result<Outcome, RefereeError> {
+    let shared = watchdog::Shared::for_this_thread();
+    std::thread::scope(|scope| {
+        let watchdog = Watchdog::start(scope, &shared, stop).map_err(RefereeError::Watchdog)?;
+        play_watched(cfg, stop, &watchdog, on_hand)
+    })
+}
+
+fn play_watched(
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+    watchdog: &Watchdog<'_>,
+    on_hand: HandHook<'_>,
+) -> Result<Outcome, RefereeError> {
+    let mut seats = Vec::with_capacity(4);
+    let mut hellos = Vec::with_capacity(4);
+    let mut writer = MessageWriter::default();
+    for (i, spec) in cfg.bots.iter().enumerate() {
+        let seat = Seat::from_index(i);
+        let mut bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn { seat, source })?;
+        // The hello goes into the pipe at once, before the next bot is started: a bot finds it
+        // waiting when it has started up and answers straight away, while the referee starts
+        // the others, instead of blocking in its first read until all four are running and
+        // being woken up once more for the hello.
+        let mut hello = Vec::new();
+        writer.write(
+            &mut hello,
+            &ToBot::Hello {
+                protocol: PROTOCOL_VERSION,
+                seat,
+                rules: &cfg.rules,
+                time: cfg.time,
+            },
+        );
+        hello.push(b'\n');
+        bot.send(&hello, None);
+        hellos.push(hello);
+        seats.push(Seated {
+            outbox: Vec::new(),
+            outbox_request: None,
+            bot,
+            alive: true,
+            bank_ms: cfg.time.bank_ms,
+        });
+    }
+    // From here on the thread only talks to the bots (see BatchScheduling for why).
+    let _batch = crate::bot::BatchScheduling::begin();
+    let record = RecordWriter::create(&cfg.record).map_err(|source| record_err(cfg, source))?;
+    let trace = match &cfg.trace {
+        Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {
+            RefereeError::Trace {
+                path: p.display().to_string(),
+                source,
+            }
+        })?)),
+        None => None,
+    };
+    let mut deals = DealSource::from_seed(cfg.seed);
+    let drawn_dealer = deals.first_dealer();
+    let first_dealer = cfg.first_dealer.unwrap_or(drawn_dealer);
+    let mut table = Table {
+        cfg,
+        game: Game::new(cfg.rules.clone(), first_dealer),
+        seats,
+        record,
+        trace,
+        next_id: 1,
+        rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
+        faults: [0; 2],
+        stop,
+        watchdog,
+        scratch: Vec::new(),
+        writer,
+        view: View::empty(),
+    };
+    let result = table.run(&hellos, &mut deals, on_hand);
+    let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
+    crate::bot::stop_all(&mut bots, cfg.grace);
+    if let Some(t) = table.trace.as_mut() {
+        let _ = t.flush();
+    }
+    result
+}
+
+fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
+    RefereeError::Record {
+        path: cfg.record.display().to_string(),
+        source,
+    }
+}
+
+impl Table<'_, '_> {
+    fn run(
+        &mut self,
+        hellos: &[Vec<u8>],
+        deals: &mut DealSource,
+        on_hand: HandHook<'_>,
+    ) -> Result<Outcome, RefereeError> {
+        let (names, handshake_faults) = self.handshake(hellos)?;
+        let bots: Vec<BotInfo> = Seat::ALL
+            .iter()
+            .map(|&s| BotInfo {
+                seat: s,
+                command: self.cfg.bots[s.index()].command.clone(),
+                name: names[s.index()].as_ref().map(|n| n.0.clone()),
+                version: names[s.index()].as_ref().and_then(|n| n.1.clone()),
+            })
+            .collect();
+        let header = Header {
+            format: RECORD_FORMAT,
+            referee: format!("tarneeb-referee {}", env!("CARGO_PKG_VERSION")),
+            rules: self.cfg.rules.clone(),
+            seed: self.cfg.seed,
+            first_dealer: self.game.first_dealer(),
+            bots: bots.clone(),
+            time: self.cfg.time,
+            on_fault: self.cfg.on_fault.to_string(),
+        };
+        self.write(&RecordLine::Header(Box::new(header)))?;
+        let mut forfeit = None;
+        let mut forfeiting = [false; 2];
+        for (seat, kind, detail) in handshake_faults {
+            if let Some(f) = self.fault(seat, kind, detail)? {
+                forfeiting[seat.team().index()] = true;
+                forfeit.get_or_insert(f);
+            }
+        }
+        if forfeiting == [true, true] {
+            // Both partnerships forfeit before the first deal: nobody wins.
+            if let Some(f) = forfeit.as_mut() {
+                f.winner = None;
+            }
+        }
+        self.flush()?;
+        let mut given = self.cfg.deals.iter();
+        let result = loop {
+            if let Some(f) = forfeit.take() {
+                break self.forfeit_result(f);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return self.abort("interrupted by a signal");
+            }
+            if self.game.needs_deal() {
+                let deal = given.next().copied().unwrap_or_else(|| deals.next_deal());
+                self.deal(deal)?;
+                continue;
+            }
+            let Some(decision) = self.game.decision() else {
+                let r = self
+                    .game
+                    .result()
+                    .expect("a game without a decision is over");
+                break crate::protocol::game_end_msg(&self.game, r.winner, r.reason);
+            };
+            let (mv, ms, substituted) = match self.ask(decision)? {
+                Answer::Move(mv, ms) => (mv, ms, false),
+                Answer::Referee(mv) => (mv, 0, true),
+                Answer::Fault(kind, detail) => {
+                    if let Some(f) = self.fault(decision.seat, kind, detail)? {
+                        forfeit = Some(f);
+                        continue;
+                    }
+                    (self.random_move(), 0, true)
+                }
+            };
+            let applied = self
+                .game
+                .apply_timed(decision.seat, mv, ms)
+                .expect("the referee only applies moves from the legal list");
+            let line = MoveLine {
+                hand_number: self.game.hand().number,
+                seat: decision.seat,
+                decision: decision.kind,
+                mv,
+                ms,
+                substituted,
+            };
+            self.record
+                .write_move(&line)
+                .map_err(|e| record_err(self.cfg, e))?;
+            self.tell_applied(decision, mv, &applied, on_hand)?;
+        };
+        self.broadcast(&ToBot::GameEnd(result.clone()));
+        self.flush_all();
+        self.write(&RecordLine::Result(result.clone()))?;
+        self.flush()?;
+        Ok(Outcome {
+            result,
+            bots,
+            record: self.cfg.record.clone(),
+        })
+    }
+
+    /// Waits for the replies to the `hellos` (lines as written) sent when the bots were
+    /// started, all within the handshake limit.
+    #[allow(clippy::type_complexity)]
+    fn handshake(
+        &mut self,
+        hellos: &[Vec<u8>],
+    ) -> Result<
+        (
+            [Option<(String, Option<String>)>; 4],
+            Vec<(Seat, FaultKind, String)>,
+        ),
+        RefereeError,
+    > {
+        for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
+            let line = hello.strip_suffix(b"\n").unwrap_or(hello);
+            trace_out(&mut self.trace, &self.game, seat, line);
+        }
+        let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
+        let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
+        let mut faults = Vec::new();
+        let mut pending: Vec<Seat> = Seat::ALL.to_vec();
+        while !pending.is_empty() {
+            if self.stop.load(Ordering::Relaxed) {
+                self.abort("interrupted by a signal during the handshake")?;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                for &seat in &pending {
+                    let ms = self.cfg.time.handshake_ms;
+                    faults.push((
+                        seat,
+                        FaultKind::Handshake,
+                        format!("no hello reply within the handshake timeout of {ms} ms"),
+                    ));
+                }
+                break;
+            }
+            let mut still = Vec::new();
+            for &seat in &pending {
+                match self.seats[seat.index()].bot.try_recv() {
+                    None => still.push(seat),
+                    Some(BotEvent::Written { .. }) => still.push(seat),
+                    Some(BotEvent::Line { text, .. }) => {
+                        self.trace_in(seat, &text);
+                        match read_hello(&text) {
+                            Ok(h) => names[seat.index()] = Some((h.name, h.version)),
+                            Err(e) => faults.push((seat, FaultKind::Handshake, e)),
+                        }
+                    }
+                    Some(BotEvent::TooLong { limit, .. }) => {
+                        faults.push((
+                            seat,
+                            FaultKind::Handshake,
+                            format!("hello reply longer than {limit} bytes"),
+                        ));
+                    }
+                    Some(BotEvent::NotUtf8 { .. }) => {
+                        faults.push((
+                            seat,
+                            FaultKind::Handshake,
+                            "hello reply is not UTF-8".to_string(),
+                        ));
+                    }
+                    Some(BotEvent::Eof { .. }) => {
+                        let status = self.exit_detail(seat);
+                        faults.push((
+                            seat,
+                            FaultKind::Handshake,
+                            format!("exited before the hello reply ({status})"),
+                        ));
+                    }
+                }
+            }
+            if still.len() == pending.len() {
+                // Nothing arrived from anyone: wait for any of them (at most 50 ms, to notice
+                // a stop signal).
+                let bots = still.iter().map(|s| &self.seats[s.index()].bot);
+                wait_any(bots, (deadline - now).min(Duration::from_millis(50)));
+            }
+            pending = still;
+        }
+        for (seat, _, _) in &faults {
+            self.seats[seat.index()].alive = false;
+        }
+        Ok((names, faults))
+    }
+
+    fn deal(&mut self, deal: Deal) -> Result<(), RefereeError> {
+        self.game.deal(deal);
+        let h = self.game.hand();
+        let (number, dealer) = (h.number, h.dealer);
+        self.write(&RecordLine::Deal {
+            hand_number: number,
+            dealer,
+            hands: deal.hands(),
+        })?;
+        // A deal is flushed at once too: a record that stops mid-hand still shows the cards.
+        self.flush()?;
+        for seat in Seat::ALL {
+            let announcements = self.game.view(seat).announcements;
+            let msg = ToBot::Deal {
+                hand_number: number,
+                dealer,
+                hand: deal.hand(seat),
+                announcements,
+            };
+            self.send(seat, &msg, None);
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, line: &RecordLine) -> Result<(), RefereeError> {
+        self.record.write(line).map_err(|e| record_err(self.cfg, e))
+    }
+
+    fn flush(&mut self) -> Result<(), RefereeError> {
+        self.record.flush().map_err(|e| record_err(self.cfg, e))
+    }
+
+    fn abort<T>(&mut self, reason: &str) -> Result<T, RefereeError> {
+        self.write(&RecordLine::Aborted {
+            reason: reason.to_string(),
+        })?;
+        self.flush()?;
+        Err(RefereeError::Interrupted {
+            record: self.cfg.record.display().to_string(),
+        })
+    }
+}

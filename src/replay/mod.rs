@@ -1,0 +1,6 @@
+//! Showing a verified game (see [`crate::record::verify`]) to people: the transcript
+//! `tarneeb replay` prints and the self-contained HTML page that steps through it.
+
+pub mod html;
+pub mod text;
+pub mod transcript;

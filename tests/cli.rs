@@ -1,29 +1,8 @@
 //! End-to-end tests of the `tarneeb` binary's rules and simulate commands.
 
-use std::process::{Command, Output};
+mod common;
 
-fn tarneeb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-        .args(args)
-        .output()
-        .expect("tarneeb runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarneeb-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use common::{stderr, stdout, tarneeb, temp_file};
 
 #[test]
 fn rules_prints_every_preset_as_json_that_reads_back() {
@@ -173,7 +152,7 @@ fn a_closed_stdout_is_not_a_panic() {
             "simulate", "--rules", "classic", "--games", "20", "--seed", "1",
         ][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        let mut child = common::command()
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

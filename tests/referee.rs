@@ -1,35 +1,22 @@
 //! End-to-end tests of `tarneeb play`: the real binary with real bot processes, well-behaved
 //! and misbehaving (tests/bots/fault_bot.py).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{
+    assert_no_leftovers, command, json_lines as read_lines, root, wait_with_limit, Scratch,
+    FAULT_BOT, RANDOM_BOT,
+};
+
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
-const FAULT_BOT: &str = "tests/bots/fault_bot.py";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A scratch directory and a word unique to this test, put on every bot's command line so
-/// leftover processes can be found.
-struct Scratch {
-    dir: PathBuf,
-    marker: String,
-}
-
+/// Bots get the scratch directory's marker as their last argument, so leftover processes can be
+/// found (none may survive a game).
 impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let marker = format!("tarneeb-test-{name}-{}", std::process::id());
-        let dir = std::env::temp_dir().join(&marker);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch { dir, marker }
-    }
-
     fn random_bot(&self) -> String {
         format!(
             "python3 {} {}",
@@ -50,32 +37,10 @@ impl Scratch {
         self.dir.join("game.jsonl")
     }
 
-    /// Processes whose command line holds the marker (none may survive a game).
-    fn leftovers(&self) -> Vec<String> {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(&self.marker) {
-                let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-                found.push(format!(
-                    "pid {name}: {text} [{}]",
-                    stat.split(' ').nth(2).unwrap_or("?")
-                ));
-            }
-        }
-        found
-    }
-
-    /// Runs `tarneeb play` with these bots and flags; fails the test if it runs past `limit`.
+    /// Plays a game and checks that no bot process is left afterwards.
     fn play(&self, bots: [&str; 4], flags: &[&str], limit: Duration) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
-        cmd.current_dir(root())
-            .arg("play")
+        let mut cmd = command();
+        cmd.arg("play")
             .arg("--json")
             .arg("--record")
             .arg(self.record());
@@ -87,53 +52,12 @@ impl Scratch {
             .stderr(Stdio::piped());
         let child = cmd.spawn().expect("tarneeb starts");
         let out = wait_with_limit(child, limit);
-        // Give the kernel a moment to finish reaping after the referee exits.
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !self.leftovers().is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        assert!(
-            self.leftovers().is_empty(),
-            "processes left behind: {:?}",
-            self.leftovers()
-        );
+        assert_no_leftovers(&self.marker);
         out
     }
 
     fn record_lines(&self) -> Vec<Value> {
         read_lines(&self.record())
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn read_lines(path: &Path) -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad record line {l}: {e}")))
-        .collect()
-}
-
-fn wait_with_limit(mut child: std::process::Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "tarneeb play ran past {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -349,7 +273,7 @@ fn both_partnerships_failing_the_handshake_is_a_draw() {
         .count();
     assert_eq!(faults, 2);
     // The record of such a game verifies.
-    let replay = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+    let replay = common::command()
         .arg("replay")
         .arg(s.record())
         .output()
@@ -446,7 +370,7 @@ fn substitute_plays_on_and_forfeits_after_too_many_faults() {
 fn interrupting_the_referee_stops_every_bot() {
     let s = Scratch::new("sigint");
     let hang = s.fault_bot("hang");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    let mut cmd = common::command();
     cmd.current_dir(root())
         .args(["play", "--seed", "1", "--move-timeout", "60s", "--record"])
         .arg(s.record());
@@ -565,7 +489,7 @@ fn card_strings(v: &Value, key: Option<&str>, out: &mut Vec<String>) {
 fn a_bot_that_cannot_start_is_bad_input() {
     let s = Scratch::new("nobot");
     let good = s.random_bot();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    let mut cmd = common::command();
     cmd.current_dir(root())
         .args(["play", "--record"])
         .arg(s.record());

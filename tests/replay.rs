@@ -1,56 +1,14 @@
 //! End-to-end tests of `tarneeb replay` and `tarneeb play --deals-from`: real games between the
 //! Python sample bots, replayed by the real binary, then tampered with line by line.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{root, stderr, stdout, tarneeb, Scratch, FAULT_BOT, RANDOM_BOT};
+
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
-
-const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
-const FAULT_BOT: &str = "tests/bots/fault_bot.py";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tarneeb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("tarneeb runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A scratch directory for one test, removed afterwards.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("tarneeb-replay-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn random_bot() -> String {
     format!("python3 {}", root().join(RANDOM_BOT).display())
@@ -416,7 +374,7 @@ fn unreadable_paths_exit_2_and_bad_records_exit_1() {
         "{}",
         stderr(&out)
     );
-    let out = replay(&scratch.0, &[]);
+    let out = replay(&scratch.dir, &[]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let out = tarneeb(&["replay"]);
     assert_eq!(out.status.code(), Some(2));

@@ -6,52 +6,15 @@
 //! The browser test fails when no Chromium is installed (`apt-get install -y chromium`, or run
 //! `.ci/run`), unless TARNEEB_SKIP_BROWSER=1.
 
+mod common;
+
+use common::{root, tarneeb, text, Scratch, RANDOM_BOT};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tarneeb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("tarneeb runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A scratch directory for one test, removed afterwards.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("tarneeb-replay-html-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Plays the classic game with seed 5 between four random bots, writes its page; returns the
 /// page's path and the verified game (`replay --json`).

@@ -4,6 +4,10 @@
 //! exit code 0 and a result that is not a forfeit (a forfeit would mean a crash, a timeout or an
 //! illegal move). The JS games are skipped, with a note, when `node` is not installed.
 
+mod common;
+
+use common::root;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,10 +15,6 @@ use std::thread;
 
 const PRESETS: [&str; 4] = ["classic", "egyptian", "400", "41"];
 const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scratch_dir(tag: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -31,7 +31,7 @@ fn scratch_dir(tag: &str) -> PathBuf {
 /// Plays one game and checks its result; returns a description of the failure, if any.
 fn play(preset: &str, seed: u64, bots: [&str; 4], dir: &Path) -> Result<(), String> {
     let record = dir.join(format!("{preset}-{seed}.jsonl"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    let mut cmd = common::command();
     cmd.current_dir(root())
         .args([
             "play",

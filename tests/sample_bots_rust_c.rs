@@ -8,16 +8,16 @@
 //! The bots are built here: `cargo build --release --manifest-path sample-bots/rust/Cargo.toml`
 //! (its own workspace and target directory; slow the first time) and `gcc -O2` into a temp dir.
 
+mod common;
+
+use common::root;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn temp_dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("tarneeb-sample-bots-rust-c-{}", std::process::id()));
@@ -78,7 +78,7 @@ fn play(rules: &str, seed: u64, bots: [&str; 4]) -> serde_json::Value {
         GAME.fetch_add(1, Ordering::Relaxed)
     );
     let record = dir.join(format!("{tag}.jsonl"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    let mut cmd = common::command();
     cmd.current_dir(root())
         .args([
             "play",

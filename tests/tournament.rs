@@ -1,8 +1,12 @@
 //! End-to-end tests of `tarneeb tournament` and `tarneeb standings` with the Python sample bots.
 
+mod common;
+
+use common::{tarneeb, text};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -45,17 +49,6 @@ fn three(dir: &Path, extra: &[&str]) -> Vec<String> {
     ];
     v.extend(extra.iter().map(|s| s.to_string()));
     v
-}
-
-fn tarneeb(args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-        .args(args)
-        .output()
-        .expect("tarneeb runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn rows(dir: &Path) -> Vec<Value> {
@@ -174,7 +167,7 @@ fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
 
     // Interrupt a run once a few results exist, then resume it.
     let cut = out_dir("cut");
-    let child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+    let child = common::command()
         .args(three(&cut, &[]))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -1,0 +1,170 @@
+//! Helpers every end-to-end test uses: the real binary run from the project root, scratch
+//! directories that clean up after themselves, bot command lines, and a look through /proc for
+//! processes a test left behind. Each test file uses a part of it.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The random sample bot, relative to the project root.
+pub const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
+/// The test bot that misbehaves on request (tests/bots/fault_bot.py).
+pub const FAULT_BOT: &str = "tests/bots/fault_bot.py";
+
+/// The project root (tests run the binary from here, so relative bot paths work).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A `tarneeb` command run from the project root, to add arguments to.
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+    c.current_dir(root());
+    c
+}
+
+/// Runs `tarneeb ARGS` from the project root and waits for it.
+pub fn tarneeb<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    command().args(args).output().expect("tarneeb runs")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+/// `python3 /abs/path/to/script ARGS...`: a Python bot's command line.
+pub fn python_bot(script: &str, args: &[&str]) -> String {
+    let mut cmd = format!("python3 {}", root().join(script).display());
+    for a in args {
+        cmd.push(' ');
+        cmd.push_str(a);
+    }
+    cmd
+}
+
+/// A fresh directory under the system's temp dir, removed when dropped. Its `marker` is unique
+/// to it and this test process: bots given it as an argument can be found in /proc afterwards.
+pub struct Scratch {
+    pub dir: PathBuf,
+    pub marker: String,
+}
+
+impl Scratch {
+    pub fn new(tag: &str) -> Scratch {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let marker = format!(
+            "tarneeb-test-{tag}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        );
+        let dir = std::env::temp_dir().join(&marker);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch { dir, marker }
+    }
+
+    pub fn path(&self, file: &str) -> PathBuf {
+        self.dir.join(file)
+    }
+
+    /// Writes `text` to a file of the directory and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// Processes whose command line holds this directory's marker.
+    pub fn leftovers(&self) -> Vec<String> {
+        leftovers(&self.marker)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Processes whose command line holds `marker`, with their state.
+pub fn leftovers(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if text.contains(marker) {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            found.push(format!(
+                "pid {name}: {text} [{}]",
+                stat.split(' ').nth(2).unwrap_or("?")
+            ));
+        }
+    }
+    found
+}
+
+/// Waits until no process holds `marker` (the kernel may still be reaping when the referee
+/// exits), then asserts that none is left.
+pub fn assert_no_leftovers(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !leftovers(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left = leftovers(marker);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Waits for `child` with its output; kills it and fails the test past `limit` (a bound for a
+/// hung referee, generous for a loaded machine: never a timing assertion).
+pub fn wait_with_limit(mut child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "tarneeb ran past {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The lines of a JSON-lines file (a record, results.jsonl), each parsed.
+pub fn json_lines(path: &Path) -> Vec<Value> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l}: {e}")))
+        .collect()
+}
+
+/// Writes `text` to `name` in a directory of this test process (kept for a look afterwards).
+pub fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarneeb-test-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}

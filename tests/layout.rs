@@ -1,0 +1,203 @@
+//! The house's shape holds (issue 10): no file in `src/` over 800 lines; modules use only those
+//! at their layer or below (cli on top; the drivers referee, tournament, simulate, replay; then
+//! protocol, record, bot and the rules' helpers; the pure rules at the bottom); and no two
+//! files import each other, directly or round a circle. The imports are read from the source
+//! (`crate::`, `super::`, `tarneeb_referee::` paths, test modules excluded).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const MAX_LINES: usize = 800;
+
+/// Each top-level module's layer: a module may use its own layer's modules and those below.
+fn layer(top: &str) -> Option<u8> {
+    Some(match top {
+        "rules" => 0,
+        "protocol" | "players" | "rules_file" | "signals" | "bot" => 1,
+        "record" => 2,
+        "referee" | "replay" | "simulate" => 3,
+        "tournament" => 4,
+        "cli" | "main" => 5,
+        "lib" => 6,
+        _ => return None,
+    })
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `src/record/verify/mod.rs` -> ["record", "verify"]; `src/lib.rs` -> ["lib"].
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.len() > 1 && parts.last().is_some_and(|l| l == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The code of a file without comments and without its `mod tests` (tests may reach anywhere).
+fn code(text: &str) -> String {
+    let body = text
+        .split("#[cfg(test)]\nmod tests {")
+        .next()
+        .unwrap_or(text);
+    body.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every module path a file's code names, as segments from the crate root (lowercase
+/// segments only: the path up to the first type or function).
+fn named_paths(me: &[String], code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for prefix in ["crate::", "super::", "tarneeb_referee::"] {
+        let mut rest = code;
+        while let Some(at) = rest.find(prefix) {
+            let before = rest[..at].chars().last();
+            rest = &rest[at + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let mut base: Vec<String> = match prefix {
+                // `super` is the parent module, for a mod.rs file as for any other.
+                "super::" => me[..me.len() - 1].to_vec(),
+                _ => Vec::new(),
+            };
+            // Segments, then possibly a `{...}` group of further paths.
+            let mut s = rest;
+            loop {
+                let seg: String = s
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                if seg.is_empty() || !s[seg.len()..].starts_with("::") {
+                    if !seg.is_empty() {
+                        base.push(seg);
+                    }
+                    break;
+                }
+                base.push(seg.clone());
+                s = &s[seg.len() + 2..];
+            }
+            if s.starts_with('{') {
+                let end = s.find('}').unwrap_or(s.len());
+                for item in s[1..end].split(',') {
+                    let mut p = base.clone();
+                    for seg in item.trim().split("::") {
+                        if seg.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                            && seg != "self"
+                        {
+                            p.push(seg.to_string());
+                        }
+                    }
+                    out.push(p);
+                }
+            }
+            out.push(base);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_in_src_is_over_800_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > MAX_LINES).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "split these along their seams: {long:?}");
+}
+
+#[test]
+fn modules_use_only_their_layer_and_below_and_no_file_imports_round_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(&src, f)).collect();
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    let mut upward = Vec::new();
+    for f in &files {
+        let me = module_of(&src, f);
+        let text = std::fs::read_to_string(f).unwrap();
+        let deps = edges.entry(me.clone()).or_default();
+        for path in named_paths(&me, &code(&text)) {
+            // The longest prefix that is a file of its own.
+            let Some(target) = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains(p))
+            else {
+                continue;
+            };
+            // A file may use what its own ancestors (mod.rs files) declare.
+            if target == me || me.starts_with(&target) {
+                continue;
+            }
+            let (a, b) = (layer(&me[0]), layer(&target[0]));
+            assert!(
+                a.is_some(),
+                "{}: add its top-level module to layer()",
+                f.display()
+            );
+            assert!(b.is_some(), "{target:?}: add it to layer()");
+            if b > a {
+                upward.push(format!("{} uses {}", me.join("::"), target.join("::")));
+            }
+            deps.insert(target);
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that reach up a layer: {upward:?}"
+    );
+    // Depth-first search for a circle.
+    fn visit(
+        m: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        stack: &mut Vec<Vec<String>>,
+    ) -> Option<Vec<String>> {
+        match state.get(m) {
+            Some(2) => return None,
+            Some(1) => {
+                let at = stack.iter().position(|s| s == m).unwrap();
+                return Some(stack[at..].iter().map(|s| s.join("::")).collect());
+            }
+            _ => {}
+        }
+        state.insert(m.clone(), 1);
+        stack.push(m.clone());
+        for d in edges.get(m).into_iter().flatten() {
+            if let Some(c) = visit(d, edges, state, stack) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        state.insert(m.clone(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for m in edges.keys() {
+        let circle = visit(m, &edges, &mut state, &mut Vec::new());
+        assert!(circle.is_none(), "an import circle: {circle:?}");
+    }
+}

@@ -37,8 +37,8 @@ pub struct GameRow {
     /// Each hand's change of the team scores, in order (for board scoring).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hand_deltas: Vec<[i32; 2]>,
-    /// Each hand's dealer (seat index), in order: hand k of the two games of a pair holds the
-    /// same cards only when its dealer is the same in both.
+    /// Each hand's dealer (seat index), in order (hand k of the two games of a pair holds the
+    /// same cards, but its dealer can differ after an all-pass redeal at one table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hand_dealers: Vec<u8>,
 }

@@ -81,7 +81,6 @@ struct Shared {
     /// No new game is started (an error, or SPRT decided).
     halted: bool,
     error: Option<RunError>,
-    wins: Vec<u64>,
     /// The test on the first entrant, fed rows in the order they are appended.
     sprt: Option<SprtTracker>,
     live_workers: usize,
@@ -130,24 +129,7 @@ impl Shared {
                 team_scores: row.team_scores,
             },
         );
-        if let Some(w) = row.winner {
-            let team = usize::from(w);
-            let mut winners = vec![spec.seats[team], spec.seats[team + 2]];
-            winners.dedup();
-            for e in winners {
-                self.wins[e] += 1;
-            }
-        }
         self.rows.push(row);
-    }
-
-    fn leader<'a>(&self, cfg: &'a RunConfig) -> Option<(&'a str, u64)> {
-        let (i, &w) = self
-            .wins
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, w)| (**w, std::cmp::Reverse(*i)))?;
-        (w > 0).then(|| (cfg.entrants[i].name.as_str(), w))
     }
 }
 
@@ -182,7 +164,6 @@ pub fn run(
         running: 0,
         halted,
         error: None,
-        wins: vec![0; cfg.entrants.len()],
         sprt: tracker,
         live_workers: cfg.jobs,
     });
@@ -199,22 +180,28 @@ pub fn run(
         }
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         while s.live_workers > 0 {
+            let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
+            let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
             progress.show(&Snapshot {
                 done: s.rows.len() as u64,
                 total: cfg.total,
                 running: s.running,
-                leader: s.leader(cfg),
+                leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
+                sprt,
             });
             s = changed
                 .wait_timeout(s, Duration::from_millis(500))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+        let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
+        let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
         progress.show(&Snapshot {
             done: s.rows.len() as u64,
             total: cfg.total,
             running: 0,
-            leader: s.leader(cfg),
+            leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
+            sprt,
         });
     });
     progress.finish();

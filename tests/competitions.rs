@@ -332,3 +332,66 @@ fn a_config_round_trips_through_tournament_json() {
         &a.display().to_string(),
     ]);
 }
+
+/// A Swiss tournament of five entrants: two rounds of two matches and a bye; resumed after
+/// losing the last games it plays the same schedule.
+#[test]
+fn a_swiss_tournament_resumes_to_the_same_schedule() {
+    let scratch = Scratch::new("swiss");
+    let dir = scratch.path("t");
+    let random = python_bot(RANDOM_BOT, &[]);
+    let mut args: Vec<String> = vec!["tournament".into()];
+    for name in ["a", "b", "c", "d", "e"] {
+        args.push("--bot".into());
+        args.push(format!("{name}={random}"));
+    }
+    for a in [
+        "--format", "swiss", "--rounds", "2", "--games", "1", "--seed", "3", "--jobs", "2", "--out",
+    ] {
+        args.push(a.into());
+    }
+    args.push(dir.display().to_string());
+    let o = tarneeb(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let schedule = |d: &Path| {
+        let mut v: Vec<(u64, u64, Value)> = rows(d)
+            .iter()
+            .map(|r| {
+                (
+                    r["game"].as_u64().unwrap(),
+                    r["seed"].as_u64().unwrap(),
+                    r["seats"].clone(),
+                )
+            })
+            .collect();
+        v.sort_by_key(|x| x.0);
+        v
+    };
+    let first = schedule(&dir);
+    assert_eq!(first.len(), 8, "2 rounds x 2 matches x 2 games");
+    // Every entrant but one plays each round; nobody meets the same opponent twice.
+    let mut met = std::collections::HashSet::new();
+    for g in first.iter().step_by(2) {
+        let mut m = [g.2[0].as_str().unwrap(), g.2[1].as_str().unwrap()];
+        m.sort_unstable();
+        assert!(met.insert(m), "{m:?} met twice: {first:?}");
+    }
+    // Lose the last round's last games (as if killed) and resume.
+    let results = dir.join("results.jsonl");
+    let kept: String = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+                < 6
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&results, kept).unwrap();
+    let o = tarneeb(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("resuming"), "{}", text(&o.stderr));
+    assert_eq!(schedule(&dir), first);
+}

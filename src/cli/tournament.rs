@@ -33,10 +33,14 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// round-robin (every pair of partnerships meets), gauntlet (the first entrant against
-    /// each other one), knockout (single elimination) or king-of-the-hill (the winner stays,
-    /// the next challenger replaces the loser).
+    /// each other one), knockout (single elimination), king-of-the-hill (the winner stays,
+    /// the next challenger replaces the loser) or swiss (--rounds R rounds, each pairing
+    /// partnerships of similar score that have not met).
     #[arg(long, default_value = "round-robin", value_parser = Format::parse)]
     format: Format,
+    /// Rounds of a Swiss tournament (--format swiss).
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    rounds: u64,
     /// own: each entrant partners a copy of itself; rotate: every entrant partners every other
     /// one (round-robin and gauntlet, four entrants or more).
     #[arg(long, default_value = "own", value_parser = Partners::parse)]
@@ -165,6 +169,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         games: a.games,
         duplicate: !a.no_duplicate,
         seed: a.seed,
+        rounds: a.rounds,
     };
     let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
     if let Some((k, n)) = a.shard {
@@ -228,6 +233,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
         "sprt": a.sprt,
     });
+    let mut config = config;
+    if a.rounds > 0 {
+        config["rounds"] = json!(a.rounds);
+    }
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
     let prior = read_rows(&a.out).map_err(usage)?;
     if resumed {

@@ -24,4 +24,5 @@ pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
+pub mod swiss;
 pub mod verdict;

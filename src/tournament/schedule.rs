@@ -712,7 +712,7 @@ mod tests {
                 // met at most r others, fewer than half the field).
                 for m in round {
                     let fresh = met.insert((m[0], m[1]));
-                    if (r as usize) < (units - 1) / 2 {
+                    if r < (units - 1) / 2 {
                         proptest::prop_assert!(fresh, "repeat {:?} in round {}", m, r + 1);
                     }
                 }

@@ -18,6 +18,22 @@ fn rows(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The schedule a directory played: (game, deal seed, seats) by game.
+fn schedule(dir: &Path) -> Vec<(u64, u64, Value)> {
+    let mut v: Vec<(u64, u64, Value)> = rows(dir)
+        .iter()
+        .map(|r| {
+            (
+                r["game"].as_u64().unwrap(),
+                r["seed"].as_u64().unwrap(),
+                r["seats"].clone(),
+            )
+        })
+        .collect();
+    v.sort_by_key(|x| x.0);
+    v
+}
+
 fn sprt_line(out: &str) -> String {
     out.lines()
         .find(|l| l.starts_with("SPRT: "))
@@ -307,20 +323,6 @@ fn a_config_round_trips_through_tournament_json() {
     let second: Value =
         serde_json::from_str(&std::fs::read_to_string(b.join("tournament.json")).unwrap()).unwrap();
     assert_eq!(first, second);
-    let schedule = |d: &Path| {
-        let mut v: Vec<(u64, u64, Value)> = rows(d)
-            .iter()
-            .map(|r| {
-                (
-                    r["game"].as_u64().unwrap(),
-                    r["seed"].as_u64().unwrap(),
-                    r["seats"].clone(),
-                )
-            })
-            .collect();
-        v.sort_by_key(|x| x.0);
-        v
-    };
     assert_eq!(schedule(&a).len(), 6);
     assert_eq!(schedule(&a), schedule(&b));
     // Resuming from the same file on the same directory is accepted as the same command.
@@ -353,20 +355,6 @@ fn a_swiss_tournament_resumes_to_the_same_schedule() {
     args.push(dir.display().to_string());
     let o = tarneeb(&args);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let schedule = |d: &Path| {
-        let mut v: Vec<(u64, u64, Value)> = rows(d)
-            .iter()
-            .map(|r| {
-                (
-                    r["game"].as_u64().unwrap(),
-                    r["seed"].as_u64().unwrap(),
-                    r["seats"].clone(),
-                )
-            })
-            .collect();
-        v.sort_by_key(|x| x.0);
-        v
-    };
     let first = schedule(&dir);
     assert_eq!(first.len(), 8, "2 rounds x 2 matches x 2 games");
     // Every entrant but one plays each round; nobody meets the same opponent twice.

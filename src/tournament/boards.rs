@@ -148,22 +148,8 @@ mod tests {
 
     fn game(game: u64, x: &str, y: &str, deltas: &[[i32; 2]]) -> GameRow {
         GameRow {
-            game,
-            pair: Some(0),
-            seed: 5,
-            seats: [x, y, x, y].map(String::from),
-            winner: Some(0),
-            reason: "target".into(),
-            team_scores: [0, 0],
-            hands: deltas.len() as u32,
-            forfeit_seat: None,
-            record: String::new(),
-            referee_us_per_move: None,
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
             hand_deltas: deltas.to_vec(),
-            hand_dealers: Vec::new(),
+            ..GameRow::sample(game, Some(0), 5, [x, y, x, y], Some(0))
         }
     }
 

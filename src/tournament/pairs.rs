@@ -139,24 +139,13 @@ mod tests {
 
     /// A duplicate game of tournament `t` (seed 10 t + deal set), X at team 0.
     fn row(t: u64, game: u64, x: &str, y: &str, winner: u8) -> GameRow {
-        GameRow {
+        GameRow::sample(
             game,
-            pair: Some(game / 2),
-            seed: 10 * t + game / 2,
-            seats: [x, y, x, y].map(String::from),
-            winner: Some(winner),
-            reason: "target".into(),
-            team_scores: [0, 0],
-            hands: 5,
-            forfeit_seat: None,
-            record: String::new(),
-            referee_us_per_move: None,
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
-            hand_deltas: Vec::new(),
-            hand_dealers: Vec::new(),
-        }
+            Some(game / 2),
+            10 * t + game / 2,
+            [x, y, x, y],
+            Some(winner),
+        )
     }
 
     fn tournament(t: u64) -> Vec<GameRow> {

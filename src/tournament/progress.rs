@@ -167,23 +167,8 @@ mod tests {
         assert!(l.contains(", LLR "), "{l}");
         assert!(l.ends_with(" in (-2.94, 2.94)"), "{l}");
         // The leader is the top of the fit.
-        let row = |game: u64, winner: u8| GameRow {
-            game,
-            pair: None,
-            seed: game,
-            seats: ["a", "b", "a", "b"].map(String::from),
-            winner: Some(winner),
-            reason: "target".into(),
-            team_scores: [0, 0],
-            hands: 1,
-            forfeit_seat: None,
-            record: String::new(),
-            referee_us_per_move: None,
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
-            hand_deltas: Vec::new(),
-            hand_dealers: Vec::new(),
+        let row = |game: u64, winner: u8| {
+            GameRow::sample(game, None, game, ["a", "b", "a", "b"], Some(winner))
         };
         let (name, r) = top(&[row(0, 1), row(1, 1), row(2, 0)]).unwrap();
         assert_eq!(name, "b");

@@ -266,22 +266,9 @@ mod tests {
 
     fn row(game: u64, seats: [&str; 4], winner: Option<u8>, scores: [i32; 2]) -> GameRow {
         GameRow {
-            game,
-            pair: None,
-            seed: game,
-            seats: seats.map(String::from),
-            winner,
-            reason: "target".into(),
             team_scores: scores,
             hands: 12,
-            forfeit_seat: None,
-            record: String::new(),
-            referee_us_per_move: None,
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
-            hand_deltas: Vec::new(),
-            hand_dealers: Vec::new(),
+            ..GameRow::sample(game, None, game, seats, winner)
         }
     }
 

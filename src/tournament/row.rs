@@ -46,3 +46,35 @@ pub struct GameRow {
 fn no_timeouts(t: &[u32; 4]) -> bool {
     t.iter().all(|&n| n == 0)
 }
+
+#[cfg(test)]
+impl GameRow {
+    /// A finished game of `seats` won by `winner` (None: a draw), everything else empty: the
+    /// start of a row in tests (`GameRow { hand_deltas, ..GameRow::sample(..) }`).
+    pub(crate) fn sample(
+        game: u64,
+        pair: Option<u64>,
+        seed: u64,
+        seats: [&str; 4],
+        winner: Option<u8>,
+    ) -> GameRow {
+        GameRow {
+            game,
+            pair,
+            seed,
+            seats: seats.map(String::from),
+            winner,
+            reason: "target".into(),
+            team_scores: [0, 0],
+            hands: 1,
+            forfeit_seat: None,
+            record: String::new(),
+            referee_us_per_move: None,
+            deals: None,
+            forfeit_kind: None,
+            timeouts: [0; 4],
+            hand_deltas: Vec::new(),
+            hand_dealers: Vec::new(),
+        }
+    }
+}

@@ -418,29 +418,11 @@ impl Schedule {
         &self.half_points
     }
 
-    /// Half points of side 0 and side 1 of a finished match (2 per game won, 1 per draw).
-    fn match_half_points(&self, m: usize) -> Option<[u32; 2]> {
+    /// Half points (2 per game won, 1 per draw) and team points of side 0 and side 1 of a
+    /// finished match.
+    fn match_tally(&self, m: usize) -> Option<([u32; 2], [i64; 2])> {
         let m = &self.matches[m];
         let mut wins = [0u32; 2];
-        for g in &m.games {
-            let r = self.results.get(g)?;
-            let spec = &self.specs[g];
-            for (side, unit) in m.sides.iter().enumerate() {
-                let team = if spec.sides[0] == *unit { 0 } else { 1 };
-                wins[side] += match r.winner {
-                    Some(w) if usize::from(w) == team => 2,
-                    Some(_) => 0,
-                    None => 1,
-                };
-            }
-        }
-        Some(wins)
-    }
-
-    /// Match points of side 0 and side 1 of a finished match: (wins + draws / 2, points).
-    fn match_winner(&self, m: usize) -> Option<usize> {
-        let m = &self.matches[m];
-        let mut wins = [0u32; 2]; // in half points
         let mut points = [0i64; 2];
         for g in &m.games {
             let r = self.results.get(g)?;
@@ -455,12 +437,15 @@ impl Schedule {
                 points[side] += i64::from(r.team_scores[team]);
             }
         }
-        let key = |s: usize| (wins[s], points[s], std::cmp::Reverse(m.sides[s]));
-        Some(if key(0) >= key(1) {
-            m.sides[0]
-        } else {
-            m.sides[1]
-        })
+        Some((wins, points))
+    }
+
+    /// The winner of a finished match: by wins (draws a half), then points, then unit order.
+    fn match_winner(&self, m: usize) -> Option<usize> {
+        let (wins, points) = self.match_tally(m)?;
+        let sides = self.matches[m].sides;
+        let key = |s: usize| (wins[s], points[s], std::cmp::Reverse(sides[s]));
+        Some(if key(0) >= key(1) { sides[0] } else { sides[1] })
     }
 
     /// Records a finished game; may queue the next round's games.
@@ -498,7 +483,7 @@ impl Schedule {
                 let (round, bye) = (*round, *bye);
                 let points: Option<Vec<(usize, [u32; 2])>> = matches
                     .iter()
-                    .map(|&m| self.match_half_points(m).map(|p| (m, p)))
+                    .map(|&m| self.match_tally(m).map(|(p, _)| (m, p)))
                     .collect();
                 if let Some(points) = points {
                     for (m, p) in points {

@@ -260,12 +260,8 @@ mod tests {
         winner: Option<u8>,
         scores: [i32; 2],
     ) -> GameRow {
+        let seed = 1000 + pair.map_or(game, |p| 500 + p);
         GameRow {
-            game,
-            pair,
-            seed: 1000 + pair.map_or(game, |p| 500 + p),
-            seats: seats.map(String::from),
-            winner,
             reason: if winner.is_some() {
                 "target"
             } else {
@@ -274,14 +270,9 @@ mod tests {
             .to_string(),
             team_scores: scores,
             hands: 12,
-            forfeit_seat: None,
             record: format!("games/{game:05}.json"),
             referee_us_per_move: Some(3.5),
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
-            hand_deltas: Vec::new(),
-            hand_dealers: Vec::new(),
+            ..GameRow::sample(game, pair, seed, seats, winner)
         }
     }
 

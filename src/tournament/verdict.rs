@@ -227,24 +227,8 @@ mod tests {
 
     fn row(game: u64, pair: Option<u64>, a_first: bool, a_wins: Option<bool>) -> GameRow {
         let (x, y) = if a_first { ("A", "B") } else { ("B", "A") };
-        GameRow {
-            game,
-            pair,
-            seed: 77 + pair.unwrap_or(game),
-            seats: [x, y, x, y].map(String::from),
-            winner: a_wins.map(|w| if w == a_first { 0 } else { 1 }),
-            reason: "target".into(),
-            team_scores: [0, 0],
-            hands: 3,
-            forfeit_seat: None,
-            record: String::new(),
-            referee_us_per_move: None,
-            deals: None,
-            forfeit_kind: None,
-            timeouts: [0; 4],
-            hand_deltas: Vec::new(),
-            hand_dealers: Vec::new(),
-        }
+        let winner = a_wins.map(|w| if w == a_first { 0 } else { 1 });
+        GameRow::sample(game, pair, 77 + pair.unwrap_or(game), [x, y, x, y], winner)
     }
 
     fn cfg() -> SprtConfig {

@@ -671,6 +671,20 @@ mod tests {
         assert_eq!(s.swiss_half_points().iter().max(), Some(&8));
     }
 
+    #[test]
+    fn a_swiss_of_thirty() {
+        // The organiser's case: 30 partnerships, 7 rounds, 15 matches a round, no repeats.
+        let (games, s) = swiss(30, 7, 5);
+        assert_eq!(games.len() as u64, s.total_games());
+        let mut met = HashSet::new();
+        for round in rounds_of(&games, 15) {
+            assert_eq!(round.len(), 15);
+            for m in round {
+                assert!(met.insert((m[0], m[1])), "{m:?} met twice");
+            }
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn swiss_properties(units in 3usize..13, rounds in 1u64..7, seed in 0u64..1000) {

@@ -8,7 +8,16 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    // `tournament --config FILE` stands for the flags in FILE, ahead of the others.
+    let args = match tarneeb_referee::tournament::config::expand_args(std::env::args_os().collect())
+    {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("tarneeb: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = match cli::Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

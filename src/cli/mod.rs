@@ -52,6 +52,7 @@ enum Command {
     /// Each --bot is NAME=CMD. Results go to --out DIR (records in DIR/games/, one line per
     /// game in DIR/results.jsonl, the standings in DIR/standings.txt); the same command on the
     /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted.
+    #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
     /// Print the standings of tournament directories (several are merged, like shards).
     Standings(standings::StandingsArgs),

@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
+use tarneeb_referee::tournament::report;
 use tarneeb_referee::tournament::results::merged_rows;
-use tarneeb_referee::tournament::standings::{render_table, standings};
+use tarneeb_referee::tournament::standings::standings;
+use tarneeb_referee::tournament::verdict;
 
 #[derive(clap::Args, Debug)]
 pub struct StandingsArgs {
@@ -12,12 +14,24 @@ pub struct StandingsArgs {
     /// tournament count each game once).
     #[arg(required = true, value_name = "DIR")]
     dirs: Vec<PathBuf>,
+    /// Print everything (table, crosstable, head to head, leader note, SPRT verdict) as one
+    /// JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
 pub fn run(args: StandingsArgs) -> u8 {
-    match merged_rows(&args.dirs) {
-        Ok(rows) => match out!("{}", render_table(&standings(&rows))) {
+    // The SPRT verdict of a single directory, replayed in the order its games ended.
+    let verdict = match args.dirs.as_slice() {
+        [one] => verdict::from_dir(one),
+        _ => Ok(None),
+    };
+    match merged_rows(&args.dirs).and_then(|rows| Ok((rows, verdict?))) {
+        Ok((rows, verdict)) => match out!(
+            "{}",
+            report::full(&standings(&rows), verdict.as_ref(), args.json)
+        ) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("tarneeb: cannot write the standings: {e}");
                 1

@@ -9,11 +9,12 @@ use super::args::BotLimits;
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::tournament::deal_sets::load_deals;
+use tarneeb_referee::tournament::report;
 use tarneeb_referee::tournament::results::{claim_dir, read_rows, STANDINGS_FILE};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
-use tarneeb_referee::tournament::sprt::{parse_sprt, SprtDecision};
-use tarneeb_referee::tournament::standings::{render_table, standings};
+use tarneeb_referee::tournament::sprt::parse_sprt;
+use tarneeb_referee::tournament::standings::standings;
 use tarneeb_referee::{out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
@@ -22,15 +23,24 @@ pub struct TournamentArgs {
     /// `--bot rnd='python3 sample-bots/python/random_bot.py'`. Give two or more.
     #[arg(long = "bot", value_name = "NAME=CMD", required = true)]
     bots: Vec<String>,
+    /// A TOML file describing the tournament (entrants as [[bot]] tables with name and
+    /// command, and any flag by its name: format = "gauntlet", games = 4, ...), or a
+    /// tournament.json written by an earlier tournament. Flags given with it override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Directory for the records (DIR/games/), results.jsonl, tournament.json and
     /// standings.txt. Running the same command on it again resumes the tournament.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// round-robin (every pair of partnerships meets), gauntlet (the first entrant against
-    /// each other one), knockout (single elimination) or king-of-the-hill (the winner stays,
-    /// the next challenger replaces the loser).
+    /// each other one), knockout (single elimination), king-of-the-hill (the winner stays,
+    /// the next challenger replaces the loser) or swiss (--rounds R rounds, each pairing
+    /// partnerships of similar score that have not met).
     #[arg(long, default_value = "round-robin", value_parser = Format::parse)]
     format: Format,
+    /// Rounds of a Swiss tournament (--format swiss).
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    rounds: u64,
     /// own: each entrant partners a copy of itself; rotate: every entrant partners every other
     /// one (round-robin and gauntlet, four entrants or more).
     #[arg(long, default_value = "own", value_parser = Partners::parse)]
@@ -58,7 +68,9 @@ pub struct TournamentArgs {
     #[arg(long)]
     no_pin: bool,
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
-    /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides.
+    /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides. Add
+    /// score=boards to test who wins the boards of each duplicate pair instead of the games
+    /// (scale=points, the default, or scale=imps).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Play only part K of N of the schedule (games with index % N == K-1), to spread one
@@ -129,7 +141,13 @@ fn parse_entrant(text: &str) -> Result<Entrant, String> {
 }
 
 fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
-    let rules = rules_file::load(&a.rules).map_err(|e| usage(e.to_string()))?;
+    // Complete rules inline (a tournament.json fed back with --config) or a preset or file.
+    let rules = if a.rules.trim_start().starts_with('{') {
+        rules_file::from_json_text(&a.rules, "--rules")
+    } else {
+        rules_file::load(&a.rules)
+    }
+    .map_err(|e| usage(e.to_string()))?;
     let entrants: Vec<Entrant> = a
         .bots
         .iter()
@@ -151,6 +169,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         games: a.games,
         duplicate: !a.no_duplicate,
         seed: a.seed,
+        rounds: a.rounds,
     };
     let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
     if let Some((k, n)) = a.shard {
@@ -175,7 +194,13 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
                     "--sprt cannot be combined with --shard: the test needs every result",
                 ));
             }
-            Some(parse_sprt(text).map_err(|e| usage(format!("--sprt: {e}")))?)
+            let cfg = parse_sprt(text).map_err(usage)?;
+            if cfg.boards.is_some() && a.no_duplicate {
+                return Err(usage(
+                    "--sprt score=boards compares the two games of a duplicate pair hand by hand: drop --no-duplicate",
+                ));
+            }
+            Some(cfg)
         }
     };
     let deals = match &a.deals_from {
@@ -208,6 +233,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
         "sprt": a.sprt,
     });
+    let mut config = config;
+    if a.rounds > 0 {
+        config["rounds"] = json!(a.rounds);
+    }
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
     let prior = read_rows(&a.out).map_err(usage)?;
     if resumed {
@@ -262,7 +291,14 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
-    let table = render_table(&standings(&summary.rows));
+    let table_standings = standings(&summary.rows);
+    let table = report::render(&table_standings);
+    let json_path = a.out.join("standings.json");
+    let json = report::full(&table_standings, summary.sprt.as_ref(), true);
+    std::fs::write(&json_path, json).map_err(|e| Failure {
+        code: 1,
+        message: format!("cannot write {}: {e}", json_path.display()),
+    })?;
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
     let _ = out!("{table}");
     let mut extra = String::new();
@@ -270,16 +306,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         let name = &cfg.entrants[u[0]].name;
         extra.push_str(&format!("champion: {name}\n"));
     }
-    if let Some(s) = &summary.sprt {
-        let decision = match s.decision {
-            SprtDecision::Continue => "no decision yet (continue)",
-            SprtDecision::AcceptH0 => "accept H0 (elo0)",
-            SprtDecision::AcceptH1 => "accept H1 (elo1)",
-        };
-        extra.push_str(&format!(
-            "SPRT: {decision}: LLR {:.3} (bounds {:.3}, {:.3})\n",
-            s.llr, s.lower, s.upper
-        ));
+    if let Some(t) = &summary.sprt {
+        extra.push_str(&t.describe());
+        extra.push('\n');
     }
     let _ = out!("{extra}");
     let path = a.out.join(STANDINGS_FILE);

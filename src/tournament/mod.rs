@@ -3,13 +3,26 @@
 //!
 //! [`schedule`] decides which partnerships meet on which deals, [`runner`] plays the games on
 //! worker threads, [`results`] keeps `results.jsonl` and `tournament.json`, [`progress`] shows
-//! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables.
+//! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables:
+//! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
+//! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
+//! head-to-head intervals and the crosstable, [`report`] writes it all out; [`config`] reads
+//! `--config` files.
 
+pub mod boards;
+pub mod config;
 pub mod deal_sets;
+pub mod pairs;
+pub mod pairwise;
 pub mod progress;
 pub mod ratings;
+pub mod report;
 pub mod results;
+pub mod row;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
+pub mod stats;
+pub mod swiss;
+pub mod verdict;

@@ -1,8 +1,15 @@
 //! One progress line on stderr, rewritten in place, when stderr is a terminal: games done of
-//! the total, games per minute, the estimated time left and the leader by wins.
+//! the total, games per minute, the estimated time left, the leader with its rating and 95%
+//! interval (the fit of the standings, redone at most every two seconds), and for an SPRT the
+//! LLR against its bounds.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
+
+use super::ratings::{fit, Rating};
+use super::row::GameRow;
+use super::sprt::SprtState;
+use super::standings::rating_input;
 
 pub struct Progress {
     enabled: bool,
@@ -10,6 +17,10 @@ pub struct Progress {
     /// Games already finished before this run started (a resumed tournament).
     resumed: u64,
     shown: bool,
+    /// The leader as last fitted, the rows it was fitted on, and when.
+    leader: Option<(String, Rating)>,
+    fitted_rows: usize,
+    fitted_at: Option<Instant>,
 }
 
 /// What the line shows.
@@ -17,7 +28,9 @@ pub struct Snapshot<'a> {
     pub done: u64,
     pub total: u64,
     pub running: usize,
-    pub leader: Option<(&'a str, u64)>,
+    /// The top entrant by rating, with its rating.
+    pub leader: Option<(&'a str, Rating)>,
+    pub sprt: Option<SprtState>,
 }
 
 impl Progress {
@@ -27,7 +40,24 @@ impl Progress {
             start: Instant::now(),
             resumed,
             shown: false,
+            leader: None,
+            fitted_rows: 0,
+            fitted_at: None,
         }
+    }
+
+    /// The entrant rated highest on `rows` (refitted when rows were added, at most every two
+    /// seconds, and only when the line is shown at all).
+    pub fn leader(&mut self, rows: &[GameRow]) -> Option<(&str, Rating)> {
+        let stale = self
+            .fitted_at
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
+        if self.enabled && rows.len() != self.fitted_rows && stale {
+            self.leader = top(rows);
+            self.fitted_rows = rows.len();
+            self.fitted_at = Some(Instant::now());
+        }
+        self.leader.as_ref().map(|(n, r)| (n.as_str(), *r))
     }
 
     pub fn line(&self, s: &Snapshot<'_>) -> String {
@@ -45,11 +75,28 @@ impl Progress {
             "?".into()
         };
         let leader = match s.leader {
-            Some((name, wins)) => format!(", leader {name} ({wins} wins)"),
+            Some((name, r)) => format!(
+                ", leader {name} {:+.0} Elo [{:+.0}, {:+.0}]",
+                r.elo, r.low, r.high
+            ),
+            None => String::new(),
+        };
+        let sprt = match s.sprt {
+            Some(t) => format!(
+                ", LLR {:.2} in ({:.2}, {:.2}){}",
+                t.llr,
+                t.lower,
+                t.upper,
+                match t.decision {
+                    super::sprt::SprtDecision::Continue => "",
+                    super::sprt::SprtDecision::AcceptH0 => ": H0 accepted",
+                    super::sprt::SprtDecision::AcceptH1 => ": H1 accepted",
+                }
+            ),
             None => String::new(),
         };
         format!(
-            "games {}/{} ({} running), {per_min:.1}/min, ETA {eta}{leader}",
+            "games {}/{} ({} running), {per_min:.1}/min, ETA {eta}{leader}{sprt}",
             s.done, s.total, s.running
         )
     }
@@ -73,6 +120,17 @@ impl Progress {
     }
 }
 
+/// The entrant with the highest fitted rating.
+fn top(rows: &[GameRow]) -> Option<(String, Rating)> {
+    let input = rating_input(rows);
+    let ratings = fit(input.names.len(), &input.observations);
+    input
+        .names
+        .into_iter()
+        .zip(ratings)
+        .max_by(|a, b| a.1.elo.total_cmp(&b.1.elo).then_with(|| b.0.cmp(&a.0)))
+}
+
 fn fmt_duration(secs: f64) -> String {
     let s = secs.round() as u64;
     if s >= 3600 {
@@ -91,14 +149,30 @@ mod tests {
     #[test]
     fn the_line_names_counts_and_the_leader() {
         let p = Progress::new(0);
+        let rating = Rating {
+            elo: 42.4,
+            low: 10.2,
+            high: 74.6,
+        };
+        let cfg = crate::tournament::sprt::parse_sprt("elo0=0,elo1=10").unwrap();
         let l = p.line(&Snapshot {
             done: 3,
             total: 10,
             running: 2,
-            leader: Some(("alpha", 2)),
+            leader: Some(("alpha", rating)),
+            sprt: Some(crate::tournament::sprt::sprt(&cfg, &[1.0, 0.5])),
         });
         assert!(l.starts_with("games 3/10 (2 running)"), "{l}");
-        assert!(l.contains("leader alpha (2 wins)"), "{l}");
+        assert!(l.contains("leader alpha +42 Elo [+10, +75]"), "{l}");
+        assert!(l.contains(", LLR "), "{l}");
+        assert!(l.ends_with(" in (-2.94, 2.94)"), "{l}");
+        // The leader is the top of the fit.
+        let row = |game: u64, winner: u8| {
+            GameRow::sample(game, None, game, ["a", "b", "a", "b"], Some(winner))
+        };
+        let (name, r) = top(&[row(0, 1), row(1, 1), row(2, 0)]).unwrap();
+        assert_eq!(name, "b");
+        assert!(r.elo > 0.0 && r.low < r.elo);
         assert_eq!(fmt_duration(3725.0), "1h02m");
         assert_eq!(fmt_duration(65.0), "1m05s");
     }

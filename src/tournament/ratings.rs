@@ -112,6 +112,9 @@ pub struct FitReport {
     pub std_errors: Vec<f64>,
     /// The dispersion factor φ (before the per-entrant `max(φ, 1)` guard).
     pub dispersion: f64,
+    /// Covariance of the anchored ratings (Elo²), `φ I⁺`, so that the error of a difference is
+    /// `sqrt(c_ii + c_jj − 2 c_ij)`.
+    pub covariance: Vec<Vec<f64>>,
     pub iterations: usize,
     pub converged: bool,
 }
@@ -268,6 +271,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             ratings: Vec::new(),
             std_errors: Vec::new(),
             dispersion: 1.0,
+            covariance: Vec::new(),
             iterations: 0,
             converged: true,
         };
@@ -383,10 +387,19 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             high: r[i] + Z95 * se,
         });
     }
+    let phi = dispersion;
+    let covariance = if n == 1 {
+        vec![vec![0.0]]
+    } else {
+        cov.iter()
+            .map(|row| row.iter().map(|c| phi * c).collect())
+            .collect()
+    };
     FitReport {
         ratings,
         std_errors,
         dispersion,
+        covariance,
         iterations,
         converged,
     }

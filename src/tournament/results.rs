@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::standings::GameRow;
+use super::row::GameRow;
+use crate::protocol::FaultKind;
 use crate::record::RecordLine;
 
 pub const TOURNAMENT_FILE: &str = "tournament.json";
@@ -140,33 +141,48 @@ impl ResultsFile {
     }
 }
 
-/// Moves of hand `from_hand` on in a record, and the milliseconds spent waiting for their
-/// replies (substituted moves are the referee's own and wait for nobody).
-pub fn record_moves(path: &Path, from_hand: u32) -> Option<(u64, u64)> {
+/// What the runner reads back from a finished game's record.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordSummary {
+    /// Moves of hand `from_hand` on, and the milliseconds spent waiting for their replies
+    /// (substituted moves are the referee's own and wait for nobody).
+    pub moves: u64,
+    pub ms: u64,
+    /// Timeout faults per seat, whatever the referee did about them.
+    pub timeouts: [u32; 4],
+}
+
+/// Reads a record's move and fault lines; `None` when it cannot be read.
+pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
     let text = std::fs::read_to_string(path).ok()?;
-    let (mut moves, mut ms) = (0u64, 0u64);
+    let mut out = RecordSummary::default();
     for line in text.lines() {
-        // Cheap pre-filter: only move lines are parsed.
-        if !line.contains("\"type\":\"move\"") {
+        // Cheap pre-filter: only move and fault lines are parsed.
+        let is_move = line.contains("\"type\":\"move\"");
+        if !is_move && !line.contains("\"type\":\"fault\"") {
             continue;
         }
-        if let Ok(RecordLine::Move {
-            hand_number,
-            ms: m,
-            substituted,
-            ..
-        }) = serde_json::from_str(line)
-        {
-            if hand_number < from_hand {
-                continue;
+        match serde_json::from_str(line) {
+            Ok(RecordLine::Move {
+                hand_number,
+                ms: m,
+                substituted,
+                ..
+            }) if hand_number >= from_hand => {
+                out.moves += 1;
+                if !substituted {
+                    out.ms += m;
+                }
             }
-            moves += 1;
-            if !substituted {
-                ms += m;
-            }
+            Ok(RecordLine::Fault {
+                seat,
+                kind: FaultKind::Timeout,
+                ..
+            }) => out.timeouts[seat.index()] += 1,
+            _ => {}
         }
     }
-    Some((moves, ms))
+    Some(out)
 }
 
 /// The rows of several tournament directories. When all are parts of one tournament (the same

@@ -5,22 +5,23 @@
 //! Every finished game becomes one row appended to `results.jsonl` at once; games that
 //! `results.jsonl` already holds (a resumed tournament) are taken from there, not played.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::progress::{Progress, Snapshot};
-use super::results::{record_moves, record_path, ResultsFile};
+use super::results::{record_path, record_summary, ResultsFile};
+use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
-use super::sprt::{sprt, SprtConfig, SprtDecision, SprtState};
-use super::standings::GameRow;
+use super::sprt::SprtConfig;
+use super::verdict::SprtTracker;
 use crate::bot::{pin_to_cpu, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
 use crate::referee::{play_game, EventDelivery, FaultPolicy, GameConfig, RefereeError};
-use crate::rules::Rules;
+use crate::rules::{Rules, Seat};
 
 /// A bot program taking part.
 #[derive(Clone, Debug)]
@@ -56,7 +57,8 @@ pub struct RunSummary {
     /// Every row of the tournament directory: earlier runs' and this one's.
     pub rows: Vec<GameRow>,
     pub interrupted: bool,
-    pub sprt: Option<SprtState>,
+    /// The test, its verdict fixed at the first crossing.
+    pub sprt: Option<SprtTracker>,
     pub champion: Option<Unit>,
 }
 
@@ -79,10 +81,8 @@ struct Shared {
     /// No new game is started (an error, or SPRT decided).
     halted: bool,
     error: Option<RunError>,
-    wins: Vec<u64>,
-    /// The first entrant's scores (1, 1/2, 0) per pair (or per game without duplicate).
-    sprt_scores: BTreeMap<u64, Vec<f64>>,
-    sprt_state: Option<SprtState>,
+    /// The test on the first entrant, fed rows in the order they are appended.
+    sprt: Option<SprtTracker>,
     live_workers: usize,
 }
 
@@ -111,7 +111,7 @@ impl Shared {
                             self.halted = true;
                             return Take::Stop;
                         }
-                        self.accept(cfg, &spec, row);
+                        self.accept(&spec, row);
                     }
                     None => return Take::Play(spec),
                 },
@@ -121,7 +121,7 @@ impl Shared {
         }
     }
 
-    fn accept(&mut self, cfg: &RunConfig, spec: &GameSpec, row: GameRow) {
+    fn accept(&mut self, spec: &GameSpec, row: GameRow) {
         self.schedule.finished(
             spec.game,
             GameScore {
@@ -129,48 +129,7 @@ impl Shared {
                 team_scores: row.team_scores,
             },
         );
-        if let Some(w) = row.winner {
-            let team = usize::from(w);
-            let mut winners = vec![spec.seats[team], spec.seats[team + 2]];
-            winners.dedup();
-            for e in winners {
-                self.wins[e] += 1;
-            }
-        }
-        if let Some(sprt_cfg) = &cfg.sprt {
-            let first_team = if spec.seats[0] == 0 { 0 } else { 1 };
-            let score = match row.winner {
-                Some(w) if usize::from(w) == first_team => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            let key = spec.pair.unwrap_or(spec.game);
-            self.sprt_scores.entry(key).or_default().push(score);
-            let need = if spec.pair.is_some() { 2 } else { 1 };
-            if self.sprt_scores[&key].len() == need {
-                let pairs: Vec<f64> = self
-                    .sprt_scores
-                    .values()
-                    .filter(|v| v.len() == need)
-                    .map(|v| v.iter().sum::<f64>() / v.len() as f64)
-                    .collect();
-                let state = sprt(sprt_cfg, &pairs);
-                if !matches!(state.decision, SprtDecision::Continue) {
-                    self.halted = true;
-                }
-                self.sprt_state = Some(state);
-            }
-        }
         self.rows.push(row);
-    }
-
-    fn leader<'a>(&self, cfg: &'a RunConfig) -> Option<(&'a str, u64)> {
-        let (i, &w) = self
-            .wins
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, w)| (**w, std::cmp::Reverse(*i)))?;
-        (w > 0).then(|| (cfg.entrants[i].name.as_str(), w))
     }
 }
 
@@ -188,17 +147,24 @@ pub fn run(
 ) -> Result<RunSummary, RunError> {
     let results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
     let resumed = prior.len() as u64;
+    // Earlier runs' rows in file order (the order their games ended), so a resumed test
+    // reaches the verdict the interrupted run had, or would have had.
+    let mut tracker = cfg.sprt.map(|c| SprtTracker::new(c, &cfg.entrants[0].name));
+    if let Some(t) = tracker.as_mut() {
+        for r in &prior {
+            t.push(r);
+        }
+    }
+    let halted = tracker.as_ref().is_some_and(|t| t.decided().is_some());
     let shared = Mutex::new(Shared {
         schedule,
         prior: prior.into_iter().map(|r| (r.game, r)).collect(),
         rows: Vec::new(),
         results,
         running: 0,
-        halted: false,
+        halted,
         error: None,
-        wins: vec![0; cfg.entrants.len()],
-        sprt_scores: BTreeMap::new(),
-        sprt_state: None,
+        sprt: tracker,
         live_workers: cfg.jobs,
     });
     let changed = Condvar::new();
@@ -214,22 +180,28 @@ pub fn run(
         }
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         while s.live_workers > 0 {
+            let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
+            let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
             progress.show(&Snapshot {
                 done: s.rows.len() as u64,
                 total: cfg.total,
                 running: s.running,
-                leader: s.leader(cfg),
+                leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
+                sprt,
             });
             s = changed
                 .wait_timeout(s, Duration::from_millis(500))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+        let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
+        let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
         progress.show(&Snapshot {
             done: s.rows.len() as u64,
             total: cfg.total,
             running: 0,
-            leader: s.leader(cfg),
+            leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
+            sprt,
         });
     });
     progress.finish();
@@ -244,7 +216,7 @@ pub fn run(
     Ok(RunSummary {
         rows,
         interrupted: stop.load(Ordering::SeqCst),
-        sprt: s.sprt_state,
+        sprt: s.sprt,
         champion: s.schedule.champion(),
     })
 }
@@ -291,7 +263,13 @@ fn worker(
         s.running -= 1;
         match result {
             Ok(row) => match s.results.append(&row) {
-                Ok(()) => s.accept(cfg, &spec, row),
+                Ok(()) => {
+                    // Fed in append order; a game ending after the crossing leaves it fixed.
+                    if s.sprt.as_mut().is_some_and(|t| t.push(&row)) {
+                        s.halted = true;
+                    }
+                    s.accept(&spec, row)
+                }
                 Err(e) => {
                     s.error.get_or_insert(RunError::Results(e));
                     s.halted = true;
@@ -328,11 +306,15 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         stderr_cap: cfg.stderr_cap,
         max_line: cfg.max_line,
     });
-    let (deals, first_dealer) = match cfg.deals.len() {
-        0 => (Vec::new(), None),
+    let (deals, first_dealer, fingerprint) = match cfg.deals.len() {
+        0 => (Vec::new(), None, None),
         n => {
             let d = &cfg.deals[(spec.deal_set % n as u64) as usize];
-            (d.deals.clone(), Some(d.first_dealer))
+            (
+                d.deals.clone(),
+                Some(d.first_dealer),
+                Some(deals_fingerprint(d)),
+            )
         }
     };
     let game = GameConfig {
@@ -350,7 +332,13 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();
-    let mut on_hand = |_: &HandEndMsg| hand_ends.push(Instant::now());
+    let mut hand_deltas: Vec<[i32; 2]> = Vec::new();
+    let mut hand_dealers: Vec<u8> = Vec::new();
+    let mut on_hand = |h: &HandEndMsg| {
+        hand_ends.push(Instant::now());
+        hand_deltas.push(h.team_delta.0);
+        hand_dealers.push(h.dealer.index() as u8);
+    };
     let outcome = play_game(&game, stop, &mut on_hand)?;
     let end = Instant::now();
     let r = &outcome.result;
@@ -361,10 +349,11 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         [first, .., last] => (2, *last - *first),
         _ => (1, end - start),
     };
-    let referee_us_per_move = record_moves(&record, from_hand).and_then(|(moves, ms)| {
-        (moves > 0).then(|| {
-            let own = window.as_secs_f64() * 1e6 - ms as f64 * 1000.0;
-            (own.max(0.0) / moves as f64 * 10.0).round() / 10.0
+    let summary = record_summary(&record, from_hand);
+    let referee_us_per_move = summary.as_ref().and_then(|s| {
+        (s.moves > 0).then(|| {
+            let own = window.as_secs_f64() * 1e6 - s.ms as f64 * 1000.0;
+            (own.max(0.0) / s.moves as f64 * 10.0).round() / 10.0
         })
     });
     Ok(GameRow {
@@ -379,5 +368,29 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         forfeit_seat: r.forfeit.as_ref().map(|f| f.seat.index() as u8),
         record: rel,
         referee_us_per_move,
+        deals: fingerprint,
+        forfeit_kind: r.forfeit.as_ref().map(|f| f.kind.to_string()),
+        timeouts: summary.map_or([0; 4], |s| s.timeouts),
+        hand_deltas,
+        hand_dealers,
     })
+}
+
+/// A name for recorded deals that stays the same across runs and builds: FNV-1a over the first
+/// dealer and every hand's cards, in hex.
+fn deals_fingerprint(d: &RecordedDeals) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |v: u64| {
+        for b in v.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    eat(d.first_dealer.index() as u64);
+    for deal in &d.deals {
+        for seat in Seat::ALL {
+            eat(deal.hand(seat).bits());
+        }
+    }
+    format!("{h:016x}")
 }

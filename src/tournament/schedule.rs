@@ -8,7 +8,7 @@
 //! and the deal set's index) and is played twice with the sides swapped (duplicate), or once.
 //! Games are numbered 0, 1, 2, ... in the order they are created.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +17,7 @@ pub enum Format {
     Gauntlet,
     Knockout,
     KingOfTheHill,
+    Swiss,
 }
 
 impl Format {
@@ -26,6 +27,7 @@ impl Format {
             Format::Gauntlet => "gauntlet",
             Format::Knockout => "knockout",
             Format::KingOfTheHill => "king-of-the-hill",
+            Format::Swiss => "swiss",
         }
     }
 
@@ -35,12 +37,13 @@ impl Format {
             Format::Gauntlet,
             Format::Knockout,
             Format::KingOfTheHill,
+            Format::Swiss,
         ]
         .into_iter()
         .find(|f| f.name() == text)
         .ok_or_else(|| {
             format!(
-                "'{text}' is not a format: use round-robin, gauntlet, knockout or king-of-the-hill"
+                "'{text}' is not a format: use round-robin, gauntlet, knockout, king-of-the-hill or swiss"
             )
         })
     }
@@ -88,6 +91,8 @@ pub struct Plan {
     pub games: u64,
     pub duplicate: bool,
     pub seed: u64,
+    /// Rounds of a Swiss tournament (`--rounds`); ignored by the other formats.
+    pub rounds: u64,
 }
 
 /// A partnership: the entrants at the team's two seats (seat 0 then 2, or 1 then 3).
@@ -156,6 +161,15 @@ pub fn check(plan: &Plan) -> Result<(), String> {
             plan.entrants
         ));
     }
+    if plan.format == Format::Swiss && plan.rounds == 0 {
+        return Err("--format swiss needs --rounds R (at least 1)".into());
+    }
+    if plan.format != Format::Swiss && plan.rounds != 0 {
+        return Err(format!(
+            "--rounds is for --format swiss, not {}",
+            plan.format.name()
+        ));
+    }
     if plan.games == 0 {
         return Err("--games must be at least 1".into());
     }
@@ -194,6 +208,12 @@ enum Stage {
         current: usize,
         next: usize,
     },
+    /// The current Swiss round (from 1), its matches and its bye.
+    Swiss {
+        round: u64,
+        matches: Vec<usize>,
+        bye: Option<usize>,
+    },
     Done,
 }
 
@@ -209,6 +229,10 @@ pub struct Schedule {
     next_deal_set: u64,
     stage: Stage,
     champion: Option<usize>,
+    /// Swiss: half points per unit, pairs that have met, byes per unit.
+    half_points: Vec<u64>,
+    met: HashSet<(usize, usize)>,
+    byes: Vec<u32>,
 }
 
 impl Schedule {
@@ -226,6 +250,9 @@ impl Schedule {
             next_deal_set: 0,
             stage: Stage::Static,
             champion: None,
+            half_points: Vec::new(),
+            met: HashSet::new(),
+            byes: Vec::new(),
         };
         let n = s.units.len();
         match s.plan.format {
@@ -253,6 +280,11 @@ impl Schedule {
                 let all: Vec<usize> = (0..n).collect();
                 s.knockout_round(&all);
             }
+            Format::Swiss => {
+                s.half_points = vec![0; n];
+                s.byes = vec![0; n];
+                s.swiss_round(1);
+            }
             Format::KingOfTheHill => {
                 let m = s.add_match([0, 1]);
                 s.stage = Stage::Hill {
@@ -274,6 +306,7 @@ impl Schedule {
         match self.plan.format {
             Format::RoundRobin | Format::Gauntlet => self.specs.len() as u64,
             Format::Knockout | Format::KingOfTheHill => (self.units.len() as u64 - 1) * per_match,
+            Format::Swiss => self.plan.rounds * (self.units.len() as u64 / 2) * per_match,
         }
     }
 
@@ -350,10 +383,46 @@ impl Schedule {
         self.stage = Stage::Knockout { matches, bye };
     }
 
-    /// Match points of side 0 and side 1 of a finished match: (wins + draws / 2, points).
-    fn match_winner(&self, m: usize) -> Option<usize> {
+    /// The Swiss ranking: half points, then the seeded tie-break order.
+    fn swiss_ranking(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.units.len()).collect();
+        let tie = |u: usize| deal_set_seed(self.plan.seed ^ 0x5753_4953_5300_0000, u as u64);
+        order.sort_by_key(|&u| (std::cmp::Reverse(self.half_points[u]), tie(u)));
+        order
+    }
+
+    /// Pairs and queues Swiss round `round`.
+    fn swiss_round(&mut self, round: u64) {
+        let ranked = self.swiss_ranking();
+        let pairing = super::swiss::pair_round(&ranked, &self.met, &self.byes);
+        let matches = pairing
+            .matches
+            .iter()
+            .map(|&[a, b]| {
+                self.met.insert((a.min(b), a.max(b)));
+                self.add_match([a, b])
+            })
+            .collect();
+        if let Some(b) = pairing.bye {
+            self.byes[b] += 1;
+        }
+        self.stage = Stage::Swiss {
+            round,
+            matches,
+            bye: pairing.bye,
+        };
+    }
+
+    /// The points of the Swiss standings so far (half points per partnership).
+    pub fn swiss_half_points(&self) -> &[u64] {
+        &self.half_points
+    }
+
+    /// Half points (2 per game won, 1 per draw) and team points of side 0 and side 1 of a
+    /// finished match.
+    fn match_tally(&self, m: usize) -> Option<([u32; 2], [i64; 2])> {
         let m = &self.matches[m];
-        let mut wins = [0u32; 2]; // in half points
+        let mut wins = [0u32; 2];
         let mut points = [0i64; 2];
         for g in &m.games {
             let r = self.results.get(g)?;
@@ -368,12 +437,15 @@ impl Schedule {
                 points[side] += i64::from(r.team_scores[team]);
             }
         }
-        let key = |s: usize| (wins[s], points[s], std::cmp::Reverse(m.sides[s]));
-        Some(if key(0) >= key(1) {
-            m.sides[0]
-        } else {
-            m.sides[1]
-        })
+        Some((wins, points))
+    }
+
+    /// The winner of a finished match: by wins (draws a half), then points, then unit order.
+    fn match_winner(&self, m: usize) -> Option<usize> {
+        let (wins, points) = self.match_tally(m)?;
+        let sides = self.matches[m].sides;
+        let key = |s: usize| (wins[s], points[s], std::cmp::Reverse(sides[s]));
+        Some(if key(0) >= key(1) { sides[0] } else { sides[1] })
     }
 
     /// Records a finished game; may queue the next round's games.
@@ -403,6 +475,34 @@ impl Schedule {
                     }
                 }
             }
+            Stage::Swiss {
+                round,
+                matches,
+                bye,
+            } => {
+                let (round, bye) = (*round, *bye);
+                let points: Option<Vec<(usize, [u32; 2])>> = matches
+                    .iter()
+                    .map(|&m| self.match_tally(m).map(|(p, _)| (m, p)))
+                    .collect();
+                if let Some(points) = points {
+                    for (m, p) in points {
+                        let sides = self.matches[m].sides;
+                        self.half_points[sides[0]] += u64::from(p[0]);
+                        self.half_points[sides[1]] += u64::from(p[1]);
+                    }
+                    if let Some(b) = bye {
+                        // Half the match's points: as if it had drawn every game.
+                        let games = self.plan.games * if self.plan.duplicate { 2 } else { 1 };
+                        self.half_points[b] += games;
+                    }
+                    if round < self.plan.rounds {
+                        self.swiss_round(round + 1);
+                    } else {
+                        self.stage = Stage::Done;
+                    }
+                }
+            }
             Stage::Static | Stage::Done => {}
         }
     }
@@ -420,6 +520,7 @@ mod tests {
             games: 2,
             duplicate,
             seed: 7,
+            rounds: if format == Format::Swiss { 3 } else { 0 },
         }
     }
 
@@ -501,5 +602,123 @@ mod tests {
         assert_eq!(deal_set_seed(1, 5), deal_set_seed(1, 5));
         assert_ne!(deal_set_seed(1, 5), deal_set_seed(1, 6));
         assert_ne!(deal_set_seed(1, 5), deal_set_seed(2, 5));
+    }
+
+    /// Plays a Swiss schedule to the end with results from `seed`; returns the games and the
+    /// rounds' matches (as unit pairs) and byes.
+    fn swiss(units: usize, rounds: u64, seed: u64) -> (Vec<GameSpec>, Schedule) {
+        let mut p = plan(units, Format::Swiss, Partners::Own, true);
+        p.rounds = rounds;
+        p.games = 1;
+        let mut s = Schedule::new(p).unwrap();
+        let games = drain(&mut s, |g| {
+            let h = deal_set_seed(seed, g.game);
+            match h % 5 {
+                0 => None,
+                1 | 2 => Some(0),
+                _ => Some(1),
+            }
+        });
+        (games, s)
+    }
+
+    fn rounds_of(games: &[GameSpec], per_round: usize) -> Vec<Vec<[usize; 2]>> {
+        games
+            .chunks(per_round * 2)
+            .map(|r| {
+                r.chunks(2)
+                    .map(|m| {
+                        let mut x = m[0].sides;
+                        x.sort_unstable();
+                        x
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn swiss_needs_rounds() {
+        let mut p = plan(4, Format::Swiss, Partners::Own, true);
+        p.rounds = 0;
+        assert!(Schedule::new(p).err().unwrap().contains("--rounds"));
+        let mut p = plan(4, Format::RoundRobin, Partners::Own, true);
+        p.rounds = 2;
+        assert!(Schedule::new(p).is_err());
+    }
+
+    #[test]
+    fn swiss_pairs_score_groups() {
+        // Eight partnerships, the higher unit index always wins: after round 1 the four
+        // winners (2 points each) meet each other in round 2, the four losers each other.
+        let mut p = plan(8, Format::Swiss, Partners::Own, true);
+        p.rounds = 2;
+        p.games = 1;
+        let mut s = Schedule::new(p).unwrap();
+        let top = |g: &GameSpec| Some(if g.sides[0] > g.sides[1] { 0 } else { 1 });
+        let games = drain(&mut s, top);
+        assert_eq!(games.len() as u64, s.total_games());
+        let rounds = rounds_of(&games, 4);
+        let winners: Vec<usize> = rounds[0].iter().map(|m| m[1]).collect();
+        for m in &rounds[1] {
+            assert_eq!(
+                winners.contains(&m[0]),
+                winners.contains(&m[1]),
+                "round 2 mixes score groups: {rounds:?}"
+            );
+        }
+        // Points: a winner of both rounds has 2 games won in each = 8 half points.
+        assert_eq!(s.swiss_half_points().iter().max(), Some(&8));
+    }
+
+    #[test]
+    fn a_swiss_of_thirty() {
+        // The organiser's case: 30 partnerships, 7 rounds, 15 matches a round, no repeats.
+        let (games, s) = swiss(30, 7, 5);
+        assert_eq!(games.len() as u64, s.total_games());
+        let mut met = HashSet::new();
+        for round in rounds_of(&games, 15) {
+            assert_eq!(round.len(), 15);
+            for m in round {
+                assert!(met.insert((m[0], m[1])), "{m:?} met twice");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn swiss_properties(units in 3usize..13, rounds in 1u64..7, seed in 0u64..1000) {
+            let (games, s) = swiss(units, rounds, seed);
+            let per_round = units / 2;
+            proptest::prop_assert_eq!(games.len() as u64, s.total_games());
+            let all = rounds_of(&games, per_round);
+            proptest::prop_assert_eq!(all.len() as u64, rounds);
+            let mut met = HashSet::new();
+            let mut byes = vec![0usize; units];
+            for (r, round) in all.iter().enumerate() {
+                // Everyone plays once a round, but for one bye when the count is odd.
+                let mut seen: Vec<usize> = round.iter().flatten().copied().collect();
+                seen.sort_unstable();
+                seen.dedup();
+                proptest::prop_assert_eq!(seen.len(), 2 * per_round);
+                if units % 2 == 1 {
+                    let bye = (0..units).find(|u| !seen.contains(u)).unwrap();
+                    byes[bye] += 1;
+                    // No second bye before everyone has had one.
+                    proptest::prop_assert!(byes[bye] <= r / units + 1, "{:?}", byes);
+                }
+                // No repeat while a repeat-free pairing must exist (Dirac: each player has
+                // met at most r others, fewer than half the field).
+                for m in round {
+                    let fresh = met.insert((m[0], m[1]));
+                    if r < (units - 1) / 2 {
+                        proptest::prop_assert!(fresh, "repeat {:?} in round {}", m, r + 1);
+                    }
+                }
+            }
+            // Deterministic: the same plan and results give the same games.
+            let (again, _) = swiss(units, rounds, seed);
+            proptest::prop_assert_eq!(games, again);
+        }
     }
 }

@@ -25,6 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::boards::BoardScale;
 use super::ratings::expected_score;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,6 +34,10 @@ pub struct SprtConfig {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    /// `score=boards`: test who won the boards of each duplicate pair (see
+    /// [`super::boards`]) on this scale, instead of the games' results.
+    #[serde(default)]
+    pub boards: Option<BoardScale>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,11 +75,14 @@ impl SprtState {
     }
 }
 
-/// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05`. `elo0` and `elo1` are required (elo0 < elo1);
-/// `alpha` and `beta` default to 0.05 and must lie in (0, 1) with alpha + beta < 1.
+/// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05[,score=results|boards][,scale=points|imps]`.
+/// `elo0` and `elo1` are required (elo0 < elo1); `alpha` and `beta` default to 0.05 and must
+/// lie in (0, 1) with alpha + beta < 1; `score` defaults to `results` (the games' results);
+/// `scale` (boards only) to `points`.
 pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
     let mut fields: [Option<f64>; 4] = [None; 4];
     const NAMES: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+    let (mut score, mut scale): (Option<&str>, Option<BoardScale>) = (None, None);
     for part in text.split(',') {
         let part = part.trim();
         if part.is_empty() {
@@ -86,9 +94,25 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
             return Err(format!("--sprt: {part:?} is not key=value"));
         };
         let key = key.trim();
+        match key {
+            "score" if score.is_some() => return Err("--sprt: score given twice".into()),
+            "score" => match value.trim() {
+                v @ ("results" | "boards") => {
+                    score = Some(v);
+                    continue;
+                }
+                v => return Err(format!("--sprt: score {v:?} is neither results nor boards")),
+            },
+            "scale" if scale.is_some() => return Err("--sprt: scale given twice".into()),
+            "scale" => {
+                scale = Some(BoardScale::parse(value.trim()).map_err(|e| format!("--sprt: {e}"))?);
+                continue;
+            }
+            _ => {}
+        }
         let Some(slot) = NAMES.iter().position(|n| *n == key) else {
             return Err(format!(
-                "--sprt: unknown key {key:?} in {part:?} (keys: elo0, elo1, alpha, beta)"
+                "--sprt: unknown key {key:?} in {part:?} (keys: elo0, elo1, alpha, beta, score, scale)"
             ));
         };
         if fields[slot].is_some() {
@@ -124,11 +148,19 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
             alpha + beta
         ));
     }
+    let boards = match score {
+        Some("boards") => Some(scale.unwrap_or_default()),
+        _ if scale.is_some() => {
+            return Err("--sprt: scale applies to score=boards only".into());
+        }
+        _ => None,
+    };
     Ok(SprtConfig {
         elo0,
         elo1,
         alpha,
         beta,
+        boards,
     })
 }
 
@@ -217,9 +249,20 @@ mod tests {
                 elo0: 0.0,
                 elo1: 10.0,
                 alpha: 0.05,
-                beta: 0.05
+                beta: 0.05,
+                boards: None,
             }
         );
+        let b = parse_sprt("elo0=0,elo1=5,score=boards").unwrap();
+        assert_eq!(b.boards, Some(BoardScale::Points));
+        let b = parse_sprt("elo0=0,elo1=5,score=boards,scale=imps").unwrap();
+        assert_eq!(b.boards, Some(BoardScale::Imps));
+        assert!(parse_sprt("elo0=0,elo1=5,score=results")
+            .unwrap()
+            .boards
+            .is_none());
+        assert!(parse_sprt("elo0=0,elo1=5,scale=imps").is_err());
+        assert!(parse_sprt("elo0=0,elo1=5,score=hands").is_err());
         let c = parse_sprt(" elo1 = 5 , elo0=-5").unwrap();
         assert_eq!((c.elo0, c.elo1, c.alpha, c.beta), (-5.0, 5.0, 0.05, 0.05));
     }

@@ -9,54 +9,51 @@
 //! odd seatings) gets that game's win *and* loss, and both sides' points.
 //!
 //! Rating observations: a game is one observation, side 0 = seats 0 & 2, side 1 = seats 1 & 3,
-//! score 1 / 0.5 / 0. The two games of a duplicate pair (same `pair` id, the partnerships'
-//! seats swapped) are **one** observation of weight 1 whose score is the mean of the two game
-//! scores of the first game's side 0 (pentanomial 0, .25, .5, .75, 1), so the luck of the deal
-//! cancels. A pair id seen once (a run stopped mid-pair), more than twice, or whose two games do
-//! not set the same two partnerships against each other, counts its games singly.
+//! score 1 / 0.5 / 0. The two games of a duplicate pair (the same deals, the partnerships'
+//! seats swapped: see [`super::pairs`] for how twins are found) are **one** observation of
+//! weight 1 whose score is the mean of the two game scores of the first game's side 0
+//! (pentanomial 0, .25, .5, .75, 1), so the luck of the deal cancels. A game whose twin is
+//! missing (a run stopped mid-pair) counts singly.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::ratings::{self, Observation};
+use super::boards::{unit_boards, BoardScale};
+use super::pairs::{sorted_rows, team, units};
+use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
+use super::ratings::{self, Observation, Rating};
 
-/// One line of results.jsonl.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Index in the deterministic schedule.
-    pub game: u64,
-    /// Duplicate pair id: the two games of a pair share it (same deals, partnerships' seats
-    /// swapped); None without duplicate.
-    pub pair: Option<u64>,
-    pub seed: u64,
-    /// Entrant name per seat (team 0 = seats 0 & 2, team 1 = seats 1 & 3).
-    pub seats: [String; 4],
-    /// 0, 1, or None for a draw.
-    pub winner: Option<u8>,
-    /// target | instant | hand-cap | forfeit
-    pub reason: String,
-    pub team_scores: [i32; 2],
-    pub hands: u32,
-    pub forfeit_seat: Option<u8>,
-    /// Path of the game record, relative to the tournament dir.
-    pub record: String,
-    pub referee_us_per_move: Option<f64>,
-}
+pub use super::row::GameRow;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EntrantStanding {
     pub name: String,
     pub games: u64,
     pub wins: u64,
-    pub losses: u64,
     pub draws: u64,
+    pub losses: u64,
+    /// Games this entrant's seat forfeited, by what it did (`timeout`, `exited`, ...;
+    /// `unknown` for rows written before the kind was kept).
+    pub forfeits: BTreeMap<String, u64>,
+    /// Timeout faults at this entrant's seats, forfeited or substituted.
+    pub timeouts: u64,
+    /// Points: 1 per game won, ½ per draw, over `games`.
+    pub score: f64,
     pub points_for: i64,
     pub points_against: i64,
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
+    /// The rating fitted to who won the boards of each duplicate pair (see
+    /// [`super::boards`]), with its 95% interval; `None` without such pairs.
+    pub board_elo: Option<Rating>,
+}
+
+impl EntrantStanding {
+    pub fn forfeit_total(&self) -> u64 {
+        self.forfeits.values().sum()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,6 +64,12 @@ pub struct Standings {
     pub games: u64,
     /// Complete duplicate pairs, each one rating observation.
     pub pairs: u64,
+    /// Duplicate pairs with hand results, each one board observation.
+    pub board_pairs: u64,
+    pub crosstable: Crosstable,
+    /// Every two entrants whose sides met, in standings order.
+    pub head_to_head: Vec<HeadToHead>,
+    pub leader: Option<LeaderNote>,
 }
 
 /// The rating input derived from the rows: entrant names (order of first appearance in schedule
@@ -78,96 +81,11 @@ pub struct RatingInput {
     pub pairs: u64,
 }
 
-fn game_score0(row: &GameRow) -> f64 {
-    match row.winner {
-        Some(0) => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    }
-}
-
-fn team(row: &GameRow, t: usize) -> [&str; 2] {
-    [row.seats[t].as_str(), row.seats[t + 2].as_str()]
-}
-
 fn distinct<'a>(names: &[&'a str]) -> Vec<&'a str> {
     let mut v: Vec<&str> = names.to_vec();
     v.sort_unstable();
     v.dedup();
     v
-}
-
-fn sorted_rows(rows: &[GameRow]) -> Vec<&GameRow> {
-    let mut v: Vec<&GameRow> = rows.iter().collect();
-    v.sort_by_key(|r| r.game);
-    v
-}
-
-/// A rating unit before indexing: side 0, side 1 (names), side 0's score, and whether it is a
-/// duplicate pair.
-struct Unit<'a> {
-    side0: [&'a str; 2],
-    side1: [&'a str; 2],
-    score0: f64,
-    pair: bool,
-}
-
-fn sorted2(s: [&str; 2]) -> [&str; 2] {
-    let mut s = s;
-    s.sort_unstable();
-    s
-}
-
-fn single(r: &GameRow) -> Unit<'_> {
-    Unit {
-        side0: team(r, 0),
-        side1: team(r, 1),
-        score0: game_score0(r),
-        pair: false,
-    }
-}
-
-fn units(rows: &[GameRow]) -> Vec<Unit<'_>> {
-    let rows = sorted_rows(rows);
-    let mut by_pair: BTreeMap<u64, Vec<&GameRow>> = BTreeMap::new();
-    for r in &rows {
-        if let Some(p) = r.pair {
-            by_pair.entry(p).or_default().push(r);
-        }
-    }
-    let mut out = Vec::new();
-    for r in &rows {
-        let Some(p) = r.pair else {
-            out.push(single(r));
-            continue;
-        };
-        let group = &by_pair[&p];
-        if group.len() != 2 {
-            out.push(single(r));
-            continue;
-        }
-        let (first, second) = (group[0], group[1]);
-        let (a0, a1) = (sorted2(team(first, 0)), sorted2(team(first, 1)));
-        let (b0, b1) = (sorted2(team(second, 0)), sorted2(team(second, 1)));
-        let second_for_a0 = if b0 == a1 && b1 == a0 {
-            Some(1.0 - game_score0(second))
-        } else if b0 == a0 && b1 == a1 {
-            Some(game_score0(second))
-        } else {
-            None
-        };
-        match second_for_a0 {
-            Some(s) if std::ptr::eq(*r, first) => out.push(Unit {
-                side0: team(first, 0),
-                side1: team(first, 1),
-                score0: (game_score0(first) + s) / 2.0,
-                pair: true,
-            }),
-            Some(_) => {} // the pair's second game, already in its unit
-            None => out.push(single(r)),
-        }
-    }
-    out
 }
 
 /// The observations [`standings`] fits.
@@ -186,7 +104,7 @@ pub fn rating_input(rows: &[GameRow]) -> RatingInput {
     let observations = units(rows)
         .into_iter()
         .map(|u| {
-            pairs += u64::from(u.pair);
+            pairs += u64::from(u.is_pair());
             Observation {
                 side0: u.side0.iter().map(|n| index[n]).collect(),
                 side1: u.side1.iter().map(|n| index[n]).collect(),
@@ -231,13 +149,17 @@ pub fn standings(rows: &[GameRow]) -> Standings {
             name: name.clone(),
             games: 0,
             wins: 0,
-            losses: 0,
             draws: 0,
+            losses: 0,
+            forfeits: BTreeMap::new(),
+            timeouts: 0,
+            score: 0.0,
             points_for: 0,
             points_against: 0,
             elo: 0.0,
             elo_low: 0.0,
             elo_high: 0.0,
+            board_elo: None,
         })
         .collect();
     let slot = |name: &str| input.names.iter().position(|n| n == name).unwrap();
@@ -260,72 +182,71 @@ pub fn standings(rows: &[GameRow]) -> Standings {
                 }
             }
         }
+        if let Some(seat) = r.forfeit_seat.filter(|&s| s < 4) {
+            let kind = r.forfeit_kind.clone().unwrap_or_else(|| "unknown".into());
+            *table[slot(&r.seats[usize::from(seat)])]
+                .forfeits
+                .entry(kind)
+                .or_default() += 1;
+        }
+        for (seat, &n) in r.timeouts.iter().enumerate() {
+            table[slot(&r.seats[seat])].timeouts += u64::from(n);
+        }
     }
-    let fitted = ratings::fit(input.names.len(), &input.observations);
-    for (e, r) in table.iter_mut().zip(&fitted) {
+    let fit = ratings::fit_with(
+        input.names.len(),
+        &input.observations,
+        &ratings::FitOptions::default(),
+    );
+    for (e, r) in table.iter_mut().zip(&fit.ratings) {
         e.elo = r.elo;
         e.elo_low = r.low;
         e.elo_high = r.high;
+        if e.games > 0 {
+            e.score = (e.wins as f64 + e.draws as f64 / 2.0) / e.games as f64;
+        }
     }
-    table.sort_by(|a, b| b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name)));
+    let all_units = units(rows);
+    let index = |n: &str| slot(n);
+    let board_obs: Vec<Observation> = all_units
+        .iter()
+        .filter_map(|u| {
+            let b = unit_boards(u, BoardScale::Points)?;
+            Some(Observation {
+                side0: u.side0.iter().map(|n| index(n)).collect(),
+                side1: u.side1.iter().map(|n| index(n)).collect(),
+                score0: b.score(),
+                weight: 1.0,
+            })
+        })
+        .collect();
+    if !board_obs.is_empty() {
+        for (e, r) in table
+            .iter_mut()
+            .zip(ratings::fit(input.names.len(), &board_obs))
+        {
+            e.board_elo = Some(r);
+        }
+    }
+    let mut order: Vec<usize> = (0..table.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&table[a], &table[b]);
+        b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name))
+    });
+    let sorted_names: Vec<String> = order.iter().map(|&i| input.names[i].clone()).collect();
+    let crosstable = pairwise::crosstable(&sorted_names, rows);
+    let head_to_head = pairwise::head_to_head(&input.names, &all_units, &fit, &order);
+    let leader = pairwise::leader_note(&input.names, &fit, &order);
+    let entrants = order.iter().map(|&i| table[i].clone()).collect();
     Standings {
-        entrants: table,
+        entrants,
         games: rows.len() as u64,
         pairs: input.pairs,
+        board_pairs: board_obs.len() as u64,
+        crosstable,
+        head_to_head,
+        leader,
     }
-}
-
-/// An aligned text table: rank, entrant, games, W, L, D, points +/- (for / against), Elo and
-/// its 95% interval. Every line has the same width and ends with a newline.
-pub fn render_table(s: &Standings) -> String {
-    let header = [
-        "rank",
-        "entrant",
-        "games",
-        "W",
-        "L",
-        "D",
-        "points +/-",
-        "Elo",
-        "95% interval",
-    ];
-    let mut rows: Vec<[String; 9]> = vec![header.map(String::from)];
-    for (i, e) in s.entrants.iter().enumerate() {
-        rows.push([
-            (i + 1).to_string(),
-            e.name.clone(),
-            e.games.to_string(),
-            e.wins.to_string(),
-            e.losses.to_string(),
-            e.draws.to_string(),
-            format!("{} / {}", e.points_for, e.points_against),
-            format!("{:+.1}", e.elo),
-            format!("[{:+.1}, {:+.1}]", e.elo_low, e.elo_high),
-        ]);
-    }
-    let mut widths = [0usize; 9];
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in &rows {
-        let mut line = String::new();
-        for (k, (cell, w)) in row.iter().zip(widths).enumerate() {
-            if k > 0 {
-                line.push_str("  ");
-            }
-            if k == 1 {
-                let _ = write!(line, "{cell:<w$}");
-            } else {
-                let _ = write!(line, "{cell:>w$}");
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -339,12 +260,8 @@ mod tests {
         winner: Option<u8>,
         scores: [i32; 2],
     ) -> GameRow {
+        let seed = 1000 + pair.map_or(game, |p| 500 + p);
         GameRow {
-            game,
-            pair,
-            seed: 1000 + game,
-            seats: seats.map(String::from),
-            winner,
             reason: if winner.is_some() {
                 "target"
             } else {
@@ -353,9 +270,9 @@ mod tests {
             .to_string(),
             team_scores: scores,
             hands: 12,
-            forfeit_seat: None,
             record: format!("games/{game:05}.json"),
             referee_us_per_move: Some(3.5),
+            ..GameRow::sample(game, pair, seed, seats, winner)
         }
     }
 
@@ -476,28 +393,5 @@ mod tests {
         let line = serde_json::to_string(&r).unwrap();
         assert!(line.contains("\"team_scores\":[1,-2]") && line.contains("\"winner\":null"));
         assert_eq!(serde_json::from_str::<GameRow>(&line).unwrap(), r);
-    }
-
-    #[test]
-    fn table_is_aligned() {
-        let rows = vec![
-            row(0, None, ["alpha", "b", "alpha", "b"], Some(0), [41, -8]),
-            row(1, None, ["alpha", "b", "alpha", "b"], Some(1), [12, 41]),
-            row(2, None, ["alpha", "b", "alpha", "b"], Some(0), [41, 33]),
-        ];
-        let text = render_table(&standings(&rows));
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(
-            lines[0].starts_with("rank  entrant  games  W  L  D"),
-            "{text}"
-        );
-        assert!(lines[0].ends_with("95% interval"), "{text}");
-        assert!(
-            lines[1].starts_with("   1  alpha        3  2  1  0     94 / 66"),
-            "{text}"
-        );
-        assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{text}");
-        assert!(render_table(&standings(&[])).lines().count() == 1);
     }
 }

@@ -1,0 +1,290 @@
+//! `tarneeb tournament --config FILE`: a whole tournament described in a TOML file (or the
+//! `tournament.json` a tournament wrote, fed back).
+//!
+//! The file is turned into the command-line flags it stands for, placed *before* the flags
+//! given on the command line; the tournament command lets a later flag override an earlier
+//! one, so flags given with `--config` win. `--bot` is the exception, being repeatable: bots
+//! given on the command line replace the file's bots instead of joining them.
+//!
+//! Keys: every flag of `tarneeb tournament` by its name with `_` or `-` (`format`, `games`,
+//! `seed`, `rules`, `move_timeout = "2s"`, `no_duplicate = true`, `jobs`, `sprt`, `shard`,
+//! `out`, ...), one `[[bot]]` table per entrant with `name` and `command` (a string split like
+//! a shell would, or an array of arguments), and the normalized keys `tournament.json` holds:
+//! `entrants` (the same as `[[bot]]`), `duplicate`, `rules` as a table, and `time` with
+//! `handshake_ms`, `move_ms`, `bank_ms`, `increment_ms`. A key that is none of these is an
+//! error naming it.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// Flags taking a value, as config keys (with `_`).
+const VALUE_FLAGS: &[&str] = &[
+    "out",
+    "format",
+    "partners",
+    "games",
+    "seed",
+    "rules",
+    "deals_from",
+    "jobs",
+    "sprt",
+    "shard",
+    "rounds",
+    "handshake_timeout",
+    "move_timeout",
+    "time_bank",
+    "increment",
+    "on_fault",
+    "max_line",
+    "stderr_cap",
+    "events",
+];
+
+/// Flags without a value: `key = true` gives the flag, `false` nothing.
+const SWITCHES: &[&str] = &["no_duplicate", "no_pin"];
+
+/// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
+/// flags the file stands for, ahead of the other flags. Arguments without `--config` come
+/// back unchanged.
+pub fn expand_args(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let Some(sub) = args.iter().position(|a| a == "tournament") else {
+        return Ok(args);
+    };
+    let mut rest: Vec<OsString> = Vec::new();
+    let mut file: Option<OsString> = None;
+    let mut it = args[sub + 1..].iter();
+    while let Some(a) = it.next() {
+        let text = a.to_string_lossy();
+        if text == "--config" {
+            let f = it
+                .next()
+                .ok_or("--config needs a file: --config tournament.toml")?;
+            if file.replace(f.clone()).is_some() {
+                return Err("--config given twice".into());
+            }
+        } else if let Some(f) = text.strip_prefix("--config=") {
+            if file.replace(f.into()).is_some() {
+                return Err("--config given twice".into());
+            }
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    let Some(file) = file else {
+        return Ok(args);
+    };
+    let path = Path::new(&file);
+    let value = read(path)?;
+    let bots_given = rest
+        .iter()
+        .any(|a| a == "--bot" || a.to_string_lossy().starts_with("--bot="));
+    let mut flags =
+        to_flags(&value, !bots_given).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out: Vec<OsString> = args[..=sub].to_vec();
+    out.extend(flags.drain(..).map(OsString::from));
+    out.extend(rest);
+    Ok(out)
+}
+
+/// Reads a config: JSON when the file name ends in `.json`, TOML otherwise.
+pub fn read(path: &Path) -> Result<Value, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("--config {}: {e}", path.display()))?;
+    if path.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text)
+            .map_err(|e| format!("--config {}: not JSON: {e}", path.display()))
+    } else {
+        let t: toml::Table = toml::from_str(&text)
+            .map_err(|e| format!("--config {}: not TOML: {e}", path.display()))?;
+        serde_json::to_value(t).map_err(|e| format!("--config {}: {e}", path.display()))
+    }
+}
+
+fn scalar(key: &str, v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        _ => Err(format!("{key} must be a string or a number, not {v}")),
+    }
+}
+
+fn entrant(v: &Value) -> Result<String, String> {
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("a bot needs a name: {v}"))?;
+    let command = match v.get("command") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            let words: Vec<&str> = parts
+                .iter()
+                .map(|p| {
+                    p.as_str()
+                        .ok_or_else(|| format!("bot {name}: command parts must be strings"))
+                })
+                .collect::<Result<_, _>>()?;
+            shlex::try_join(words).map_err(|e| format!("bot {name}: {e}"))?
+        }
+        _ => return Err(format!("bot {name} needs a command (a string or an array)")),
+    };
+    for key in v.as_object().into_iter().flat_map(|o| o.keys()) {
+        if key != "name" && key != "command" {
+            return Err(format!(
+                "bot {name}: unknown key {key:?} (a bot has name and command)"
+            ));
+        }
+    }
+    Ok(format!("{name}={command}"))
+}
+
+/// The flags a config stands for, in a fixed order; the bots only when `bots`.
+pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
+    let obj = v.as_object().ok_or("a config is a table of keys")?;
+    let mut flags = Vec::new();
+    for (key, value) in obj {
+        let k = key.replace('-', "_");
+        if value.is_null() {
+            continue;
+        }
+        match k.as_str() {
+            "bot" | "entrants" => {
+                let list = value
+                    .as_array()
+                    .ok_or_else(|| format!("{key} must be a list of tables ([[bot]])"))?;
+                if bots {
+                    for b in list {
+                        flags.push("--bot".into());
+                        flags.push(entrant(b)?);
+                    }
+                }
+            }
+            "duplicate" => match value.as_bool() {
+                Some(false) => flags.push("--no-duplicate".into()),
+                Some(true) => {}
+                None => return Err("duplicate must be true or false".into()),
+            },
+            "rules" if value.is_object() => {
+                flags.push("--rules".into());
+                flags.push(value.to_string());
+            }
+            "time" => {
+                let t = value.as_object().ok_or("time must be a table")?;
+                for (tk, tv) in t {
+                    let flag = match tk.as_str() {
+                        "handshake_ms" => "--handshake-timeout",
+                        "move_ms" => "--move-timeout",
+                        "bank_ms" => "--time-bank",
+                        "increment_ms" => "--increment",
+                        other => {
+                            return Err(format!(
+                                "time: unknown key {other:?} (handshake_ms, move_ms, bank_ms, increment_ms)"
+                            ))
+                        }
+                    };
+                    if !tv.is_null() {
+                        flags.push(flag.into());
+                        flags.push(scalar(tk, tv)?);
+                    }
+                }
+            }
+            k if SWITCHES.contains(&k) => match value.as_bool() {
+                Some(true) => flags.push(format!("--{}", k.replace('_', "-"))),
+                Some(false) => {}
+                None => return Err(format!("{key} must be true or false")),
+            },
+            k if VALUE_FLAGS.contains(&k) => {
+                flags.push(format!("--{}", k.replace('_', "-")));
+                flags.push(scalar(key, value)?);
+            }
+            _ => {
+                return Err(format!(
+                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}), [[bot]] tables, or the keys of tournament.json",
+                    VALUE_FLAGS.join(", "),
+                    SWITCHES.join(", ")
+                ))
+            }
+        }
+    }
+    Ok(flags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_becomes_flags() {
+        let t: toml::Table = toml::from_str(
+            r#"
+            format = "gauntlet"
+            games = 4
+            no_duplicate = true
+            move-timeout = "2s"
+            [[bot]]
+            name = "a"
+            command = "python3 bot.py --x 1"
+            [[bot]]
+            name = "b"
+            command = ["python3", "my bot.py"]
+            "#,
+        )
+        .unwrap();
+        let v = serde_json::to_value(t).unwrap();
+        let f = to_flags(&v, true).unwrap();
+        let joined = f.join(" ");
+        assert!(joined.contains("--bot a=python3 bot.py --x 1"), "{joined}");
+        assert!(joined.contains("--bot b=python3 'my bot.py'"), "{joined}");
+        assert!(joined.contains("--format gauntlet"), "{joined}");
+        assert!(joined.contains("--games 4"), "{joined}");
+        assert!(joined.contains("--no-duplicate"), "{joined}");
+        assert!(joined.contains("--move-timeout 2s"), "{joined}");
+        assert!(!to_flags(&v, false).unwrap().contains(&"--bot".to_string()));
+        let bad = serde_json::json!({"colour": "red"});
+        assert!(to_flags(&bad, true)
+            .unwrap_err()
+            .contains("unknown key \"colour\""));
+    }
+
+    #[test]
+    fn command_line_flags_come_after_the_file() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("t.toml");
+        std::fs::write(
+            &file,
+            "seed = 3\n[[bot]]\nname = \"x\"\ncommand = \"bot\"\n",
+        )
+        .unwrap();
+        let args: Vec<OsString> = ["tarneeb", "tournament", "--seed", "9", "--config"]
+            .iter()
+            .map(OsString::from)
+            .chain([file.clone().into_os_string()])
+            .collect();
+        let out: Vec<String> = expand_args(args)
+            .unwrap()
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            out,
+            [
+                "tarneeb",
+                "tournament",
+                "--bot",
+                "x=bot",
+                "--seed",
+                "3",
+                "--seed",
+                "9"
+            ]
+        );
+        let none: Vec<OsString> = ["tarneeb", "standings", "d"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(expand_args(none.clone()).unwrap(), none);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,297 @@
+//! The standings as text: the table with its columns explained under it, the crosstable, the
+//! head-to-head table and the note on the leader. `--json` prints [`Standings`] instead.
+
+use std::fmt::Write as _;
+
+use super::standings::Standings;
+use super::verdict::SprtTracker;
+
+/// Columns of `rows` aligned (the first row is the header), two spaces apart; columns listed in
+/// `left` are left-aligned, the others right-aligned. Every line has the same width.
+pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0usize; cols];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        for (k, w) in widths.iter().enumerate() {
+            let cell = row.get(k).map_or("", String::as_str);
+            if k > 0 {
+                out.push_str("  ");
+            }
+            if left.contains(&k) {
+                let _ = write!(out, "{cell:<w$}");
+            } else {
+                let _ = write!(out, "{cell:>w$}");
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn points(p: f64) -> String {
+    if p.fract() == 0.0 {
+        format!("{p:.0}")
+    } else {
+        format!("{p:.1}")
+    }
+}
+
+/// The main table: one line per entrant.
+pub fn render_table(s: &Standings) -> String {
+    let header = [
+        "rank",
+        "entrant",
+        "games",
+        "won",
+        "drawn",
+        "lost",
+        "forfeits",
+        "timeouts",
+        "score",
+        "pts for",
+        "pts against",
+        "Elo",
+        "95% interval",
+    ];
+    let boards = s.board_pairs > 0;
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    if boards {
+        rows[0].extend(["board Elo".to_string(), "95% interval".to_string()]);
+    }
+    for (i, e) in s.entrants.iter().enumerate() {
+        let mut board = Vec::new();
+        if let (true, Some(b)) = (boards, &e.board_elo) {
+            board.push(format!("{:+.1}", b.elo));
+            board.push(format!("[{:+.1}, {:+.1}]", b.low, b.high));
+        }
+        rows.push(vec![
+            (i + 1).to_string(),
+            e.name.clone(),
+            e.games.to_string(),
+            e.wins.to_string(),
+            e.draws.to_string(),
+            e.losses.to_string(),
+            e.forfeit_total().to_string(),
+            e.timeouts.to_string(),
+            format!("{:.1}%", 100.0 * e.score),
+            e.points_for.to_string(),
+            e.points_against.to_string(),
+            format!("{:+.1}", e.elo),
+            format!("[{:+.1}, {:+.1}]", e.elo_low, e.elo_high),
+        ]);
+        rows.last_mut().expect("a row").extend(board);
+    }
+    aligned(&rows, &[1])
+}
+
+/// What the columns of [`render_table`] mean.
+pub const TABLE_LEGEND: &str = "\
+Columns: rank by Elo. games: games played (an entrant partnered with a copy of itself counts a
+game once). won / drawn / lost: games its side won, drew (the hand cap reached with the scores
+level) or lost. forfeits: games lost because one of its seats broke a rule of the protocol
+(kinds listed below the table). timeouts: moves it answered too late, forfeited or played for it.
+score: 1 per game won and 1/2 per draw, over games. pts for / pts against: the team scores its
+side and the other side ended the games with, summed. Elo: a rating fitted to every result
+(a duplicate pair counts once, as the mean of its two games), mean 0 over the entrants; a
+difference of 100 means an expected score of 64%. 95% interval: where the rating lies with
+95% confidence; two entrants whose intervals overlap may still differ (see head to head).
+";
+
+/// What the board columns mean, when there are any.
+pub const BOARD_LEGEND: &str = "\
+board Elo: the same fit on who won the boards of each duplicate pair: hand k of both games
+holds the same cards, so an entrant's net team points on hand k at one table plus its net at
+the other (holding its opponents' cards) say how much better it did with the same cards;
+summed over the hands both games reached, a positive total wins the pair's boards.
+";
+
+/// The whole text report: table, legend, forfeits by kind, crosstable, head to head, leader.
+pub fn render(s: &Standings) -> String {
+    let mut out = format!("{} games, {} duplicate pairs\n", s.games, s.pairs);
+    out.push_str(&render_table(s));
+    out.push('\n');
+    out.push_str(TABLE_LEGEND);
+    if s.board_pairs > 0 {
+        out.push_str(BOARD_LEGEND);
+    }
+    let forfeits: Vec<String> = s
+        .entrants
+        .iter()
+        .filter(|e| !e.forfeits.is_empty())
+        .map(|e| {
+            let kinds: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            format!("  {}: {}", e.name, kinds.join(", "))
+        })
+        .collect();
+    if !forfeits.is_empty() {
+        out.push_str("\nForfeits by kind:\n");
+        for f in forfeits {
+            out.push_str(&f);
+            out.push('\n');
+        }
+    }
+    if s.entrants.len() > 1 {
+        out.push('\n');
+        out.push_str(&render_crosstable(s));
+        if !s.head_to_head.is_empty() {
+            out.push('\n');
+            out.push_str(&render_head_to_head(s));
+        }
+    }
+    if let Some(l) = &s.leader {
+        out.push('\n');
+        out.push_str(&leader_text(l, s.entrants.len()));
+    }
+    out
+}
+
+/// The report as the commands print it: the text of [`render`] and the SPRT line, or with
+/// `json` one JSON object (the [`Standings`] plus `sprt`), ending with a newline.
+pub fn full(s: &Standings, sprt: Option<&SprtTracker>, json: bool) -> String {
+    if json {
+        let mut v = serde_json::to_value(s).expect("standings are JSON");
+        v["sprt"] = sprt.map_or(serde_json::Value::Null, SprtTracker::to_json);
+        return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
+    }
+    let mut text = render(s);
+    if let Some(t) = sprt {
+        text.push('\n');
+        text.push_str(&t.describe());
+        text.push('\n');
+    }
+    text
+}
+
+/// Entrant by entrant: the row entrant's points against the column entrant, `points/games`.
+pub fn render_crosstable(s: &Standings) -> String {
+    let c = &s.crosstable;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut header = vec![String::new()];
+    header.extend((1..=c.names.len()).map(|i| i.to_string()));
+    rows.push(header);
+    for (i, name) in c.names.iter().enumerate() {
+        let mut row = vec![format!("{} {name}", i + 1)];
+        for (j, cell) in c.cells[i].iter().enumerate() {
+            row.push(if i == j {
+                "x".into()
+            } else if cell.games == 0 {
+                "-".into()
+            } else {
+                format!("{}/{}", points(cell.points), cell.games)
+            });
+        }
+        rows.push(row);
+    }
+    format!(
+        "Crosstable: the row entrant's points against the column entrant (1 per game won, 1/2 per\ndraw) over the games they played on opposite sides; columns numbered as the rows.\n{}",
+        aligned(&rows, &[0])
+    )
+}
+
+/// Every two entrants that met, first against second.
+pub fn render_head_to_head(s: &Standings) -> String {
+    let header = [
+        "entrant",
+        "against",
+        "pairs",
+        "games",
+        "0/.25/.5/.75/1",
+        "score",
+        "Elo",
+        "95% interval",
+        "LOS",
+        "fitted diff",
+        "95% interval",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for h in &s.head_to_head {
+        let p = h.pentanomial;
+        rows.push(vec![
+            h.a.clone(),
+            h.b.clone(),
+            h.pairs.to_string(),
+            h.single_games.to_string(),
+            format!("{}/{}/{}/{}/{}", p[0], p[1], p[2], p[3], p[4]),
+            format!("{:.1}%", 100.0 * h.score.score),
+            format!("{:+.1}", h.score.elo),
+            format!("[{:+.1}, {:+.1}]", h.score.elo_low, h.score.elo_high),
+            format!("{:.1}%", 100.0 * h.score.los),
+            format!("{:+.1}", h.rating_diff),
+            format!("[{:+.1}, {:+.1}]", h.rating_diff_low, h.rating_diff_high),
+        ]);
+    }
+    format!(
+        "Head to head: the first entrant against the second.\n{}\n{}",
+        aligned(&rows, &[0, 1]),
+        HEAD_TO_HEAD_LEGEND
+    )
+}
+
+/// What the columns of [`render_head_to_head`] mean.
+pub const HEAD_TO_HEAD_LEGEND: &str = "\
+Columns: pairs: duplicate pairs between them (both games on the same deals, seats swapped),
+each scored 0, 1/4, 1/2, 3/4 or 1 for the first entrant; games: games without a twin, scored 0,
+1/2 or 1. 0/.25/.5/.75/1: how many units (pairs or such games) scored each (the pentanomial
+counts). score: the first entrant's mean; Elo: that score as an Elo difference, with its 95%
+interval (Student's t, so it holds on few pairs). LOS: likelihood of superiority, the chance
+that the first entrant is the stronger, from these games alone. fitted diff: the difference of
+the two ratings of the table, which also uses their games against everyone else.
+";
+
+fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
+    if l.clear {
+        format!(
+            "{} leads every other entrant beyond chance: its smallest margin, {:+.1} Elo over {}, is {:.2} standard errors ({:.2} needed among {k} entrants).\n",
+            l.leader, l.margin, l.closest, l.z, l.z_needed
+        )
+    } else {
+        format!(
+            "Note: {} leads, but its margin over {} ({:+.1} Elo, {:.2} standard errors) is within what chance gives among {k} entrants ({:.2} needed): the order at the top is not settled.\n",
+            l.leader, l.closest, l.margin, l.z, l.z_needed
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::row::GameRow;
+    use crate::tournament::standings::standings;
+
+    fn row(game: u64, seats: [&str; 4], winner: Option<u8>, scores: [i32; 2]) -> GameRow {
+        GameRow {
+            team_scores: scores,
+            hands: 12,
+            ..GameRow::sample(game, None, game, seats, winner)
+        }
+    }
+
+    #[test]
+    fn table_is_aligned() {
+        let rows = vec![
+            row(0, ["alpha", "b", "alpha", "b"], Some(0), [41, -8]),
+            row(1, ["alpha", "b", "alpha", "b"], Some(1), [12, 41]),
+            row(2, ["alpha", "b", "alpha", "b"], Some(0), [41, 33]),
+        ];
+        let text = render_table(&standings(&rows));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines[0].starts_with("rank  entrant  games  won  drawn  lost  forfeits  timeouts"),
+            "{text}"
+        );
+        assert!(lines[0].ends_with("95% interval"), "{text}");
+        assert!(
+            lines[1].starts_with("   1  alpha        3    2      0     1         0         0  66.7%       94           66"),
+            "{text}"
+        );
+        assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{text}");
+        assert!(render_table(&standings(&[])).lines().count() == 1);
+    }
+}

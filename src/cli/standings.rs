@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
-use tarneeb_referee::tournament::results::merged_rows;
+use tarneeb_referee::tournament::results::{merged_rows, sandbox_line};
 use tarneeb_referee::tournament::standings::{render_table, standings};
 
 #[derive(clap::Args, Debug)]
@@ -17,7 +17,11 @@ pub struct StandingsArgs {
 /// Runs `tarneeb standings`; returns the exit code.
 pub fn run(args: StandingsArgs) -> u8 {
     match merged_rows(&args.dirs) {
-        Ok(rows) => match out!("{}", render_table(&standings(&rows))) {
+        Ok((rows, sandboxes)) => match out!(
+            "{}{}",
+            render_table(&standings(&rows)),
+            sandbox_line(&sandboxes)
+        ) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("tarneeb: cannot write the standings: {e}");
                 1

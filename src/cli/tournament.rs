@@ -67,6 +67,8 @@ pub struct TournamentArgs {
     shard: Option<(u64, u64)>,
     #[command(flatten)]
     limits: BotLimits,
+    #[command(flatten)]
+    sandbox: super::args::SandboxArgs,
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -191,6 +193,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let cpus = allowed_cpus();
     let cpus = (!a.no_pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
     let time = a.limits.time();
+    let mut sandbox = a.sandbox.sandbox().map_err(|e| usage(e.to_string()))?;
+    sandbox.mask(&a.out);
+    if let Some(p) = &a.deals_from {
+        sandbox.mask(p);
+    }
     let config = json!({
         "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
         "format": a.format.name(),
@@ -207,6 +214,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "stderr_cap": a.limits.stderr_cap,
         "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
         "sprt": a.sprt,
+        "sandbox": sandbox.label(),
+        "limits": sandbox.limits().describe(),
     });
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
     let prior = read_rows(&a.out).map_err(usage)?;
@@ -235,6 +244,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deals,
         sprt,
         total,
+        sandbox: std::sync::Arc::new(sandbox),
     };
     let stop = signals::install();
     let _ = become_subreaper();
@@ -262,7 +272,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
-    let table = render_table(&standings(&summary.rows));
+    let table = render_table(&standings(&summary.rows))
+        + &tarneeb_referee::tournament::results::sandbox_line(&[cfg.sandbox.label()]);
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
     let _ = out!("{table}");
     let mut extra = String::new();

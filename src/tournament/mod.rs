@@ -2,10 +2,12 @@
 //! seed, played several at once, with results that survive an interruption.
 //!
 //! [`schedule`] decides which partnerships meet on which deals, [`runner`] plays the games on
-//! worker threads, [`results`] keeps `results.jsonl` and `tournament.json`, [`progress`] shows
+//! worker threads, [`results`] keeps `results.jsonl` and `tournament.json` ([`integrity`] checks its rows
+//! against their records), [`progress`] shows
 //! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables.
 
 pub mod deal_sets;
+pub mod integrity;
 pub mod progress;
 pub mod ratings;
 pub mod results;

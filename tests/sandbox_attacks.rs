@@ -1,0 +1,530 @@
+//! End-to-end attacks on the sandbox (issue 11): the real `tarneeb` binary with a hostile bot
+//! (tests/bots/attack_bot.py) at seat 1 and three random bots, default sandbox flags.
+//!
+//! Each attack is checked three ways: it gains nothing (the game's moves and result are those
+//! of the same game with a harmless bot, up to the attacker's own fault; the bot reports any
+//! success on stderr and then plays differently), a limit it runs into is a fault of the right
+//! kind, and no process with the test's tag is left afterwards (found through /proc).
+//!
+//! Without bwrap these tests cannot run: they say so and pass on a developer's machine, and
+//! fail under CI (CI=true), which must install bubblewrap (.ci/run does).
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
+const ATTACK_BOT: &str = "tests/bots/attack_bot.py";
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// False (after saying why) when bwrap is missing on a developer's machine; panics under CI.
+fn have_bwrap() -> bool {
+    let ok = Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "bubblewrap (bwrap) is missing: CI must install it (apt-get install bubblewrap)"
+        );
+        eprintln!("SKIPPED: bwrap is not installed; install bubblewrap to run the sandbox tests");
+    }
+    ok
+}
+
+/// A scratch directory and a tag unique to the test, on every bot's command line.
+struct Scratch {
+    dir: PathBuf,
+    tag: String,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let tag = format!("tarneeb-attack-{name}-{}", std::process::id());
+        let dir = std::env::temp_dir().join(&tag);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch { dir, tag }
+    }
+
+    fn record(&self) -> PathBuf {
+        self.dir.join("game.jsonl")
+    }
+
+    fn log(&self, seat: usize) -> PathBuf {
+        self.dir.join(format!("game.seat{seat}.stderr.log"))
+    }
+
+    fn random_bot(&self) -> String {
+        format!("python3 {} {}", root().join(RANDOM_BOT).display(), self.tag)
+    }
+
+    fn attacker(&self, mode: &str, args: &[&str]) -> String {
+        let mut s = format!(
+            "python3 {} {mode} {}",
+            root().join(ATTACK_BOT).display(),
+            self.tag
+        );
+        for a in args {
+            s.push(' ');
+            s.push_str(a);
+        }
+        s
+    }
+
+    /// Processes whose command line holds the tag.
+    fn leftovers(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(&self.tag) && !text.contains("bwrap ") {
+                found.push(format!("pid {name}: {text}"));
+            }
+        }
+        found
+    }
+
+    fn assert_no_leftovers(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !self.leftovers().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            self.leftovers().is_empty(),
+            "processes left behind: {:?}",
+            self.leftovers()
+        );
+    }
+
+    fn command(&self, attacker: &str, flags: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+        let random = self.random_bot();
+        cmd.current_dir(root())
+            .env("TARNEEB_ATTACK_SECRET", "only-the-referee-knows")
+            .args(["play", "--json", "--seed", "5", "--move-timeout", "20s"])
+            .arg("--record")
+            .arg(self.record())
+            .args([
+                "--bot", &random, "--bot", attacker, "--bot", &random, "--bot", &random,
+            ])
+            .args(flags)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// Plays one game; returns the output and the record's moves.
+    fn play(&self, attacker: &str, flags: &[&str]) -> (Output, Vec<Value>) {
+        let child = self
+            .command(attacker, flags)
+            .spawn()
+            .expect("tarneeb starts");
+        let out = wait_with_limit(child, LIMIT);
+        self.assert_no_leftovers();
+        let moves = read_lines(&self.record())
+            .into_iter()
+            .filter(|l| l["type"] == "move")
+            .map(|mut l| {
+                l.as_object_mut().unwrap().remove("ms");
+                l
+            })
+            .collect();
+        (out, moves)
+    }
+
+    fn attacker_log(&self) -> String {
+        std::fs::read_to_string(self.log(1)).unwrap_or_default()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad record line {l}: {e}")))
+        .collect()
+}
+
+fn wait_with_limit(mut child: std::process::Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "tarneeb ran past {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn result_of(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or_else(|| {
+        panic!(
+            "no output; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    serde_json::from_str::<Value>(line).unwrap()["result"].clone()
+}
+
+/// The same game with a harmless attacker (mode `none`): moves and result.
+fn baseline(name: &str) -> (Value, Vec<Value>) {
+    let s = Scratch::new(&format!("{name}-baseline"));
+    let (out, moves) = s.play(&s.attacker("none", &[]), &[]);
+    (result_of(&out), moves)
+}
+
+/// An attack that must change nothing: same moves, same result, nothing gained.
+fn attack_gains_nothing(name: &str, mode: &str, args: &dyn Fn(&Scratch) -> Vec<String>) {
+    if !have_bwrap() {
+        return;
+    }
+    let (base_result, base_moves) = baseline(name);
+    let s = Scratch::new(name);
+    let args = args(&s);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, moves) = s.play(&s.attacker(mode, &args), &[]);
+    let log = s.attacker_log();
+    assert!(
+        log.contains(&format!("NOTHING: {mode}")),
+        "the attack {mode} gained something or did not run: {log}"
+    );
+    assert_eq!(result_of(&out), base_result, "{mode}: the result changed");
+    assert_eq!(moves, base_moves, "{mode}: the moves changed");
+}
+
+/// A limit attack: the attacker faults with `kind` at its first request, the moves before are
+/// the baseline's, nothing is left behind.
+fn attack_hits_limit(name: &str, mode: &str, kind: &str, flags: &[&str]) -> Value {
+    if !have_bwrap() {
+        return Value::Null;
+    }
+    let (_, base_moves) = baseline(name);
+    let s = Scratch::new(name);
+    let (out, moves) = s.play(&s.attacker(mode, &[]), flags);
+    let r = result_of(&out);
+    assert_eq!(r["reason"], "forfeit", "{mode}: {r}");
+    assert_eq!(r["forfeit"]["seat"], 1, "{mode}: {r}");
+    assert_eq!(r["forfeit"]["kind"], kind, "{mode}: {r}");
+    assert!(moves.len() < base_moves.len());
+    assert_eq!(
+        moves[..],
+        base_moves[..moves.len()],
+        "{mode}: moves before the fault"
+    );
+    let faults: Vec<Value> = read_lines(&s.record())
+        .into_iter()
+        .filter(|l| l["type"] == "fault")
+        .collect();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0]["kind"], kind);
+    r
+}
+
+#[test]
+fn reading_the_record_and_other_logs_by_path_and_through_proc_gains_nothing() {
+    attack_gains_nothing("read-files", "read-files", &|s| {
+        vec![
+            s.record().display().to_string(),
+            s.log(0).display().to_string(),
+            s.log(2).display().to_string(),
+        ]
+    });
+}
+
+#[test]
+fn writing_into_and_reading_from_other_bots_pipes_gains_nothing() {
+    attack_gains_nothing("pipes", "pipes", &|_| Vec::new());
+}
+
+#[test]
+fn reading_other_processes_memory_and_environment_gains_nothing() {
+    attack_gains_nothing("memory", "memory", &|_| Vec::new());
+}
+
+#[test]
+fn ptrace_of_other_processes_gains_nothing() {
+    attack_gains_nothing("ptrace", "ptrace", &|_| Vec::new());
+}
+
+#[test]
+fn connecting_to_a_local_tcp_port_gains_nothing() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    attack_gains_nothing("tcp", "tcp", &|_| vec![port.clone()]);
+    assert!(listener.accept().is_err(), "a bot connected to the port");
+}
+
+#[test]
+fn a_setsid_escape_ends_with_the_game() {
+    // The game plays as the baseline, and `play` checks no process with the tag remains.
+    attack_gains_nothing("setsid", "setsid", &|_| Vec::new());
+}
+
+#[test]
+fn a_bot_that_ignores_sigterm_and_end_of_input_ends_with_the_game() {
+    attack_gains_nothing("ignore-term", "ignore-term", &|_| Vec::new());
+}
+
+#[test]
+fn going_over_the_memory_limit_is_a_memory_fault() {
+    let r = attack_hits_limit(
+        "memory-hog",
+        "memory-hog",
+        "memory",
+        &["--memory-limit", "64M"],
+    );
+    if !r.is_null() {
+        let detail = r["forfeit"]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("64M") && detail.contains("--memory-limit"),
+            "{detail}"
+        );
+    }
+}
+
+#[test]
+fn forking_past_the_process_limit_is_a_processes_fault() {
+    attack_hits_limit(
+        "fork-bomb",
+        "fork-bomb",
+        "processes",
+        &["--process-limit", "24"],
+    );
+}
+
+#[test]
+fn writing_past_the_disk_limit_is_a_disk_fault_and_leaves_nothing_behind() {
+    attack_hits_limit("disk-fill", "disk-fill", "disk", &["--disk-limit", "8M"]);
+    assert!(
+        !root().join("attack-fill.bin").exists(),
+        "the bot's file is in the referee's working directory"
+    );
+}
+
+#[test]
+fn writing_past_the_file_size_limit_is_a_file_size_fault() {
+    attack_hits_limit(
+        "big-file",
+        "big-file",
+        "file-size",
+        &["--file-size-limit", "1M"],
+    );
+}
+
+#[test]
+fn no_bot_outlives_a_referee_killed_with_sigkill() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("kill9");
+    let mut child = s
+        .command(&s.attacker("hang", &[]), &[])
+        .spawn()
+        .expect("tarneeb starts");
+    let deadline = Instant::now() + LIMIT;
+    while !s.attacker_log().contains("HANGING") {
+        assert!(
+            Instant::now() < deadline,
+            "the hanging bot never got its request"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !s.leftovers().is_empty(),
+        "the bots run while the game does"
+    );
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_tournament_entrant_cannot_touch_the_results() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("results");
+    let out_dir = s.dir.join("t");
+    let results = out_dir.join("results.jsonl");
+    let tournament = |attacker: &str, dir: &Path| {
+        let child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+            .current_dir(root())
+            .args(["tournament", "--games", "2", "--jobs", "2", "--seed", "3"])
+            .arg("--out")
+            .arg(dir)
+            .args([
+                "--bot",
+                &format!("a={attacker}"),
+                "--bot",
+                &format!("r={}", s.random_bot()),
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = wait_with_limit(child, LIMIT);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let attacked = tournament(
+        &s.attacker("results", &[&results.display().to_string()]),
+        &out_dir,
+    );
+    s.assert_no_leftovers();
+    let clean_dir = s.dir.join("clean");
+    let clean = tournament(&s.attacker("none", &[]), &clean_dir);
+    assert_eq!(
+        attacked, clean,
+        "the standings differ from the same tournament without the attack"
+    );
+    assert!(attacked.contains("sandbox: bwrap wide"), "{attacked}");
+    for log in std::fs::read_dir(out_dir.join("games")).unwrap().flatten() {
+        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
+    }
+    // standings of the attacked directory agree too (its rows all match their records).
+    let st = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        .arg("standings")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
+
+/// What a bot could do without a sandbox (or a crash mid-write): a forged row, a torn line or
+/// a duplicated row in results.jsonl is found on `standings` and on resume, naming the line.
+#[test]
+fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
+    let s = Scratch::new("forged");
+    let dir = s.dir.join("t");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+            .current_dir(root())
+            .args([
+                "tournament",
+                "--games",
+                "1",
+                "--seed",
+                "4",
+                "--sandbox",
+                "none",
+            ])
+            .arg("--out")
+            .arg(&dir)
+            .args(["--bot", &format!("x={}", s.random_bot())])
+            .args(["--bot", &format!("y={}", s.random_bot())])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let standings = || {
+        Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+            .arg("standings")
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results = dir.join("results.jsonl");
+    let good = std::fs::read_to_string(&results).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let st = standings();
+    assert!(st.status.success());
+    assert!(String::from_utf8_lossy(&st.stdout).contains("sandbox: none (WARNING"));
+
+    // A forged winner on line 2.
+    let mut row: Value = serde_json::from_str(lines[1]).unwrap();
+    let forged_game = row["game"].clone();
+    let first_game = serde_json::from_str::<Value>(lines[0]).unwrap()["game"].clone();
+    let w = row["winner"].as_u64().map_or(0, |w| 1 - w);
+    row["winner"] = w.into();
+    std::fs::write(&results, format!("{}\n{row}\n", lines[0])).unwrap();
+    for out in [standings(), run(&[])] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "results.jsonl:2: the row of game {forged_game} does not match its record"
+            )),
+            "{err}"
+        );
+    }
+    // A torn line in the middle.
+    std::fs::write(
+        &results,
+        format!("{}\n{{\"game\": 1, \"pa\n{}\n", lines[0], lines[1]),
+    )
+    .unwrap();
+    let err = String::from_utf8_lossy(&standings().stderr).into_owned();
+    assert!(err.contains("results.jsonl:2: not a result row"), "{err}");
+    // The same game twice.
+    std::fs::write(
+        &results,
+        format!("{}\n{}\n{}\n", lines[0], lines[1], lines[0]),
+    )
+    .unwrap();
+    let err = String::from_utf8_lossy(&standings().stderr).into_owned();
+    assert!(
+        err.contains("results.jsonl:3: a second row for game 0"),
+        "{err}"
+    );
+    // A torn last line (a run killed while writing) is named, not counted, and replayed.
+    std::fs::write(&results, format!("{}\n{}", lines[0], &lines[1][..20])).unwrap();
+    let st = standings();
+    assert!(st.status.success());
+    assert!(
+        String::from_utf8_lossy(&st.stderr).contains("results.jsonl:2: an incomplete last line")
+    );
+    let out = run(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&results).unwrap().lines().count(),
+        2
+    );
+}

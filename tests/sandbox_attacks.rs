@@ -9,20 +9,18 @@
 //! Without bwrap these tests cannot run: they say so and pass on a developer's machine, and
 //! fail under CI (CI=true), which must install bubblewrap (.ci/run does).
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{assert_no_leftovers, json_lines, python_bot, root, wait_with_limit, Scratch};
 use serde_json::Value;
 
-const RANDOM_BOT: &str = "sample-bots/python/random_bot.py";
 const ATTACK_BOT: &str = "tests/bots/attack_bot.py";
 const LIMIT: Duration = Duration::from_secs(120);
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// False (after saying why) when bwrap is missing on a developer's machine; panics under CI.
 fn have_bwrap() -> bool {
@@ -40,80 +38,36 @@ fn have_bwrap() -> bool {
     ok
 }
 
-/// A scratch directory and a tag unique to the test, on every bot's command line.
-struct Scratch {
-    dir: PathBuf,
-    tag: String,
-}
+/// One attack game's files and bots; the scratch marker is every bot's tag.
+struct Game(Scratch);
 
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let tag = format!("tarneeb-attack-{name}-{}", std::process::id());
-        let dir = std::env::temp_dir().join(&tag);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch { dir, tag }
+impl Game {
+    fn new(name: &str) -> Game {
+        Game(Scratch::new(&format!("attack-{name}")))
     }
 
     fn record(&self) -> PathBuf {
-        self.dir.join("game.jsonl")
+        self.0.path("game.jsonl")
     }
 
     fn log(&self, seat: usize) -> PathBuf {
-        self.dir.join(format!("game.seat{seat}.stderr.log"))
+        self.0.path(&format!("game.seat{seat}.stderr.log"))
     }
 
     fn random_bot(&self) -> String {
-        format!("python3 {} {}", root().join(RANDOM_BOT).display(), self.tag)
+        python_bot(common::RANDOM_BOT, &[&self.0.marker])
     }
 
     fn attacker(&self, mode: &str, args: &[&str]) -> String {
-        let mut s = format!(
-            "python3 {} {mode} {}",
-            root().join(ATTACK_BOT).display(),
-            self.tag
-        );
-        for a in args {
-            s.push(' ');
-            s.push_str(a);
-        }
-        s
-    }
-
-    /// Processes whose command line holds the tag.
-    fn leftovers(&self) -> Vec<String> {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(&self.tag) && !text.contains("bwrap ") {
-                found.push(format!("pid {name}: {text}"));
-            }
-        }
-        found
-    }
-
-    fn assert_no_leftovers(&self) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !self.leftovers().is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        assert!(
-            self.leftovers().is_empty(),
-            "processes left behind: {:?}",
-            self.leftovers()
-        );
+        let mut all = vec![mode, self.0.marker.as_str()];
+        all.extend_from_slice(args);
+        python_bot(ATTACK_BOT, &all)
     }
 
     fn command(&self, attacker: &str, flags: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
+        let mut cmd = common::command();
         let random = self.random_bot();
-        cmd.current_dir(root())
-            .env("TARNEEB_ATTACK_SECRET", "only-the-referee-knows")
+        cmd.env("TARNEEB_ATTACK_SECRET", "only-the-referee-knows")
             .args(["play", "--json", "--seed", "5", "--move-timeout", "20s"])
             .arg("--record")
             .arg(self.record())
@@ -126,15 +80,15 @@ impl Scratch {
         cmd
     }
 
-    /// Plays one game; returns the output and the record's moves.
+    /// Plays one game; returns the output and the record's moves (without their times).
     fn play(&self, attacker: &str, flags: &[&str]) -> (Output, Vec<Value>) {
         let child = self
             .command(attacker, flags)
             .spawn()
             .expect("tarneeb starts");
         let out = wait_with_limit(child, LIMIT);
-        self.assert_no_leftovers();
-        let moves = read_lines(&self.record())
+        assert_no_leftovers(&self.0.marker);
+        let moves = json_lines(&self.record())
             .into_iter()
             .filter(|l| l["type"] == "move")
             .map(|mut l| {
@@ -147,38 +101,6 @@ impl Scratch {
 
     fn attacker_log(&self) -> String {
         std::fs::read_to_string(self.log(1)).unwrap_or_default()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn read_lines(path: &Path) -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad record line {l}: {e}")))
-        .collect()
-}
-
-fn wait_with_limit(mut child: std::process::Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "tarneeb ran past {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -195,18 +117,18 @@ fn result_of(out: &Output) -> Value {
 
 /// The same game with a harmless attacker (mode `none`): moves and result.
 fn baseline(name: &str) -> (Value, Vec<Value>) {
-    let s = Scratch::new(&format!("{name}-baseline"));
+    let s = Game::new(&format!("{name}-baseline"));
     let (out, moves) = s.play(&s.attacker("none", &[]), &[]);
     (result_of(&out), moves)
 }
 
 /// An attack that must change nothing: same moves, same result, nothing gained.
-fn attack_gains_nothing(name: &str, mode: &str, args: &dyn Fn(&Scratch) -> Vec<String>) {
+fn attack_gains_nothing(name: &str, mode: &str, args: &dyn Fn(&Game) -> Vec<String>) {
     if !have_bwrap() {
         return;
     }
     let (base_result, base_moves) = baseline(name);
-    let s = Scratch::new(name);
+    let s = Game::new(name);
     let args = args(&s);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (out, moves) = s.play(&s.attacker(mode, &args), &[]);
@@ -226,7 +148,7 @@ fn attack_hits_limit(name: &str, mode: &str, kind: &str, flags: &[&str]) -> Valu
         return Value::Null;
     }
     let (_, base_moves) = baseline(name);
-    let s = Scratch::new(name);
+    let s = Game::new(name);
     let (out, moves) = s.play(&s.attacker(mode, &[]), flags);
     let r = result_of(&out);
     assert_eq!(r["reason"], "forfeit", "{mode}: {r}");
@@ -238,7 +160,7 @@ fn attack_hits_limit(name: &str, mode: &str, kind: &str, flags: &[&str]) -> Valu
         base_moves[..moves.len()],
         "{mode}: moves before the fault"
     );
-    let faults: Vec<Value> = read_lines(&s.record())
+    let faults: Vec<Value> = json_lines(&s.record())
         .into_iter()
         .filter(|l| l["type"] == "fault")
         .collect();
@@ -344,7 +266,7 @@ fn no_bot_outlives_a_referee_killed_with_sigkill() {
     if !have_bwrap() {
         return;
     }
-    let s = Scratch::new("kill9");
+    let s = Game::new("kill9");
     let mut child = s
         .command(&s.attacker("hang", &[]), &[])
         .spawn()
@@ -358,12 +280,12 @@ fn no_bot_outlives_a_referee_killed_with_sigkill() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(
-        !s.leftovers().is_empty(),
+        !s.0.leftovers().is_empty(),
         "the bots run while the game does"
     );
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    s.assert_no_leftovers();
+    assert_no_leftovers(&s.0.marker);
 }
 
 #[test]
@@ -371,12 +293,11 @@ fn a_tournament_entrant_cannot_touch_the_results() {
     if !have_bwrap() {
         return;
     }
-    let s = Scratch::new("results");
-    let out_dir = s.dir.join("t");
+    let s = Game::new("results");
+    let out_dir = s.0.path("t");
     let results = out_dir.join("results.jsonl");
     let tournament = |attacker: &str, dir: &Path| {
-        let child = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-            .current_dir(root())
+        let child = common::command()
             .args(["tournament", "--games", "2", "--jobs", "2", "--seed", "3"])
             .arg("--out")
             .arg(dir)
@@ -402,8 +323,8 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         &s.attacker("results", &[&results.display().to_string()]),
         &out_dir,
     );
-    s.assert_no_leftovers();
-    let clean_dir = s.dir.join("clean");
+    assert_no_leftovers(&s.0.marker);
+    let clean_dir = s.0.path("clean");
     let clean = tournament(&s.attacker("none", &[]), &clean_dir);
     assert_eq!(
         attacked, clean,
@@ -415,7 +336,7 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
     }
     // standings of the attacked directory agree too (its rows all match their records).
-    let st = Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+    let st = common::command()
         .arg("standings")
         .arg(&out_dir)
         .output()
@@ -431,11 +352,10 @@ fn a_tournament_entrant_cannot_touch_the_results() {
 /// a duplicated row in results.jsonl is found on `standings` and on resume, naming the line.
 #[test]
 fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
-    let s = Scratch::new("forged");
-    let dir = s.dir.join("t");
+    let s = Game::new("forged");
+    let dir = s.0.path("t");
     let run = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-            .current_dir(root())
+        common::command()
             .args([
                 "tournament",
                 "--games",
@@ -454,7 +374,7 @@ fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
             .unwrap()
     };
     let standings = || {
-        Command::new(env!("CARGO_BIN_EXE_tarneeb"))
+        common::command()
             .arg("standings")
             .arg(&dir)
             .output()
@@ -507,7 +427,9 @@ fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
     .unwrap();
     let err = String::from_utf8_lossy(&standings().stderr).into_owned();
     assert!(
-        err.contains("results.jsonl:3: a second row for game 0"),
+        err.contains(&format!(
+            "results.jsonl:3: a second row for game {first_game}"
+        )),
         "{err}"
     );
     // A torn last line (a run killed while writing) is named, not counted, and replayed.

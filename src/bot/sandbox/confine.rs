@@ -185,10 +185,8 @@ fn has_file_of(fd: &OwnedFd, size: u64) -> bool {
             *budget -= 1;
             match e.metadata() {
                 Ok(m) if m.is_file() && m.len() >= size => return true,
-                Ok(m) if m.is_dir() && depth > 0 => {
-                    if walk(&e.path(), depth - 1, size, budget) {
-                        return true;
-                    }
+                Ok(m) if m.is_dir() && depth > 0 && walk(&e.path(), depth - 1, size, budget) => {
+                    return true
                 }
                 _ => {}
             }

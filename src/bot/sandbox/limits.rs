@@ -173,7 +173,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 pub(crate) fn show_size(n: u64) -> String {
     for (unit, size) in [("G", 1u64 << 30), ("M", 1 << 20), ("k", 1 << 10)] {
-        if n >= size && n % size == 0 {
+        if n >= size && n.is_multiple_of(size) {
             return format!("{}{unit}", n / size);
         }
     }

@@ -450,3 +450,51 @@ fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
         2
     );
 }
+
+/// `--sandbox bwrap` without bwrap is a usage error naming the install command; `auto` warns
+/// loudly and plays unsandboxed, and says so in the record.
+#[test]
+fn a_missing_bwrap_is_an_error_with_bwrap_and_a_warning_with_auto() {
+    let s = Game::new("no-bwrap");
+    let bot = "/bin/true";
+    let play = |choice: &str| {
+        common::command()
+            .env("PATH", "/nonexistent")
+            .args(["play", "--seed", "1", "--sandbox", choice, "--record"])
+            .arg(s.record())
+            .args(["--bot", bot, "--bot", bot, "--bot", bot, "--bot", bot])
+            .output()
+            .unwrap()
+    };
+    let out = play("bwrap");
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("apt-get install bubblewrap"));
+    let out = play("auto");
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("WARNING: bots run WITHOUT a sandbox"));
+    assert_eq!(json_lines(&s.record())[0]["sandbox"], "none");
+}
+
+/// A bot that dies in the sandbox is told apart: the fault's detail says the sandbox ran it,
+/// what it sees, how to rule it out, and quotes its last stderr lines.
+#[test]
+fn a_bot_that_dies_in_the_sandbox_is_told_so_with_its_stderr() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Game::new("dies");
+    let dying =
+        "python3 -c 'import sys; sys.stderr.write(\"cannot find my weights\\n\"); sys.exit(3)'";
+    let (out, _) = s.play(dying, &["--sandbox-view", "strict"]);
+    let r = result_of(&out);
+    assert_eq!(r["forfeit"]["kind"], "handshake", "{r}");
+    let detail = r["forfeit"]["detail"].as_str().unwrap();
+    for part in [
+        "the bot ran in the sandbox (bwrap strict)",
+        "--sandbox-ro PATH",
+        "--sandbox none",
+        "cannot find my weights",
+    ] {
+        assert!(detail.contains(part), "{part}: {detail}");
+    }
+}

@@ -498,3 +498,38 @@ fn a_bot_that_dies_in_the_sandbox_is_told_so_with_its_stderr() {
         assert!(detail.contains(part), "{part}: {detail}");
     }
 }
+
+/// The record and logs in the referee's working directory itself (`--record game.jsonl`): the
+/// bot's working directory shows that directory read-only, but not them, not even the logs of
+/// seats started after it.
+#[test]
+fn a_record_in_the_working_directory_is_hidden_too() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Game::new("record-in-cwd");
+    let random = s.random_bot();
+    let attacker = s.attacker(
+        "read-files",
+        &[
+            "game.jsonl",
+            "game.seat0.stderr.log",
+            "game.seat3.stderr.log",
+        ],
+    );
+    let child = common::command()
+        .current_dir(&s.0.dir)
+        .args(["play", "--json", "--seed", "5", "--record", "game.jsonl"])
+        .args([
+            "--bot", &random, "--bot", &attacker, "--bot", &random, "--bot", &random,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_with_limit(child, LIMIT);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert_no_leftovers(&s.0.marker);
+    let log = s.attacker_log();
+    assert!(log.contains("NOTHING: read-files"), "{log}");
+}

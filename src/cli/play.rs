@@ -88,8 +88,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
     };
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
     sandbox.mask_record(&record);
-    for p in [&a.deals, &a.deals_from, &a.trace].into_iter().flatten() {
+    for p in [&a.deals, &a.deals_from].into_iter().flatten() {
         sandbox.mask(p);
+    }
+    if let Some(p) = &a.trace {
+        sandbox.mask_new_file(p);
     }
     let sandbox = std::sync::Arc::new(sandbox);
     let mut specs = Vec::new();

@@ -83,12 +83,13 @@ def attack_read_files():
         data = try_read(path)
         if data is not None:
             gained.append(f"read {path} ({len(data)} bytes)")
-    for root, _dirs, files in os.walk("."):
-        for f in files:
-            if f.endswith(".jsonl"):
-                data = try_read(os.path.join(root, f)) or b""
-                if b'"type":"deal"' in data:
-                    gained.append(f"found a record at {os.path.join(root, f)}")
+    for top in (".", "/tmp"):
+        for root, _dirs, files in os.walk(top):
+            for f in files:
+                if f.endswith(".jsonl") or f.endswith(".log"):
+                    data = try_read(os.path.join(root, f)) or b""
+                    if b'"type":"deal"' in data or b"random" in data:
+                        gained.append(f"found a record or log at {os.path.join(root, f)}")
     for pid in [os.getppid(), *pids()]:
         try:
             fds = os.listdir(f"/proc/{pid}/fd")

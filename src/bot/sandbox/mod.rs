@@ -180,13 +180,17 @@ impl Sandbox {
 
     /// Hides a game record, the stderr logs beside it and, unless it holds the working
     /// directory, the directory they are in.
+    ///
+    /// A mask needs something to cover when the bot starts: a file the referee writes later
+    /// (the record and logs of a record in the working directory itself, a trace) is created
+    /// empty here, or a bot would see it appear through the working directory's read-only view.
     pub fn mask_record(&mut self, record: &Path) {
-        self.mask(record);
         let stem = record
             .file_stem()
             .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+        self.mask_new_file(record);
         for i in 0..4 {
-            self.mask(&record.with_file_name(format!("{stem}.seat{i}.stderr.log")));
+            self.mask_new_file(&record.with_file_name(format!("{stem}.seat{i}.stderr.log")));
         }
         let dir = match record.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -199,6 +203,20 @@ impl Sandbox {
         if !cwd.starts_with(&dir) {
             self.mask(&dir);
         }
+    }
+
+    /// Hides a file the referee is going to write, creating it (empty) if it is missing.
+    pub fn mask_new_file(&mut self, path: &Path) {
+        if self.bwrap.is_some() && !path.exists() {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path);
+        }
+        self.mask(path);
     }
 
     pub fn is_sandboxed(&self) -> bool {

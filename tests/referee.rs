@@ -136,18 +136,22 @@ fn the_same_seed_gives_the_same_deals() {
 /// forfeits with the right fault recorded, and no process is left behind.
 #[test]
 fn every_fault_forfeits_with_the_right_kind() {
+    // In the sandbox a bot's helpers end with the bot (its PID namespace goes), so the
+    // fork-holder's exit is seen at once; without one, the helper holds stdout open and the
+    // game learns of the bot only at the deadline.
     let cases = [
-        ("no-hello", "handshake"),
-        ("hang", "timeout"),
-        ("exit", "exited"),
-        ("garbage", "not-json"),
-        ("long-line", "line-too-long"),
-        ("illegal", "illegal-move"),
-        ("wrong-id", "bad-reply"),
-        ("fork-holder", "timeout"),
-        ("unsolicited", "unsolicited"),
+        ("no-hello", "handshake", "auto"),
+        ("hang", "timeout", "auto"),
+        ("exit", "exited", "auto"),
+        ("garbage", "not-json", "auto"),
+        ("long-line", "line-too-long", "auto"),
+        ("illegal", "illegal-move", "auto"),
+        ("wrong-id", "bad-reply", "auto"),
+        ("fork-holder", "exited", "bwrap"),
+        ("fork-holder", "timeout", "none"),
+        ("unsolicited", "unsolicited", "auto"),
     ];
-    for (mode, kind) in cases {
+    for (mode, kind, sandbox) in cases {
         let s = Scratch::new(&format!("fault-{mode}"));
         let good = s.random_bot();
         let bad = s.fault_bot(mode);
@@ -161,6 +165,8 @@ fn every_fault_forfeits_with_the_right_kind() {
                 "5s",
                 "--move-timeout",
                 "2s",
+                "--sandbox",
+                sandbox,
             ],
             Duration::from_secs(60),
         );

@@ -26,6 +26,7 @@
 
 mod lines;
 mod os;
+pub mod sandbox;
 mod stderr_log;
 #[cfg(test)]
 mod tests;
@@ -38,14 +39,16 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use lines::LineSplitter;
 use os::pollfd;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
+pub use sandbox::{LimitHit, LimitKind, Sandbox};
 pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read
@@ -86,6 +89,8 @@ pub struct BotSpec {
     pub stderr_cap: u64,
     /// Longest stdout line accepted, in bytes, without its newline (a trailing `\r` counts).
     pub max_line: usize,
+    /// The sandbox and limits it runs under (shared by every bot of a run).
+    pub sandbox: Arc<Sandbox>,
 }
 
 /// Something that happened on a bot's pipes. `at` is taken when the `read` (or, for
@@ -170,6 +175,10 @@ pub struct Bot {
     /// holds the sender until then).
     stderr_done: Receiver<()>,
     stopped: bool,
+    sandbox: Arc<Sandbox>,
+    /// Its cgroup (removed after the bot when dropped) and what tells a limit it hit.
+    confinement: sandbox::Confinement,
+    stderr_log: PathBuf,
 }
 
 impl fmt::Debug for Bot {
@@ -187,27 +196,37 @@ impl Bot {
     /// stderr to the thread that drains it.
     pub fn spawn(spec: &BotSpec) -> Result<Bot, BotError> {
         let command = spec.command.join(" ");
-        let Some((program, args)) = spec.command.split_first() else {
+        if spec.command.is_empty() {
             return Err(BotError::EmptyCommand { input: command });
-        };
+        }
         let log = open_log(&spec.stderr_log).map_err(|source| BotError::StderrLog {
             command: command.clone(),
             path: spec.stderr_log.clone(),
             source,
         })?;
 
-        let mut cmd = Command::new(program_path(program, spec.cwd.as_deref()));
-        cmd.args(args)
-            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        let cwd = match &spec.cwd {
+            Some(dir) => std::path::absolute(dir),
+            None => std::env::current_dir(),
+        }
+        .map_err(|source| BotError::Spawn {
+            command: command.clone(),
+            source,
+        })?;
+        let (mut cmd, confinement) =
+            sandbox::command(&spec.sandbox, &spec.command, &cwd).map_err(|source| {
+                BotError::Spawn {
+                    command: command.clone(),
+                    source,
+                }
+            })?;
+        cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own group, so one kill(-pgid) reaches every helper the bot starts, and a
             // Ctrl-C at the terminal is not delivered straight to the bots: the referee decides.
             .process_group(0);
-        if let Some(dir) = &spec.cwd {
-            cmd.current_dir(dir);
-        }
         let mut child = cmd.spawn().map_err(|source| BotError::Spawn {
             command: command.clone(),
             source,
@@ -234,6 +253,9 @@ impl Bot {
             events: VecDeque::new(),
             stderr_done: done_rx,
             stopped: false,
+            sandbox: Arc::clone(&spec.sandbox),
+            confinement,
+            stderr_log: spec.stderr_log.clone(),
         };
         os::set_nonblocking(stdin.as_fd()).map_err(|source| BotError::Pipe {
             command: bot.command.clone(),
@@ -248,6 +270,40 @@ impl Bot {
             }
         })?;
         Ok(bot)
+    }
+
+    /// Called once the bot has answered its hello: from now on a full working directory or
+    /// /tmp of its sandbox can be told after it failed.
+    pub fn started(&mut self) {
+        self.confinement.watch_disks(self.pgid as u32);
+    }
+
+    /// The limit this bot ran into, if one explains its failure. Best called after `stop`,
+    /// when its exit status is known.
+    pub fn limit_hit(&mut self) -> Option<LimitHit> {
+        let status = self.child.try_wait().ok().flatten();
+        self.confinement.limit_hit(&self.sandbox, status)
+    }
+
+    /// For the detail of a fault that may be the sandbox's doing: what the sandbox allows, how
+    /// to rule it out, and the last lines of the bot's stderr log. Empty without a sandbox.
+    pub fn sandbox_note(&self) -> String {
+        let hint = self.sandbox.failure_hint();
+        if hint.is_empty() {
+            return hint;
+        }
+        let tail = sandbox::log_tail(&self.stderr_log, 5);
+        if tail.is_empty() {
+            format!(
+                "{hint}; its stderr log {} is empty",
+                self.stderr_log.display()
+            )
+        } else {
+            format!(
+                "{hint}; last lines of its stderr ({}): {tail}",
+                self.stderr_log.display()
+            )
+        }
     }
 
     /// The bot's pid, which is also its process group id.
@@ -577,18 +633,4 @@ fn open_log(path: &Path) -> io::Result<File> {
         fs::create_dir_all(dir)?;
     }
     File::create(path)
-}
-
-/// std leaves it unspecified whether a relative program path is resolved before or after
-/// `current_dir`; resolving it against `cwd` here makes `./bot` with a working directory mean
-/// the same on every platform. Bare names (`python3`) are still looked up on PATH.
-fn program_path(program: &str, cwd: Option<&Path>) -> PathBuf {
-    let path = Path::new(program);
-    match cwd {
-        Some(dir) if path.is_relative() && program.contains('/') => {
-            let joined = dir.join(path);
-            std::path::absolute(&joined).unwrap_or(joined)
-        }
-        _ => path.to_path_buf(),
-    }
 }

@@ -4,6 +4,7 @@
 
 use super::*;
 use std::os::unix::process::ExitStatusExt;
+use std::process::Command;
 
 const PATIENCE: Duration = Duration::from_secs(10);
 
@@ -34,6 +35,7 @@ fn spec(dir: &Scratch, command: &[&str]) -> BotSpec {
         stderr_log: dir.0.join("logs/stderr.log"),
         stderr_cap: 1 << 20,
         max_line: 1 << 16,
+        sandbox: std::sync::Arc::new(super::Sandbox::none()),
     }
 }
 

@@ -1,8 +1,70 @@
 //! Arguments shared by the commands that start bots, and small parsers for command-line values.
 
+use tarneeb_referee::bot::sandbox::{
+    parse_size, Limits, Sandbox, SandboxChoice, SandboxError, SandboxOptions, View,
+};
 use tarneeb_referee::protocol::TimeLimits;
 use tarneeb_referee::referee::{EventDelivery, FaultPolicy};
 use tarneeb_referee::rules::Seat;
+
+/// The sandbox and limit flags shared by every command that starts bots (see README "Sandbox"
+/// and protocol.md section 1.1).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SandboxArgs {
+    /// Run each bot in a sandbox: auto (bwrap when installed, else a warning and none), bwrap
+    /// (required: exit 2 when missing) or none (while developing a bot).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub sandbox: SandboxChoice,
+    /// What a sandboxed bot sees read-only: wide (the whole filesystem but records, logs,
+    /// tournament directories, /run and /tmp) or strict (the system, the files its command
+    /// names, its interpreter's prefix and --sandbox-ro paths).
+    #[arg(long, value_enum, default_value = "wide")]
+    pub sandbox_view: View,
+    /// Also show this path read-only to sandboxed bots (repeatable), at the same place.
+    #[arg(long = "sandbox-ro", value_name = "PATH")]
+    pub sandbox_ro: Vec<std::path::PathBuf>,
+    /// Also pass this environment variable to bots, when the referee has it (repeatable).
+    #[arg(long = "sandbox-env", value_name = "NAME")]
+    pub sandbox_env: Vec<String>,
+    /// Memory of a bot and every process it starts (a cgroup; per process without one).
+    #[arg(long, default_value = "2G", value_parser = parse_size, value_name = "SIZE")]
+    pub memory_limit: u64,
+    /// Processes and threads a bot may have at once (a cgroup; no limit without one).
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    pub process_limit: u64,
+    /// Largest file a bot may write.
+    #[arg(long, default_value = "256M", value_parser = parse_size, value_name = "SIZE")]
+    pub file_size_limit: u64,
+    /// Open files per bot process.
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    pub open_files_limit: u64,
+    /// Size of a sandboxed bot's working directory, and separately of its /tmp.
+    #[arg(long, default_value = "256M", value_parser = parse_size, value_name = "SIZE")]
+    pub disk_limit: u64,
+    /// CPU time per bot process for the whole game, e.g. 5m (default: no limit).
+    #[arg(long, value_parser = parse_duration_ms, value_name = "DURATION")]
+    pub cpu_limit: Option<u64>,
+}
+
+impl SandboxArgs {
+    /// The sandbox these flags ask for (exit 2 for what cannot be had).
+    pub fn sandbox(&self) -> Result<Sandbox, SandboxError> {
+        Sandbox::new(&SandboxOptions {
+            choice: self.sandbox,
+            view: self.sandbox_view,
+            ro: self.sandbox_ro.clone(),
+            env: self.sandbox_env.clone(),
+            limits: Limits {
+                memory_limit: self.memory_limit,
+                process_limit: self.process_limit,
+                file_size_limit: self.file_size_limit,
+                open_files_limit: self.open_files_limit,
+                disk_limit: self.disk_limit,
+                cpu_limit: self.cpu_limit,
+            },
+        })
+    }
+}
 
 /// The time, fault and output limits a bot plays under: shared by `play` and `tournament`.
 #[derive(clap::Args, Clone, Debug)]

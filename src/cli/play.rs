@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::args::{parse_seat, BotLimits};
+use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
 use tarneeb_referee::bot::{split_command, BotSpec};
 use tarneeb_referee::protocol::HandEndMsg;
@@ -46,6 +46,8 @@ pub struct PlayArgs {
     deals_from: Option<PathBuf>,
     #[command(flatten)]
     limits: BotLimits,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// Print the result as one JSON object instead of the hand-by-hand report.
     #[arg(long)]
     json: bool,
@@ -84,6 +86,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
         (None, None) => (Vec::new(), a.first_dealer),
     };
+    let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
+    sandbox.mask_record(&record);
+    for p in [&a.deals, &a.deals_from].into_iter().flatten() {
+        sandbox.mask(p);
+    }
+    if let Some(p) = &a.trace {
+        sandbox.mask_new_file(p);
+    }
+    let sandbox = std::sync::Arc::new(sandbox);
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
         let command =
@@ -99,6 +110,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             stderr_log,
             stderr_cap: a.limits.stderr_cap,
             max_line: a.limits.max_line,
+            sandbox: sandbox.clone(),
         });
     }
     let bots: [BotSpec; 4] = specs

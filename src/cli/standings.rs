@@ -27,10 +27,10 @@ pub fn run(args: StandingsArgs) -> u8 {
         [one] => verdict::from_dir(one),
         _ => Ok(None),
     };
-    match merged_rows(&args.dirs).and_then(|rows| Ok((rows, verdict?))) {
-        Ok((rows, verdict)) => match out!(
+    match merged_rows(&args.dirs).and_then(|(rows, sandboxes)| Ok((rows, sandboxes, verdict?))) {
+        Ok((rows, sandboxes, verdict)) => match out!(
             "{}",
-            report::full(&standings(&rows), verdict.as_ref(), args.json)
+            report::full(&standings(&rows), verdict.as_ref(), &sandboxes, args.json)
         ) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("tarneeb: cannot write the standings: {e}");

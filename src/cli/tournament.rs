@@ -10,7 +10,7 @@ use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{claim_dir, read_rows, STANDINGS_FILE};
+use tarneeb_referee::tournament::results::{claim_dir, read_rows, sandbox_line, STANDINGS_FILE};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::sprt::parse_sprt;
@@ -79,6 +79,8 @@ pub struct TournamentArgs {
     shard: Option<(u64, u64)>,
     #[command(flatten)]
     limits: BotLimits,
+    #[command(flatten)]
+    sandbox: super::args::SandboxArgs,
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -216,6 +218,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let cpus = allowed_cpus();
     let cpus = (!a.no_pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
     let time = a.limits.time();
+    let mut sandbox = a.sandbox.sandbox().map_err(|e| usage(e.to_string()))?;
+    sandbox.mask(&a.out);
+    if let Some(p) = &a.deals_from {
+        sandbox.mask(p);
+    }
     let config = json!({
         "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
         "format": a.format.name(),
@@ -232,6 +239,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "stderr_cap": a.limits.stderr_cap,
         "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
         "sprt": a.sprt,
+        "sandbox": sandbox.label(),
+        "limits": sandbox.limits().describe(),
     });
     let mut config = config;
     if a.rounds > 0 {
@@ -264,6 +273,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deals,
         sprt,
         total,
+        sandbox: std::sync::Arc::new(sandbox),
     };
     let stop = signals::install();
     let _ = become_subreaper();
@@ -292,9 +302,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         return Ok(130);
     }
     let table_standings = standings(&summary.rows);
-    let table = report::render(&table_standings);
+    let sandboxes = [cfg.sandbox.label()];
+    let table = report::render(&table_standings) + &sandbox_line(&sandboxes);
     let json_path = a.out.join("standings.json");
-    let json = report::full(&table_standings, summary.sprt.as_ref(), true);
+    let json = report::full(&table_standings, summary.sprt.as_ref(), &sandboxes, true);
     std::fs::write(&json_path, json).map_err(|e| Failure {
         code: 1,
         message: format!("cannot write {}: {e}", json_path.display()),

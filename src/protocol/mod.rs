@@ -67,6 +67,29 @@ pub enum FaultKind {
     IllegalMove,
     /// Output when no request was outstanding.
     Unsolicited,
+    /// Went over its memory limit (killed by the out-of-memory killer).
+    Memory,
+    /// Tried to run more processes and threads than its limit.
+    Processes,
+    /// Wrote a file past the file size limit.
+    FileSize,
+    /// Used up its CPU time limit.
+    CpuTime,
+    /// Filled its working directory or /tmp.
+    Disk,
+}
+
+impl From<crate::bot::LimitKind> for FaultKind {
+    fn from(k: crate::bot::LimitKind) -> FaultKind {
+        use crate::bot::LimitKind as L;
+        match k {
+            L::Memory => FaultKind::Memory,
+            L::Processes => FaultKind::Processes,
+            L::FileSize => FaultKind::FileSize,
+            L::CpuTime => FaultKind::CpuTime,
+            L::Disk => FaultKind::Disk,
+        }
+    }
 }
 
 impl std::fmt::Display for FaultKind {

@@ -85,6 +85,10 @@ pub struct Header {
     pub time: TimeLimits,
     /// `forfeit` or `substitute:N`.
     pub on_fault: String,
+    /// The sandbox the bots ran in: `bwrap wide`, `bwrap strict` or `none` (absent in records
+    /// made before sandboxes existed), so an unsandboxed result can be told apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -48,6 +48,7 @@ impl Table<'_, '_> {
             self.seats[seat.index()].alive = false;
             self.seats[seat.index()].bot.stop(self.cfg.grace);
         }
+        let (kind, detail) = self.explain(seat, kind, detail);
         self.write(&RecordLine::Fault {
             hand_number: self.game.hand().number,
             seat,
@@ -61,6 +62,29 @@ impl Table<'_, '_> {
             winner: Some(team.other()),
             info: ForfeitInfo { seat, kind, detail },
         }))
+    }
+
+    /// A fault a limit or the sandbox may explain: the limit's own kind and detail (the bot is
+    /// stopped, it is broken), and for a bot that could not start or died, what the sandbox
+    /// allows and the last lines of its stderr.
+    fn explain(&mut self, seat: Seat, kind: FaultKind, detail: String) -> (FaultKind, String) {
+        if !matches!(
+            kind,
+            FaultKind::Exited | FaultKind::Handshake | FaultKind::Timeout
+        ) {
+            return (kind, detail);
+        }
+        let s = &mut self.seats[seat.index()];
+        match s.bot.limit_hit() {
+            Some(hit) => {
+                s.alive = false;
+                s.bot.stop(self.cfg.grace);
+                let note = s.bot.sandbox_note();
+                (hit.kind.into(), format!("{}; {detail}{note}", hit.detail))
+            }
+            None if kind == FaultKind::Timeout => (kind, detail),
+            None => (kind, format!("{detail}{}", s.bot.sandbox_note())),
+        }
     }
 
     pub(super) fn random_move(&mut self) -> Move {

@@ -239,6 +239,7 @@ impl Table<'_, '_> {
             bots: bots.clone(),
             time: self.cfg.time,
             on_fault: self.cfg.on_fault.to_string(),
+            sandbox: Some(self.cfg.bots[0].sandbox.label()),
         };
         self.write(&RecordLine::Header(Box::new(header)))?;
         let mut forfeit = None;
@@ -360,7 +361,10 @@ impl Table<'_, '_> {
                     Some(BotEvent::Line { text, .. }) => {
                         self.trace_in(seat, &text);
                         match read_hello(&text) {
-                            Ok(h) => names[seat.index()] = Some((h.name, h.version)),
+                            Ok(h) => {
+                                names[seat.index()] = Some((h.name, h.version));
+                                self.seats[seat.index()].bot.started();
+                            }
                             Err(e) => faults.push((seat, FaultKind::Handshake, e)),
                         }
                     }

@@ -2,7 +2,8 @@
 //! seed, played several at once, with results that survive an interruption.
 //!
 //! [`schedule`] decides which partnerships meet on which deals, [`runner`] plays the games on
-//! worker threads, [`results`] keeps `results.jsonl` and `tournament.json`, [`progress`] shows
+//! worker threads, [`results`] keeps `results.jsonl` and `tournament.json` ([`integrity`]
+//! checks its rows against their records), [`progress`] shows
 //! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables:
 //! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
 //! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
@@ -12,6 +13,7 @@
 pub mod boards;
 pub mod config;
 pub mod deal_sets;
+pub mod integrity;
 pub mod pairs;
 pub mod pairwise;
 pub mod progress;

@@ -153,13 +153,14 @@ pub fn render(s: &Standings) -> String {
 
 /// The report as the commands print it: the text of [`render`] and the SPRT line, or with
 /// `json` one JSON object (the [`Standings`] plus `sprt`), ending with a newline.
-pub fn full(s: &Standings, sprt: Option<&SprtTracker>, json: bool) -> String {
+pub fn full(s: &Standings, sprt: Option<&SprtTracker>, sandboxes: &[String], json: bool) -> String {
     if json {
         let mut v = serde_json::to_value(s).expect("standings are JSON");
         v["sprt"] = sprt.map_or(serde_json::Value::Null, SprtTracker::to_json);
+        v["sandbox"] = serde_json::json!(sandboxes);
         return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
     }
-    let mut text = render(s);
+    let mut text = render(s) + &super::results::sandbox_line(sandboxes);
     if let Some(t) = sprt {
         text.push('\n');
         text.push_str(&t.describe());

@@ -79,8 +79,9 @@ pub fn differences(old: &Value, new: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Reads the rows of `results.jsonl` (none when it does not exist). A last line without its
-/// newline (the tournament was killed while writing it) is not a row.
+/// Reads the rows of `results.jsonl` (none when it does not exist) and checks them against
+/// their records (see `integrity`). A last line without its newline (the tournament was killed
+/// while writing it) is not a row: a note names it, and a resumed run plays its game again.
 pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
     let path = dir.join(RESULTS_FILE);
     let text = match std::fs::read_to_string(&path) {
@@ -92,15 +93,29 @@ pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
         Some(i) => &text[..=i],
         None => "",
     };
-    complete
+    if complete.len() < text.len() {
+        eprintln!(
+            "tarneeb: {}:{}: an incomplete last line (a run stopped while writing it) is not counted; resuming plays its game again",
+            path.display(),
+            complete.lines().count() + 1
+        );
+    }
+    let rows: Vec<(usize, GameRow)> = complete
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l)
-                .map_err(|e| format!("{}:{}: not a result row: {e}", path.display(), i + 1))
+            serde_json::from_str(l).map(|r| (i + 1, r)).map_err(|e| {
+                format!(
+                    "{}:{}: not a result row (a torn or edited line): {e}; remove that line and run the same tournament command again to replay its game",
+                    path.display(),
+                    i + 1
+                )
+            })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    super::integrity::check_rows(dir, &path, &rows)?;
+    Ok(rows.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Appends rows to `results.jsonl`, one `write` per row.
@@ -185,10 +200,12 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
     Some(out)
 }
 
-/// The rows of several tournament directories. When all are parts of one tournament (the same
-/// `tournament.json` but for `--shard`), a game present in several parts counts once.
-pub fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
+/// The rows of several tournament directories, and the sandboxes their games ran in. When all
+/// are parts of one tournament (the same `tournament.json` but for `--shard` and the sandbox),
+/// a game present in several parts counts once.
+pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), String> {
     let mut configs = Vec::new();
+    let mut sandboxes: Vec<String> = Vec::new();
     let mut rows = Vec::new();
     for d in dirs {
         let t = d.join(TOURNAMENT_FILE);
@@ -203,6 +220,14 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
             serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
         if let Some(o) = v.as_object_mut() {
             o.remove("shard");
+            o.remove("limits");
+            let label = match o.remove("sandbox") {
+                Some(Value::String(s)) => s,
+                _ => "none (made before sandboxes existed)".to_string(),
+            };
+            if !sandboxes.contains(&label) {
+                sandboxes.push(label);
+            }
         }
         configs.push(v);
         rows.push(read_rows(d)?);
@@ -213,7 +238,18 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<Vec<GameRow>, String> {
         all.sort_by_key(|r| r.game);
         all.dedup_by_key(|r| r.game);
     }
-    Ok(all)
+    Ok((all, sandboxes))
+}
+
+/// The line under the standings that says which sandbox the games ran in, with a warning when
+/// some ran without one.
+pub fn sandbox_line(sandboxes: &[String]) -> String {
+    let warning = if sandboxes.iter().any(|s| !s.starts_with("bwrap")) {
+        " (WARNING: games without a sandbox: a bot could have read hidden cards or disturbed other bots)"
+    } else {
+        ""
+    };
+    format!("sandbox: {}{warning}\n", sandboxes.join(", "))
 }
 
 #[cfg(test)]

@@ -50,6 +50,8 @@ pub struct RunConfig {
     pub sprt: Option<SprtConfig>,
     /// Total games of this run (after sharding), for the progress line.
     pub total: u64,
+    /// The sandbox every bot runs in (the tournament directory is masked in it).
+    pub sandbox: std::sync::Arc<crate::bot::Sandbox>,
 }
 
 /// How a run ended.
@@ -305,6 +307,7 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         stderr_log: record.with_file_name(format!("{stem}.seat{i}.stderr.log")),
         stderr_cap: cfg.stderr_cap,
         max_line: cfg.max_line,
+        sandbox: cfg.sandbox.clone(),
     });
     let (deals, first_dealer, fingerprint) = match cfg.deals.len() {
         0 => (Vec::new(), None, None),

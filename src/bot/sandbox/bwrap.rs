@@ -1,0 +1,412 @@
+//! Composing the `bwrap` command line for one bot: namespaces, what it sees, where it writes.
+//!
+//! Mount order matters (bwrap applies its options in order, later mounts cover earlier ones):
+//! 1. the read-only view: `/` (wide) or the system directories and the command's own files
+//!    outside the working directory (strict), and `--sandbox-ro` paths;
+//! 2. fresh `/tmp` (size-capped), `/proc`, `/dev`, and in wide mode empty `/run`;
+//! 3. masks outside the working directory (empty tmpfs on a directory, `/dev/null` on a file);
+//! 4. the working directory: a size-capped tmpfs at the referee's working directory, then
+//!    read-only binds of its entries (wide: all but the masked ones; strict: those the
+//!    command names);
+//! 5. masks inside those entries.
+//!
+//! Why a tmpfs at the referee's own working directory: relative paths in a bot command
+//! (`python3 bots/mine.py`, `java -cp . Bot`) keep their meaning, the bot starts every game in
+//! an empty writable directory of capped size, and nothing it writes outlives the game.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::{clean, find_on_path, Sandbox, View};
+
+/// System directories a strict sandbox shows (read-only; symlinks such as `/bin -> usr/bin`
+/// are recreated as symlinks).
+const SYSTEM: &[&str] = &[
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/nix/store",
+];
+
+/// Every namespace (user explicitly: `--disable-userns` needs it), no further user namespaces
+/// inside (so no way to remount what is masked), its own session (no TIOCSTI into a
+/// terminal), killed with its parent.
+pub(super) const NAMESPACES: &[&str] = &[
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--die-with-parent",
+    "--new-session",
+];
+
+/// Where the referee's working directory is shown read-only in wide mode, under the private
+/// /tmp: the working directory itself holds a symlink per entry into it.
+const SHADOW: &str = "/tmp/.tarneeb-cwd";
+
+/// A composed `bwrap` invocation: run `program` with `args`.
+#[derive(Debug, Clone)]
+pub struct BwrapCommand {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+}
+
+struct Args(Vec<OsString>);
+
+impl Args {
+    fn push(&mut self, words: &[&str]) {
+        self.0.extend(words.iter().map(OsString::from));
+    }
+    fn op(&mut self, op: &str, a: &Path, b: &Path) {
+        self.0.push(op.into());
+        self.0.push(a.into());
+        self.0.push(b.into());
+    }
+    fn tmpfs(&mut self, at: &Path, size: Option<u64>) {
+        if let Some(size) = size {
+            self.push(&["--size", &size.to_string()]);
+        }
+        self.0.push("--tmpfs".into());
+        self.0.push(at.into());
+    }
+}
+
+pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path) -> BwrapCommand {
+    let cwd = clean(cwd);
+    let mut a = Args(Vec::new());
+    a.push(NAMESPACES);
+    a.push(&["--hostname", "tarneeb-bot"]);
+
+    // 1. The read-only view.
+    let (named, files) = named_paths(command, &cwd);
+    let mut outside: Vec<PathBuf> = Vec::new(); // bound outside the working directory
+    let mut extra: Vec<PathBuf> = named
+        .iter()
+        .chain(sb.ro.iter())
+        .filter(|p| !p.starts_with(&cwd))
+        .cloned()
+        .collect();
+    extra.sort();
+    extra.dedup();
+    match sb.view {
+        View::Wide => {
+            a.op("--ro-bind", Path::new("/"), Path::new("/"));
+            outside.push(PathBuf::from("/"));
+        }
+        View::Strict => {
+            for dir in SYSTEM {
+                let p = Path::new(dir);
+                match std::fs::symlink_metadata(p) {
+                    Ok(m) if m.file_type().is_symlink() => {
+                        if let Ok(target) = std::fs::read_link(p) {
+                            a.op("--symlink", &target, p);
+                        }
+                    }
+                    Ok(_) => {
+                        a.op("--ro-bind", p, p);
+                        outside.push(p.to_path_buf());
+                    }
+                    Err(_) => {}
+                }
+            }
+            for p in &extra {
+                if !outside.iter().any(|o| p.starts_with(o)) && !is_masked(sb, p) {
+                    a.op("--ro-bind", p, p);
+                    outside.push(p.clone());
+                }
+            }
+        }
+    }
+    // 2. Private /tmp, /proc, /dev; wide mode hides /run (sockets of system services).
+    a.tmpfs(Path::new("/tmp"), Some(sb.limits.disk_bytes()));
+    a.push(&["--proc", "/proc", "--dev", "/dev"]);
+    if sb.view == View::Wide && Path::new("/run").is_dir() {
+        a.tmpfs(Path::new("/run"), Some(1 << 20));
+    }
+    // What the command names under the fresh /tmp and /run (a bot built into /tmp).
+    if sb.view == View::Wide {
+        for p in &extra {
+            if (p.starts_with("/tmp") || p.starts_with("/run")) && !is_masked(sb, p) {
+                a.op("--ro-bind", p, p);
+            }
+        }
+    }
+    // 3. Masks outside the working directory, where the view shows them.
+    for m in &sb.masked {
+        if m.starts_with(&cwd) || m.starts_with("/tmp") || m.starts_with("/run") {
+            continue;
+        }
+        if outside.iter().any(|o| m.starts_with(o)) {
+            mask(&mut a, m);
+        }
+    }
+    // The exact files the command names stay visible inside a masked directory (a bot program
+    // next to the records), unless they are masked themselves.
+    for f in files.iter().filter(|f| !f.starts_with(&cwd)) {
+        let hidden = is_masked(sb, f)
+            || f.starts_with("/tmp")
+            || f.starts_with("/run")
+            || !outside.iter().any(|o| f.starts_with(o));
+        if hidden && !sb.masked.contains(f) {
+            a.op("--ro-bind", f, f);
+        }
+    }
+    // 4. The working directory.
+    if cwd != Path::new("/") {
+        a.tmpfs(&cwd, Some(sb.limits.disk_bytes()));
+        let mut entries: Vec<PathBuf> = Vec::new();
+        let whole_cwd =
+            sb.view == View::Wide || named.iter().chain(sb.ro.iter()).any(|p| cwd.starts_with(p));
+        if whole_cwd {
+            if let Ok(rd) = std::fs::read_dir(&cwd) {
+                entries.extend(rd.flatten().map(|e| cwd.join(e.file_name())));
+            }
+        } else {
+            for p in named.iter().chain(sb.ro.iter()) {
+                if p.starts_with(&cwd) && p != &cwd {
+                    entries.push(p.clone());
+                }
+            }
+        }
+        entries.sort();
+        entries.dedup();
+        let mut bound: Vec<PathBuf> = Vec::new();
+        let shadow = Path::new(SHADOW);
+        if whole_cwd && cwd != Path::new("/tmp") {
+            // One bind of the whole directory out of the way and a symlink per entry: a
+            // symlink costs no mount (a bind per entry cost about 0.5 ms each per bot).
+            a.op("--ro-bind", &cwd, shadow);
+            for e in &entries {
+                if !is_masked(sb, e) {
+                    if let Some(name) = e.file_name() {
+                        a.op("--symlink", &shadow.join(name), e);
+                    }
+                }
+            }
+            for m in &sb.masked {
+                if let Ok(rel) = m.strip_prefix(&cwd) {
+                    mask_at(&mut a, m, &shadow.join(rel));
+                }
+            }
+        } else {
+            for e in entries {
+                if is_masked(sb, &e) || bound.iter().any(|b| e.starts_with(b)) {
+                    continue;
+                }
+                a.op("--ro-bind", &e, &e);
+                bound.push(e);
+            }
+        }
+        // 5. Masks inside what was bound there, and the named files they would hide.
+        for m in &sb.masked {
+            if m.starts_with(&cwd) && bound.iter().any(|b| m.starts_with(b) && m != b) {
+                mask(&mut a, m);
+            }
+        }
+        for f in files.iter().filter(|f| f.starts_with(&cwd)) {
+            if is_masked(sb, f) && !sb.masked.contains(f) {
+                a.op("--ro-bind", f, f);
+            }
+        }
+    }
+    a.0.push("--chdir".into());
+    a.0.push(cwd.as_os_str().into());
+    a.0.push("--".into());
+    a.0.extend(command.iter().map(OsString::from));
+    BwrapCommand {
+        program: bwrap.to_path_buf(),
+        args: a.0,
+    }
+}
+
+/// True when `p` is a masked path or lies inside one.
+fn is_masked(sb: &Sandbox, p: &Path) -> bool {
+    sb.masked.iter().any(|m| p.starts_with(m))
+}
+
+/// Covers an existing directory with an empty tmpfs, a file with `/dev/null`.
+fn mask(a: &mut Args, m: &Path) {
+    mask_at(a, m, m);
+}
+
+/// Covers host path `m`, seen in the sandbox at `at`.
+fn mask_at(a: &mut Args, m: &Path, at: &Path) {
+    match std::fs::metadata(m) {
+        Ok(md) if md.is_dir() => a.tmpfs(at, Some(4096)),
+        Ok(_) => a.op("--ro-bind", Path::new("/dev/null"), at),
+        Err(_) => {}
+    }
+}
+
+/// The existing files and directories a bot command names (absolute, cleaned), and for its
+/// program the install prefix: what a strict sandbox must show for the command to run.
+///
+/// - the program, looked up on PATH like the shell would, and the target of its symlinks:
+///   for `PREFIX/bin/x` or `PREFIX/shims/x` (pyenv, a venv, nvm, a JDK) the whole `PREFIX`,
+///   otherwise its directory;
+/// - a `#!` interpreter given by absolute path (a venv's scripts), the same way;
+/// - every argument (and each part of `a=b` and `a:b:c`) that exists: a directory as is, a
+///   file with its directory (a script imports its neighbours), except a file directly in the
+///   working directory, which is bound alone.
+fn named_paths(command: &[String], cwd: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut out = Vec::new();
+    let mut files = Vec::new();
+    let Some((program, args)) = command.split_first() else {
+        return (out, files);
+    };
+    let prog = if program.contains('/') {
+        Some(clean(&cwd.join(program)))
+    } else {
+        find_on_path(program)
+    };
+    if let Some(p) = prog {
+        add_program(&mut out, &p, cwd);
+        files.push(p.clone());
+        if let Ok(real) = std::fs::canonicalize(&p) {
+            files.push(real);
+        }
+        if let Some(interp) = shebang(&p) {
+            add_program(&mut out, &interp, cwd);
+        }
+    }
+    for arg in args {
+        let mut parts: Vec<&str> = vec![arg.as_str()];
+        if let Some((_, right)) = arg.split_once('=') {
+            parts.push(right);
+        }
+        let more: Vec<&str> = parts.iter().flat_map(|p| p.split(':')).collect();
+        parts.extend(more);
+        for part in parts {
+            if part.is_empty() {
+                continue;
+            }
+            let p = clean(&cwd.join(part));
+            match std::fs::metadata(&p) {
+                Ok(m) if m.is_dir() => out.push(p),
+                Ok(_) => {
+                    files.push(p.clone());
+                    match p.parent() {
+                        Some(dir) if dir != cwd && dir != Path::new("/") => {
+                            out.push(dir.to_path_buf())
+                        }
+                        _ => out.push(p),
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    files.sort();
+    files.dedup();
+    (out, files)
+}
+
+fn add_program(out: &mut Vec<PathBuf>, p: &Path, cwd: &Path) {
+    let mut paths = vec![p.to_path_buf()];
+    if let Ok(real) = std::fs::canonicalize(p) {
+        if real != p {
+            paths.push(real);
+        }
+    }
+    for p in paths {
+        if p.starts_with(cwd) {
+            // In the working directory: bound with its directory (or alone) like an argument.
+            match p.parent() {
+                Some(dir) if dir != cwd => out.push(dir.to_path_buf()),
+                _ => out.push(p),
+            }
+            continue;
+        }
+        let Some(dir) = p.parent() else { continue };
+        let prefix = match dir.file_name().and_then(|n| n.to_str()) {
+            Some("bin" | "sbin" | "shims") => dir.parent().unwrap_or(dir),
+            _ => dir,
+        };
+        if prefix != Path::new("/") && !prefix.as_os_str().is_empty() {
+            out.push(prefix.to_path_buf());
+        }
+    }
+}
+
+/// The interpreter of a `#!/abs/path` script (not `#!/usr/bin/env x`: env looks on PATH).
+fn shebang(p: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(p).ok()?.read(&mut head).ok()?;
+    let text = std::str::from_utf8(head[..n].strip_prefix(b"#!")?).ok()?;
+    let line = text.lines().next()?.trim();
+    let interp = line.split_whitespace().next()?;
+    let path = PathBuf::from(interp);
+    (path.is_absolute() && !interp.ends_with("/env")).then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_in_a_subdirectory_brings_its_directory_and_python_its_prefix() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-bwrap-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("bots")).unwrap();
+        std::fs::write(dir.join("bots/b.py"), "").unwrap();
+        std::fs::write(dir.join("top.py"), "").unwrap();
+        let cmd: Vec<String> = [
+            "/usr/bin/env",
+            "bots/b.py",
+            "top.py",
+            "--x=top.py",
+            "-cp",
+            "bots:nothing",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let (named, files) = named_paths(&cmd, &dir);
+        assert!(files.contains(&dir.join("bots/b.py")), "{files:?}");
+        assert!(named.contains(&dir.join("bots")), "{named:?}");
+        assert!(named.contains(&dir.join("top.py")), "{named:?}");
+        assert!(named.contains(&PathBuf::from("/usr")), "{named:?}");
+        assert!(!named.iter().any(|p| p.ends_with("nothing")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn masked_paths_are_never_bound_into_the_working_directory() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-bwrap-m-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("games")).unwrap();
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let mut sb = Sandbox::none();
+        sb.bwrap = Some(PathBuf::from("/usr/bin/bwrap"));
+        sb.mask(&dir.join("games"));
+        let c = compose(
+            Path::new("/usr/bin/bwrap"),
+            &sb,
+            &["true".to_string()],
+            &dir,
+        );
+        let words: Vec<String> = c
+            .args
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        let text = words.join(" ");
+        assert!(
+            text.contains(&format!("--symlink {SHADOW}/src {}/src", dir.display())),
+            "{text}"
+        );
+        assert!(
+            !text.contains(&format!("{}/games", dir.display())),
+            "{text}"
+        );
+        assert!(text.contains(&format!("--tmpfs {SHADOW}/games")), "{text}");
+        assert!(text.contains("--unshare-all") && text.contains("--die-with-parent"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,227 @@
+//! One bot's side of the sandbox: the command that starts it, its cgroup, and finding out
+//! afterwards whether a limit (or the sandbox) is why it failed.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+use super::{find_on_path, limits, Cgroup, LimitHit, LimitKind, Sandbox};
+
+/// What a running bot keeps of its sandbox.
+#[derive(Debug, Default)]
+pub struct Confinement {
+    cgroup: Option<Cgroup>,
+    /// The sandbox's working directory and /tmp, opened once the bot is up (a tmpfs stays
+    /// readable through them after the sandbox ends), to tell a full disk afterwards.
+    disks: Vec<OwnedFd>,
+    cwd: PathBuf,
+    sandboxed: bool,
+}
+
+/// The command that starts `command` in `sandbox` with working directory `cwd`, and the
+/// bot's confinement. The command still needs its pipes and process group.
+pub fn command(
+    sandbox: &Sandbox,
+    command: &[String],
+    cwd: &Path,
+) -> io::Result<(Command, Confinement)> {
+    let cgroup = Cgroup::create(sandbox.limits());
+    let rlimits = sandbox
+        .limits()
+        .rlimits(cgroup.as_ref().is_some_and(|c| c.caps_memory()));
+    let procs: Vec<CString> = cgroup
+        .as_ref()
+        .map(|c| c.procs_files().to_vec())
+        .unwrap_or_default();
+    let mut cmd = match sandbox.wrap(command, cwd) {
+        Some(b) => {
+            check_program(&command[0], cwd)?;
+            let mut c = Command::new(&b.program);
+            c.args(&b.args).env_clear().envs(sandbox.environment());
+            c
+        }
+        None => {
+            let (program, args) = command.split_first().expect("a non-empty command");
+            let mut c = Command::new(program_path(program, cwd));
+            c.args(args).current_dir(cwd);
+            c
+        }
+    };
+    if !procs.is_empty() || !rlimits.is_empty() {
+        // SAFETY: the closure only makes async-signal-safe calls on memory allocated before
+        // the fork (see `apply_in_child`).
+        unsafe {
+            cmd.pre_exec(move || limits::apply_in_child(&procs, &rlimits));
+        }
+    }
+    let conf = Confinement {
+        cgroup,
+        disks: Vec::new(),
+        cwd: cwd.to_path_buf(),
+        sandboxed: sandbox.is_sandboxed(),
+    };
+    Ok((cmd, conf))
+}
+
+/// Inside the sandbox a missing program is only bwrap's complaint in the stderr log; found
+/// here, it is the same "cannot start" error as without a sandbox.
+fn check_program(program: &str, cwd: &Path) -> io::Result<()> {
+    let found = if program.contains('/') {
+        cwd.join(program).is_file()
+    } else {
+        find_on_path(program).is_some()
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "No such file or directory",
+        ))
+    }
+}
+
+/// std leaves it unspecified whether a relative program path is resolved before or after
+/// `current_dir`; resolving it against `cwd` here makes `./bot` mean the same everywhere.
+/// Bare names (`python3`) are still looked up on PATH.
+fn program_path(program: &str, cwd: &Path) -> PathBuf {
+    let path = Path::new(program);
+    if path.is_relative() && program.contains('/') {
+        cwd.join(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+impl Confinement {
+    /// Called once the bot answered: opens its working directory and /tmp through the
+    /// sandbox's PID 1 (`pid` is the bwrap process the referee started).
+    pub fn watch_disks(&mut self, pid: u32) {
+        if !self.sandboxed || !self.disks.is_empty() {
+            return;
+        }
+        let children =
+            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        let Some(init) = children.split_whitespace().next() else {
+            return;
+        };
+        let root = PathBuf::from(format!("/proc/{init}/root"));
+        let rel = self.cwd.strip_prefix("/").unwrap_or(&self.cwd);
+        for dir in [root.join(rel), root.join("tmp")] {
+            if let Ok(f) = open_path(&dir) {
+                self.disks.push(f);
+            }
+        }
+    }
+
+    /// The limit a failed bot ran into, if one is to blame: the cgroup's counters, the signal
+    /// that ended it, a full working directory or /tmp.
+    pub fn limit_hit(&self, sandbox: &Sandbox, status: Option<ExitStatus>) -> Option<LimitHit> {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(hit) = self.cgroup.as_ref().and_then(|c| c.hit()) {
+            return Some(hit);
+        }
+        if let Some(s) = status {
+            let code = if self.sandboxed { s.code() } else { None };
+            if let Some(hit) = sandbox.limits().from_exit(code, s.signal()) {
+                return Some(hit);
+            }
+        }
+        let cap = sandbox.limits().file_size_limit;
+        if cap > 0 && self.disks.iter().any(|fd| has_file_of(fd, cap)) {
+            // Many runtimes (Python, the JVM) ignore SIGXFSZ and see EFBIG instead: the file
+            // that reached the limit is the evidence.
+            return sandbox.limits().from_exit(None, Some(libc::SIGXFSZ));
+        }
+        for fd in &self.disks {
+            if is_full(fd) {
+                return Some(LimitHit {
+                    kind: LimitKind::Disk,
+                    detail: format!(
+                        "filled its working directory or /tmp (the disk limit is {} each); raise it with --disk-limit",
+                        limits::show_size(sandbox.limits().disk_bytes())
+                    ),
+                });
+            }
+        }
+        None
+    }
+}
+
+fn open_path(dir: &Path) -> io::Result<OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let c = CString::new(dir.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
+    // SAFETY: `c` is a NUL-terminated path; open touches no other memory.
+    let fd = unsafe {
+        libc::open(
+            c.as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a descriptor the kernel just gave us, owned by nothing else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// A regular file of at least `size` bytes in the directory `fd` or below (a bounded walk:
+/// 3 levels, 2,000 entries).
+fn has_file_of(fd: &OwnedFd, size: u64) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut budget = 2000usize;
+    fn walk(dir: &Path, depth: u32, size: u64, budget: &mut usize) -> bool {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        for e in rd.flatten() {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            match e.metadata() {
+                Ok(m) if m.is_file() && m.len() >= size => return true,
+                Ok(m) if m.is_dir() && depth > 0 && walk(&e.path(), depth - 1, size, budget) => {
+                    return true
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+    walk(
+        Path::new(&format!("/proc/self/fd/{}", fd.as_raw_fd())),
+        3,
+        size,
+        &mut budget,
+    )
+}
+
+/// Less than 64 KiB left: a write of a bot failed there for lack of space.
+fn is_full(fd: &OwnedFd) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: statvfs is plain data; fstatvfs fills it in for a descriptor we own.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatvfs(fd.as_raw_fd(), &mut st) } != 0 || st.f_blocks == 0 {
+        return false;
+    }
+    (st.f_bavail as u64).saturating_mul(st.f_frsize as u64) < 64 * 1024
+}
+
+/// The last `lines` lines of a stderr log, for a message about a bot that failed.
+pub fn log_tail(path: &Path, lines: usize) -> String {
+    let Ok(mut f) = File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(4096)));
+    let mut buf = Vec::new();
+    let _ = f.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf);
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" | ")
+}

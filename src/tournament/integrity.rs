@@ -1,0 +1,117 @@
+//! Checking `results.jsonl` before its rows are trusted: every row must be whole and must
+//! agree with the game record it names, and no game may have two rows.
+//!
+//! Why: in a sandbox no bot can reach the tournament directory, but a run without one
+//! (`--sandbox none`), a crash mid-write or a hand edit can leave a torn or forged row, and a
+//! forged row would otherwise be counted as a real result. A row is checked against the
+//! record's header (seed) and its `result` line (winner, reason, scores, hands, forfeiting
+//! seat): forging a result then means forging a whole record, which `tarneeb replay` checks
+//! move by move.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use super::standings::GameRow;
+use crate::record::RecordLine;
+
+/// Bytes read from the end of a record to find its last line (a `result` line is short).
+const TAIL: u64 = 16 * 1024;
+
+/// Checks `rows` (line numbers 1-based, as read from `file`, the `results.jsonl` of tournament
+/// directory `dir`). The error names the file, the line and what is wrong, and how to recover.
+pub fn check_rows(dir: &Path, file: &Path, rows: &[(usize, GameRow)]) -> Result<(), String> {
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (line, row) in rows {
+        if let Some(first) = seen.insert(row.game, *line) {
+            return Err(format!(
+                "{}:{line}: a second row for game {} (the first is line {first}); the results file was edited: remove the wrong line",
+                file.display(),
+                row.game
+            ));
+        }
+        if let Err(why) = check_row(dir, row) {
+            return Err(format!(
+                "{}:{line}: the row of game {} does not match its record {}: {why}; the results file or the record was edited: remove that line and run the same tournament command again to replay the game",
+                file.display(),
+                row.game,
+                row.record
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What differs between a row and its record, if anything.
+fn check_row(dir: &Path, row: &GameRow) -> Result<(), String> {
+    let rel = Path::new(&row.record);
+    if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
+        return Err("the record path leaves the tournament directory".into());
+    }
+    let path = dir.join(rel);
+    let mut f = File::open(&path).map_err(|e| format!("cannot open it: {e}"))?;
+    let mut first = String::new();
+    BufReader::new(&mut f)
+        .read_line(&mut first)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let header = match serde_json::from_str::<RecordLine>(&first) {
+        Ok(RecordLine::Header(h)) => h,
+        _ => return Err("its first line is not a header".into()),
+    };
+    if header.seed != row.seed {
+        return Err(format!(
+            "seed {} in the row, {} in the record",
+            row.seed, header.seed
+        ));
+    }
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    f.seek(SeekFrom::Start(len.saturating_sub(TAIL)))
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let mut tail = String::new();
+    f.read_to_string(&mut tail)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let last = tail
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let result = match serde_json::from_str::<RecordLine>(last) {
+        Ok(RecordLine::Result(r)) => r,
+        _ => return Err("it does not end with a result line".into()),
+    };
+    let recorded = (
+        result.winner.map(|t| t.index() as u8),
+        result.reason.as_str(),
+        result.team_scores.0,
+        result.hands,
+        result.forfeit.as_ref().map(|f| f.seat.index() as u8),
+    );
+    let claimed = (
+        row.winner,
+        row.reason.as_str(),
+        row.team_scores,
+        row.hands,
+        row.forfeit_seat,
+    );
+    if recorded != claimed {
+        return Err(format!(
+            "the row says {}, the record says {}",
+            show(claimed),
+            show(recorded)
+        ));
+    }
+    Ok(())
+}
+
+type Outcome<'a> = (Option<u8>, &'a str, [i32; 2], u32, Option<u8>);
+
+/// A result in words: `team 1 won by target 31 : -12 after 9 hands`.
+fn show((winner, reason, scores, hands, forfeit): Outcome<'_>) -> String {
+    let winner = winner.map_or("a draw".to_string(), |t| format!("team {t} won"));
+    let forfeit = forfeit.map_or(String::new(), |s| format!(", seat {s} forfeited"));
+    format!(
+        "{winner} by {reason} {} : {} after {hands} hands{forfeit}",
+        scores[0], scores[1]
+    )
+}

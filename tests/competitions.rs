@@ -286,7 +286,7 @@ fn a_config_round_trips_through_tournament_json() {
         &toml,
         format!(
             "format = \"round-robin\"\ngames = 1\nseed = 5\nmove_timeout = \"20s\"\njobs = 2\n\
-             rules = \"egyptian\"\n\n[[bot]]\nname = \"r1\"\ncommand = \"{random}\"\n\n\
+             rules = \"egyptian\"\nmemory_limit = \"1G\"\nsandbox_env = [\"LANG\"]\n\n[[bot]]\nname = \"r1\"\ncommand = \"{random}\"\n\n\
              [[bot]]\nname = \"r2\"\ncommand = [\"python3\", \"sample-bots/python/random_bot.py\"]\n\n\
              [[bot]]\nname = \"r3\"\ncommand = \"{random}\"\n"
         ),
@@ -311,6 +311,12 @@ fn a_config_round_trips_through_tournament_json() {
     assert_eq!(first["seed"], 6, "the flag overrides the file");
     assert_eq!(first["games"], 1);
     assert_eq!(first["time"]["move_ms"], 20000);
+    assert_eq!(
+        first["memory_limit"],
+        1u64 << 30,
+        "sandbox limits are kept as flags"
+    );
+    assert_eq!(first["sandbox_env"], serde_json::json!(["LANG"]));
     assert_eq!(first["entrants"].as_array().unwrap().len(), 3);
     let json = a.join("tournament.json").display().to_string();
     run(&[

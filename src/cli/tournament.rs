@@ -241,6 +241,16 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "sprt": a.sprt,
         "sandbox": sandbox.label(),
         "limits": sandbox.limits().describe(),
+        // The same settings again as the flags that give them, so tournament.json can be fed
+        // back with --config.
+        "sandbox_ro": a.sandbox.sandbox_ro.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "sandbox_env": a.sandbox.sandbox_env,
+        "memory_limit": a.sandbox.memory_limit,
+        "process_limit": a.sandbox.process_limit,
+        "file_size_limit": a.sandbox.file_size_limit,
+        "open_files_limit": a.sandbox.open_files_limit,
+        "disk_limit": a.sandbox.disk_limit,
+        "cpu_limit": a.sandbox.cpu_limit.map(|ms| format!("{ms}ms")),
     });
     let mut config = config;
     if a.rounds > 0 {

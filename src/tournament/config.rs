@@ -40,7 +40,17 @@ const VALUE_FLAGS: &[&str] = &[
     "max_line",
     "stderr_cap",
     "events",
+    "sandbox_view",
+    "memory_limit",
+    "process_limit",
+    "file_size_limit",
+    "open_files_limit",
+    "disk_limit",
+    "cpu_limit",
 ];
+
+/// Flags that may be given several times: a list of values in a config.
+const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
 const SWITCHES: &[&str] = &["no_duplicate", "no_pin"];
@@ -189,6 +199,30 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                     }
                 }
             }
+            // tournament.json's label: `bwrap wide`, `bwrap strict`, `none` (or the flag's own
+            // values auto, bwrap, none).
+            "sandbox" => {
+                let text = value.as_str().ok_or("sandbox must be auto, bwrap or none")?;
+                let mut words = text.split_whitespace();
+                flags.push("--sandbox".into());
+                flags.push(words.next().unwrap_or(text).to_string());
+                if let Some(view) = words.next() {
+                    flags.push("--sandbox-view".into());
+                    flags.push(view.to_string());
+                }
+            }
+            // tournament.json's description of the limits, for people: the limits themselves
+            // are under their own keys.
+            "limits" if value.is_string() => {}
+            k if LIST_FLAGS.contains(&k) => {
+                let list = value
+                    .as_array()
+                    .ok_or_else(|| format!("{key} must be a list, like {key} = [\"...\"]"))?;
+                for v in list {
+                    flags.push(format!("--{}", k.replace('_', "-")));
+                    flags.push(scalar(key, v)?);
+                }
+            }
             k if SWITCHES.contains(&k) => match value.as_bool() {
                 Some(true) => flags.push(format!("--{}", k.replace('_', "-"))),
                 Some(false) => {}
@@ -200,9 +234,10 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}), [[bot]] tables, or the keys of tournament.json",
+                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
                     VALUE_FLAGS.join(", "),
-                    SWITCHES.join(", ")
+                    SWITCHES.join(", "),
+                    LIST_FLAGS.join(", ")
                 ))
             }
         }

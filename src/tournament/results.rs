@@ -220,7 +220,20 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), Stri
             serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
         if let Some(o) = v.as_object_mut() {
             o.remove("shard");
-            o.remove("limits");
+            // Shards of one tournament may run under other limits on other machines.
+            for k in [
+                "limits",
+                "sandbox_ro",
+                "sandbox_env",
+                "memory_limit",
+                "process_limit",
+                "file_size_limit",
+                "open_files_limit",
+                "disk_limit",
+                "cpu_limit",
+            ] {
+                o.remove(k);
+            }
             let label = match o.remove("sandbox") {
                 Some(Value::String(s)) => s,
                 _ => "none (made before sandboxes existed)".to_string(),

@@ -57,6 +57,11 @@ pub struct TournamentArgs {
     /// Do not pin each game (referee and bots) to its own CPU.
     #[arg(long)]
     no_pin: bool,
+    /// Start every bot afresh for every game. By default a bot that declares `multi_game` in
+    /// its hello stays up between the games of a worker and gets `new_game` (protocol.md);
+    /// use this for comparisons, or for a bot that misbehaves when kept.
+    #[arg(long)]
+    fresh_bots: bool,
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
     /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides.
     #[arg(long, value_name = "SPEC")]
@@ -235,6 +240,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deals,
         sprt,
         total,
+        fresh_bots: a.fresh_bots,
     };
     let stop = signals::install();
     let _ = become_subreaper();

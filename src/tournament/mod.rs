@@ -6,6 +6,7 @@
 //! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables.
 
 pub mod deal_sets;
+pub mod pool;
 pub mod progress;
 pub mod ratings;
 pub mod results;

@@ -11,15 +11,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
 use super::results::{record_moves, record_path, ResultsFile};
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use super::sprt::{sprt, SprtConfig, SprtDecision, SprtState};
 use super::standings::GameRow;
-use crate::bot::{pin_to_cpu, BotSpec};
+use crate::bot::{pin_to_cpu, Bot, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
-use crate::referee::{play_game, EventDelivery, FaultPolicy, GameConfig, RefereeError};
+use crate::referee::{play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError};
 use crate::rules::Rules;
 
 /// A bot program taking part.
@@ -49,6 +50,8 @@ pub struct RunConfig {
     pub sprt: Option<SprtConfig>,
     /// Total games of this run (after sharding), for the progress line.
     pub total: u64,
+    /// A fresh process for every bot in every game, also for bots that declare `multi_game`.
+    pub fresh_bots: bool,
 }
 
 /// How a run ended.
@@ -262,6 +265,7 @@ fn worker(
             eprintln!("note: cannot pin a game worker to CPU {cpu}: {e}");
         }
     }
+    let mut pool = BotPool::new(pool_cap(cfg), Bot::spawn, GRACE);
     loop {
         let spec = {
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -286,7 +290,7 @@ fn worker(
         };
         changed.notify_all();
         let Some(spec) = spec else { break };
-        let result = play_one(cfg, &spec, stop);
+        let result = play_one(cfg, &spec, stop, &mut pool);
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         s.running -= 1;
         match result {
@@ -309,14 +313,33 @@ fn worker(
         drop(s);
         changed.notify_all();
     }
+    pool.shutdown();
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
     s.live_workers -= 1;
     drop(s);
     changed.notify_all();
 }
 
+/// How long a bot gets to exit after its last game before it is killed.
+const GRACE: Duration = Duration::from_millis(1000);
+
+/// Idle processes a worker keeps: four per entrant (a duplicate pair of games between two
+/// entrants that each hold two seats needs four processes of each), at most 64.
+fn pool_cap(cfg: &RunConfig) -> usize {
+    if cfg.fresh_bots {
+        0
+    } else {
+        (4 * cfg.entrants.len()).clamp(4, 64)
+    }
+}
+
 /// Plays one game and makes its row.
-fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameRow, RefereeError> {
+fn play_one(
+    cfg: &RunConfig,
+    spec: &GameSpec,
+    stop: &AtomicBool,
+    pool: &mut BotPool,
+) -> Result<GameRow, RefereeError> {
     let rel = record_path(spec.game);
     let record = cfg.dir.join(&rel);
     let stem = format!("{:06}", spec.game);
@@ -328,10 +351,13 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         stderr_cap: cfg.stderr_cap,
         max_line: cfg.max_line,
     });
+    let mut keys = vec![DealKey::Seed(spec.seed)];
     let (deals, first_dealer) = match cfg.deals.len() {
         0 => (Vec::new(), None),
         n => {
-            let d = &cfg.deals[(spec.deal_set % n as u64) as usize];
+            let i = (spec.deal_set % n as u64) as usize;
+            keys.push(DealKey::Given(i));
+            let d = &cfg.deals[i];
             (d.deals.clone(), Some(d.first_dealer))
         }
     };
@@ -346,12 +372,12 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         events: cfg.events,
         record: record.clone(),
         trace: None,
-        grace: Duration::from_millis(1000),
+        grace: GRACE,
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();
     let mut on_hand = |_: &HandEndMsg| hand_ends.push(Instant::now());
-    let outcome = play_game(&game, stop, &mut on_hand)?;
+    let outcome = play_game_with(&game, stop, &mut on_hand, &mut pool.game(spec.seats, keys))?;
     let end = Instant::now();
     let r = &outcome.result;
     // Referee time per move: the wall time of the hands after the first (so bot start-up and

@@ -62,6 +62,10 @@ pub struct TournamentArgs {
     /// use this for comparisons, or for a bot that misbehaves when kept.
     #[arg(long)]
     fresh_bots: bool,
+    /// Write each game record zstd-compressed, as games/NNNNNN.jsonl.zst (about a tenth of the
+    /// size); `tarneeb replay`, `--deals-from` and resume read them as they read plain ones.
+    #[arg(long)]
+    compress: bool,
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
     /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides.
     #[arg(long, value_name = "SPEC")]
@@ -241,6 +245,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         sprt,
         total,
         fresh_bots: a.fresh_bots,
+        compress: a.compress,
     };
     let stop = signals::install();
     let _ = become_subreaper();

@@ -16,8 +16,9 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 pub const STANDINGS_FILE: &str = "standings.txt";
 
 /// The record of game `game`, relative to the tournament directory.
-pub fn record_path(game: u64) -> String {
-    format!("games/{game:06}.jsonl")
+pub fn record_path(game: u64, compress: bool) -> String {
+    let zst = if compress { ".zst" } else { "" };
+    format!("games/{game:06}.jsonl{zst}")
 }
 
 /// Writes `tournament.json` in a new directory, or checks that an existing one holds the
@@ -143,7 +144,7 @@ impl ResultsFile {
 /// Moves of hand `from_hand` on in a record, and the milliseconds spent waiting for their
 /// replies (substituted moves are the referee's own and wait for nobody).
 pub fn record_moves(path: &Path, from_hand: u32) -> Option<(u64, u64)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::record::compressed::read_text(path).ok()?;
     let (mut moves, mut ms) = (0u64, 0u64);
     for line in text.lines() {
         // Cheap pre-filter: only move lines are parsed.

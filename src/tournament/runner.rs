@@ -52,6 +52,8 @@ pub struct RunConfig {
     pub total: u64,
     /// A fresh process for every bot in every game, also for bots that declare `multi_game`.
     pub fresh_bots: bool,
+    /// Records written zstd-compressed (`games/NNNNNN.jsonl.zst`).
+    pub compress: bool,
 }
 
 /// How a run ended.
@@ -340,7 +342,7 @@ fn play_one(
     stop: &AtomicBool,
     pool: &mut BotPool,
 ) -> Result<GameRow, RefereeError> {
-    let rel = record_path(spec.game);
+    let rel = record_path(spec.game, cfg.compress);
     let record = cfg.dir.join(&rel);
     let stem = format!("{:06}", spec.game);
     let bots: [BotSpec; 4] = std::array::from_fn(|i| BotSpec {

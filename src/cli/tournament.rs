@@ -273,6 +273,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
+    let p = summary.processes;
+    eprintln!(
+        "bot processes: {} started, {} games played by a process kept up from an earlier game",
+        p.started, p.kept
+    );
     let table = render_table(&standings(&summary.rows));
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
     let _ = out!("{table}");

@@ -63,6 +63,15 @@ pub struct RunSummary {
     pub interrupted: bool,
     pub sprt: Option<SprtState>,
     pub champion: Option<Unit>,
+    /// Bot processes started, and games given to a process kept from an earlier game.
+    pub processes: ProcessCount,
+}
+
+/// How the games' bot processes were had (see [`super::pool`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessCount {
+    pub started: u64,
+    pub kept: u64,
 }
 
 /// A failure that ends the run (running games still finish and are kept).
@@ -89,6 +98,7 @@ struct Shared {
     sprt_scores: BTreeMap<u64, Vec<f64>>,
     sprt_state: Option<SprtState>,
     live_workers: usize,
+    processes: ProcessCount,
 }
 
 enum Take {
@@ -205,6 +215,7 @@ pub fn run(
         sprt_scores: BTreeMap::new(),
         sprt_state: None,
         live_workers: cfg.jobs,
+        processes: ProcessCount::default(),
     });
     let changed = Condvar::new();
     let mut progress = Progress::new(resumed);
@@ -251,6 +262,7 @@ pub fn run(
         interrupted: stop.load(Ordering::SeqCst),
         sprt: s.sprt_state,
         champion: s.schedule.champion(),
+        processes: s.processes,
     })
 }
 
@@ -318,6 +330,8 @@ fn worker(
     pool.shutdown();
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
     s.live_workers -= 1;
+    s.processes.started += pool.started;
+    s.processes.kept += pool.reused;
     drop(s);
     changed.notify_all();
 }

@@ -265,9 +265,9 @@ fn pseudo_inverse(h: &[Vec<f64>]) -> Vec<Vec<f64>> {
 /// Merges identical terms (same sides, same score) into one whose weight is the sum of theirs.
 /// Every quantity of the fit (likelihood, gradient, information, dispersion, the boundary test)
 /// is a weighted sum over terms, so this changes no result beyond rounding, while a big
-/// tournament's observations (a million games between a few entrants score only 0, ¼, ½, ¾ or
-/// 1) shrink to a few dozen terms: each Newton iteration then costs nothing, whatever the
-/// number of games.
+/// tournament's observations (a million games between a few entrants, each scoring one of
+/// five values) shrink to a few dozen terms: each Newton iteration then costs nothing,
+/// whatever the number of games.
 fn aggregate(terms: impl Iterator<Item = Term>) -> Vec<Term> {
     type Key = (Vec<(usize, u64)>, u64);
     let mut index: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();

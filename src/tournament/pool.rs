@@ -101,13 +101,12 @@ impl BotPool {
         let mut found = None;
         let mut i = 0;
         while i < self.idle.len() {
-            let p = &mut self.idle[i];
+            let p = &self.idle[i];
             if p.entrant != entrant || keys.iter().any(|k| p.played.contains(k)) {
                 i += 1;
                 continue;
             }
-            let p = self.idle.swap_remove(i);
-            let mut p = p;
+            let mut p = self.idle.swap_remove(i);
             if p.bot.is_quiet() {
                 found = Some(p);
                 break;

@@ -222,7 +222,7 @@ fn every_sample_bot_plays_the_same_kept_up_as_fresh() {
                 "{rules} {extra:?}: {}",
                 String::from_utf8_lossy(&o.stderr)
             );
-            // "bot processes: N started, M games played by a process kept up ..."
+            // "bot processes: N started, M seats of games played by a process kept up ..."
             let err = String::from_utf8_lossy(&o.stderr).into_owned();
             let kept: u64 = err
                 .split(" started, ")

@@ -275,7 +275,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let p = summary.processes;
     eprintln!(
-        "bot processes: {} started, {} games played by a process kept up from an earlier game",
+        "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
         p.started, p.kept
     );
     let table = render_table(&standings(&summary.rows));

@@ -165,3 +165,34 @@ fn the_schema_rejects_bad_messages() {
     let good = r#"{"type": "move", "id": 3, "move": "10H"}"#;
     assert!(errors(&from_bot, &serde_json::from_str(good).unwrap()).is_empty());
 }
+
+/// protocol.md section 4.4: `new_game` as the referee writes it, and a hello reply declaring
+/// `multi_game`, match the schema; `multi_game` must be a boolean.
+#[test]
+fn new_game_and_multi_game_match_the_schema() {
+    use tarneeb_referee::protocol::{TimeLimits, ToBot, PROTOCOL_VERSION};
+    use tarneeb_referee::rules::{Rules, Seat};
+    let to_bot = validator("to_bot");
+    let from_bot = validator("from_bot");
+    let rules = Rules::classic();
+    let msg = ToBot::NewGame {
+        protocol: PROTOCOL_VERSION,
+        seat: Seat::from_index(2),
+        rules: &rules,
+        time: TimeLimits {
+            handshake_ms: 10_000,
+            move_ms: 30_000,
+            bank_ms: None,
+            increment_ms: 0,
+        },
+    };
+    let line = serde_json::to_value(&msg).unwrap();
+    assert_eq!(line["type"], "new_game");
+    assert!(errors(&to_bot, &line).is_empty(), "{line}");
+    let ok: Value =
+        serde_json::from_str(r#"{"type": "hello", "name": "b", "multi_game": true}"#).unwrap();
+    assert!(errors(&from_bot, &ok).is_empty());
+    let bad: Value =
+        serde_json::from_str(r#"{"type": "hello", "name": "b", "multi_game": "yes"}"#).unwrap();
+    assert!(!errors(&from_bot, &bad).is_empty());
+}

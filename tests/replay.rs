@@ -593,3 +593,59 @@ fn deals_from_plays_the_same_deals_with_other_bots() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// A record whose name ends in `.zst` is written zstd-compressed, and `replay` (and
+/// `--deals-from`) read it as they read the plain record of the same game: same output.
+#[test]
+fn a_compressed_record_replays() {
+    let s = Scratch::new("zst");
+    let bot = random_bot();
+    let plain = s.path("game.jsonl");
+    let packed = s.path("game.jsonl.zst");
+    for rec in [&plain, &packed] {
+        play(rec, [&bot, &bot, &bot, &bot], &["--seed", "9"]);
+    }
+    let bytes = std::fs::read(&packed).unwrap();
+    assert_eq!(bytes[..4], [0x28, 0xB5, 0x2F, 0xFD], "a zstd frame");
+    assert!(bytes.len() * 3 < std::fs::metadata(&plain).unwrap().len() as usize);
+    let a = replay(&plain, &["--json"]);
+    let b = replay(&packed, &["--json"]);
+    assert_eq!(b.status.code(), Some(0), "replay: {}", stderr(&b));
+    // Reply times differ between the two games; the play does not.
+    fn without_ms(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("ms");
+                m.values_mut().for_each(without_ms);
+            }
+            Value::Array(a) => a.iter_mut().for_each(without_ms),
+            _ => {}
+        }
+    }
+    let moves = |o: &Output| {
+        let mut v: Value = serde_json::from_str(&stdout(o)).unwrap();
+        without_ms(&mut v);
+        (v["hands"].clone(), v["result"].clone())
+    };
+    let (ma, mb) = (moves(&a), moves(&b));
+    assert!(ma == mb, "the compressed record replays to another game");
+    assert!(mb.0.as_array().is_some_and(|h| !h.is_empty()));
+    // Its deals can be played again from the compressed record.
+    let again = s.path("again.jsonl");
+    let out = play(
+        &again,
+        [&bot, &bot, &bot, &bot],
+        &["--deals-from", packed.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let deals = |p: &Path| -> Vec<Value> {
+        raw_lines(p)
+            .iter()
+            .map(|l| parse(l))
+            .filter(|l| l["type"] == "deal")
+            .map(|l| l["hands"].clone())
+            .take(1)
+            .collect()
+    };
+    assert_eq!(deals(&again), deals(&plain));
+}

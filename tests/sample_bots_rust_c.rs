@@ -183,3 +183,75 @@ fn rust_and_c_bots_play_the_options_against_each_other() {
     options_for(r, c);
     options_for(c, RANDOM);
 }
+
+/// protocol.md 4.4: every sample bot (C, Rust, Python, and JS when `node` is installed)
+/// declares `multi_game` and plays the same games kept up as started afresh for each game: a
+/// round robin of all of them gives the same rows with and without `--fresh-bots`, under the
+/// classic and the 400 rules (whose rules the bots must re-read for each game).
+#[test]
+fn every_sample_bot_plays_the_same_kept_up_as_fresh() {
+    let node = Command::new("node").arg("--version").output();
+    let mut bots = vec![
+        format!("c={}", c_bot()),
+        format!("rust={}", rust_bot()),
+        "py=python3 sample-bots/python/heuristic_bot.py".to_string(),
+    ];
+    if matches!(node, Ok(ref o) if o.status.success()) {
+        bots.push("js=node sample-bots/js/heuristic_bot.js".to_string());
+    } else {
+        eprintln!("note: `node` is not installed; the JS bot is left out");
+    }
+    for rules in ["classic", "400"] {
+        let rows = |extra: &[&str]| {
+            static RUN: AtomicUsize = AtomicUsize::new(0);
+            let out = temp_dir().join(format!(
+                "kept-{rules}-{}",
+                RUN.fetch_add(1, Ordering::Relaxed)
+            ));
+            let mut cmd = common::command();
+            cmd.args(["tournament", "--games", "1", "--seed", "3", "--jobs", "2"])
+                .args(["--rules", rules, "--out"])
+                .arg(&out)
+                .args(extra);
+            for b in &bots {
+                cmd.arg("--bot").arg(b);
+            }
+            let o = cmd.output().unwrap();
+            assert!(
+                o.status.success(),
+                "{rules} {extra:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            // "bot processes: N started, M seats of games played by a process kept up ..."
+            let err = String::from_utf8_lossy(&o.stderr).into_owned();
+            let kept: u64 = err
+                .split(" started, ")
+                .nth(1)
+                .and_then(|t| t.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no process count: {err}"));
+            let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+            let mut rows: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| {
+                    let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    v.as_object_mut().unwrap().remove("referee_us_per_move");
+                    v
+                })
+                .collect();
+            rows.sort_by_key(|r| r["game"].as_u64());
+            let _ = std::fs::remove_dir_all(&out);
+            (rows, kept)
+        };
+        let (kept, reused) = rows(&[]);
+        assert!(
+            kept.iter().all(|r| r["reason"] != "forfeit"),
+            "{rules}: {kept:?}"
+        );
+        // 12 games x 4 seats: most of them by kept processes.
+        assert!(reused >= 12, "{rules}: only {reused} seats kept");
+        let (fresh, none) = rows(&["--fresh-bots"]);
+        assert_eq!(none, 0);
+        assert_eq!(kept, fresh, "{rules}");
+    }
+}

@@ -427,3 +427,35 @@ fn sprt_stops_a_gauntlet_of_two() {
         assert!(rows(&dir).len() < 16, "{line}");
     }
 }
+
+/// `--compress` writes zstd records (games/NNNNNN.jsonl.zst) that `replay`, the runner's own
+/// timing and `--deals-from` read like plain ones; no stderr log is left by quiet bots.
+#[test]
+fn compressed_records_are_read_everywhere() {
+    let dir = out_dir("zst");
+    let o = tarneeb(&three(&dir, &["--compress"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 6);
+    let games: Vec<String> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(games.len(), 6, "only the records: {games:?}");
+    for r in &rows {
+        let rec = r["record"].as_str().unwrap();
+        assert!(rec.ends_with(".jsonl.zst"), "{rec}");
+        assert!(r["referee_us_per_move"].is_number(), "{r}");
+    }
+    let first = dir.join(rows[0]["record"].as_str().unwrap());
+    let replayed = tarneeb(&["replay".into(), first.display().to_string()]);
+    assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+    let again = out_dir("zst-again");
+    let o = tarneeb(&three(
+        &again,
+        &["--deals-from", &dir.display().to_string()],
+    ));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&again);
+}

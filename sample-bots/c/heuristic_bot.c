@@ -314,8 +314,12 @@ static long ind_points[14]; /* -1: no entry */
 static long sum_base = 11, sum_from[16][2];
 static int nsum_from;
 
-static void read_rules(const jval *rules) {
+static void read_rules(const jval *rules) { /* each game from the defaults (multi_game) */
     const jval *ind = jget(rules, "individual");
+    ind_trump = 2;
+    ind_instant13 = true;
+    sum_base = 11;
+    nsum_from = 0;
     for (int b = 0; b < 14; b++) ind_points[b] = -1;
     if (!ind) return;
     int t = parse_suit(jstr(jget(ind, "trump")));
@@ -773,23 +777,21 @@ int main(void) {
         jfail = 0;
         jval *msg = jvalue(0);
         const char *type = jstr(jget(msg, "type"));
-        int done = 0;
         if (jfail || !type) {
             fprintf(stderr, "unreadable line\n");
-        } else if (strcmp(type, "hello") == 0) {
+        } else if (strcmp(type, "hello") == 0 || strcmp(type, "new_game") == 0) {
             read_rules(jget(msg, "rules"));
-            printf("{\"type\": \"hello\", \"name\": \"c-heuristic\", \"version\": \"1.0\"}\n");
+            printf("{\"type\": \"hello\", \"name\": \"c-heuristic\", \"version\": \"1.0\", "
+                   "\"multi_game\": true}\n");
             fflush(stdout);
         } else if (strcmp(type, "request") == 0) {
             const char *m = decide(msg);
             printf("{\"type\": \"move\", \"id\": %ld, \"move\": \"%s\"}\n", jint(jget(msg, "id")), m);
             fflush(stdout);
-        } else if (strcmp(type, "game_end") == 0) {
-            done = 1;
         }
+        /* game_end: wait for new_game or the end of input (multi_game) */
         jfree(msg);
         free(line);
-        if (done) break;
     }
     return 0;
 }

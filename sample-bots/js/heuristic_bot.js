@@ -492,9 +492,9 @@ rl.on('line', (line) => {
   } catch (e) {
     return;
   }
-  if (message.type === 'hello') {
+  if (message.type === 'hello' || message.type === 'new_game') {
     rules = message.rules || {};
-    send({ type: 'hello', name: NAME, version: VERSION });
+    send({ type: 'hello', name: NAME, version: VERSION, multi_game: true });
   } else if (message.type === 'request') {
     const legal = message.legal;
     let move = null;
@@ -506,9 +506,7 @@ rl.on('line', (line) => {
     }
     if (!legal.includes(move)) move = legal[0];
     send({ type: 'move', id: message.id, move });
-  } else if (message.type === 'game_end') {
-    rl.close();
-    process.exit(0);
   }
+  // game_end: wait for new_game or the end of input (multi_game)
 });
 rl.on('close', () => process.exit(0));

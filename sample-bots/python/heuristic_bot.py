@@ -512,9 +512,9 @@ def main():
         except ValueError:
             continue
         kind = message.get("type")
-        if kind == "hello":
+        if kind in ("hello", "new_game"):
             rules = message.get("rules") or {}
-            send({"type": "hello", "name": NAME, "version": VERSION})
+            send({"type": "hello", "name": NAME, "version": VERSION, "multi_game": True})
         elif kind == "request":
             legal = message["legal"]
             try:
@@ -525,8 +525,7 @@ def main():
             if move not in legal:
                 move = legal[0]
             send({"type": "move", "id": message["id"], "move": move})
-        elif kind == "game_end":
-            break
+        # game_end: wait for new_game or the end of input (multi_game)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ pub mod watchdog;
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::process::CommandExt;
@@ -83,7 +83,8 @@ pub struct BotSpec {
     pub cwd: Option<PathBuf>,
     /// Extra environment variables, added to the referee's environment.
     pub env: Vec<(String, String)>,
-    /// File that receives the bot's stderr (created or truncated; parent directories created).
+    /// File that receives the bot's stderr: created (or truncated) when the bot first writes
+    /// to stderr, so a quiet bot leaves no file; its directory is created at the start.
     pub stderr_log: PathBuf,
     /// Most bytes of stderr kept in `stderr_log`; the rest is read and discarded.
     pub stderr_cap: u64,
@@ -174,11 +175,14 @@ pub struct Bot {
     /// Disconnects once the stderr pipe has closed and the log is complete (the stderr pump
     /// holds the sender until then).
     stderr_done: Receiver<()>,
+    /// Where the stderr pump writes this bot's stderr (changed for each game of a kept bot).
+    stderr_log: stderr_log::LogSlot,
     stopped: bool,
     sandbox: Arc<Sandbox>,
     /// Its cgroup (removed after the bot when dropped) and what tells a limit it hit.
     confinement: sandbox::Confinement,
-    stderr_log: PathBuf,
+    /// The current game's stderr log, for the last lines a fault's detail quotes.
+    stderr_path: PathBuf,
 }
 
 impl fmt::Debug for Bot {
@@ -199,11 +203,12 @@ impl Bot {
         if spec.command.is_empty() {
             return Err(BotError::EmptyCommand { input: command });
         }
-        let log = open_log(&spec.stderr_log).map_err(|source| BotError::StderrLog {
+        prepare_log(&spec.stderr_log).map_err(|source| BotError::StderrLog {
             command: command.clone(),
             path: spec.stderr_log.clone(),
             source,
         })?;
+        let log = stderr_log::log_slot(spec.stderr_log.clone(), spec.stderr_cap);
 
         let cwd = match &spec.cwd {
             Some(dir) => std::path::absolute(dir),
@@ -252,10 +257,11 @@ impl Bot {
             splitter: LineSplitter::new(spec.max_line),
             events: VecDeque::new(),
             stderr_done: done_rx,
+            stderr_log: Arc::clone(&log),
             stopped: false,
             sandbox: Arc::clone(&spec.sandbox),
             confinement,
-            stderr_log: spec.stderr_log.clone(),
+            stderr_path: spec.stderr_log.clone(),
         };
         os::set_nonblocking(stdin.as_fd()).map_err(|source| BotError::Pipe {
             command: bot.command.clone(),
@@ -263,11 +269,9 @@ impl Bot {
         })?;
         bot.stdin = Some(stdin);
         bot.stdout = Some(stdout);
-        stderr_log::drain(stderr, log, spec.stderr_cap, done_tx).map_err(|source| {
-            BotError::Thread {
-                command: bot.command.clone(),
-                source,
-            }
+        stderr_log::drain(stderr, log, done_tx).map_err(|source| BotError::Thread {
+            command: bot.command.clone(),
+            source,
         })?;
         Ok(bot)
     }
@@ -292,18 +296,45 @@ impl Bot {
         if hint.is_empty() {
             return hint;
         }
-        let tail = sandbox::log_tail(&self.stderr_log, 5);
+        let tail = sandbox::log_tail(&self.stderr_path, 5);
         if tail.is_empty() {
             format!(
                 "{hint}; its stderr log {} is empty",
-                self.stderr_log.display()
+                self.stderr_path.display()
             )
         } else {
             format!(
                 "{hint}; last lines of its stderr ({}): {tail}",
-                self.stderr_log.display()
+                self.stderr_path.display()
             )
         }
+    }
+
+    /// From now on the bot's stderr goes to `path` (created at the first byte), at most `cap`
+    /// bytes: each game of a bot kept between games gets its own log.
+    pub fn log_stderr_to(&mut self, path: &Path, cap: u64) -> Result<(), BotError> {
+        prepare_log(path).map_err(|source| BotError::StderrLog {
+            command: self.command.clone(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        stderr_log::redirect(&self.stderr_log, path.to_path_buf(), cap);
+        self.stderr_path = path.to_path_buf();
+        Ok(())
+    }
+
+    /// True while the bot has said nothing since its last reply and its output is open: what a
+    /// bot kept between games must be before it is given the next game. Does not wait.
+    pub fn is_quiet(&mut self) -> bool {
+        if self.stopped || self.stdin.is_none() {
+            return false;
+        }
+        while let Some(ev) = self.try_recv() {
+            if !matches!(ev, BotEvent::Written { .. }) {
+                return false;
+            }
+        }
+        self.stdout.is_some() && self.exit_status().is_none()
     }
 
     /// The bot's pid, which is also its process group id.
@@ -626,11 +657,11 @@ impl Drop for Bot {
     }
 }
 
-/// Opens the stderr log, creating its directory: a missing log directory is not a reason to
-/// refuse to play.
-fn open_log(path: &Path) -> io::Result<File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)?;
+/// Creates the stderr log's directory (a missing log directory is not a reason to refuse to
+/// play), so the log itself can be created when the bot first writes to stderr.
+fn prepare_log(path: &Path) -> io::Result<()> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => fs::create_dir_all(dir),
+        None => Ok(()),
     }
-    File::create(path)
 }

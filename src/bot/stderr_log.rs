@@ -8,9 +8,11 @@
 //! wake-up per thread when the pipes close), and a tournament would pay it again for each game.
 //! The pump is started by the first bot and then serves every later bot and game of the process.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, BorrowedFd};
 use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
 use std::process::ChildStderr;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -94,10 +96,68 @@ pub(super) fn pump_stderr<R: Read, W: Write>(mut stderr: R, log: W, cap: u64) ->
     log.finish()
 }
 
+/// A log file created only when the first byte arrives, so a quiet bot leaves no empty file
+/// behind (four per game in a tournament otherwise). A failed creation is tried once: the
+/// bytes are then dropped, like a full disk's.
+pub(super) struct LazyFile {
+    path: PathBuf,
+    file: Option<File>,
+    failed: bool,
+}
+
+impl LazyFile {
+    pub(super) fn new(path: PathBuf) -> Self {
+        LazyFile {
+            path,
+            file: None,
+            failed: false,
+        }
+    }
+}
+
+impl Write for LazyFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.file.is_none() && !self.failed {
+            match File::create(&self.path) {
+                Ok(f) => self.file = Some(f),
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
+        }
+        match self.file.as_mut() {
+            Some(f) => f.write(buf),
+            None => Err(io::Error::other("the stderr log could not be created")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), |f| f.flush())
+    }
+}
+
+/// Where one bot's stderr goes now. Shared between the pump and the [`Bot`](super::Bot), so a
+/// bot kept between games can have each game's stderr written to that game's log.
+pub(super) type LogSlot = Arc<Mutex<CappedLog<LazyFile>>>;
+
+/// A slot writing to `path` (created at the first byte), at most `cap` bytes.
+pub(super) fn log_slot(path: PathBuf, cap: u64) -> LogSlot {
+    Arc::new(Mutex::new(CappedLog::new(LazyFile::new(path), cap)))
+}
+
+/// Sends what comes next to `path` with a fresh cap, after flushing the current log. Bytes
+/// the pump has not read yet when this is called go to the new log.
+pub(super) fn redirect(slot: &LogSlot, path: PathBuf, cap: u64) {
+    let mut log = slot.lock().unwrap_or_else(|e| e.into_inner());
+    let old = std::mem::replace(&mut *log, CappedLog::new(LazyFile::new(path), cap));
+    old.finish();
+}
+
 /// One bot's stderr as the pump holds it.
 struct Job {
     stderr: ChildStderr,
-    log: CappedLog<std::fs::File>,
+    log: LogSlot,
     /// Dropped when the pipe closes and the log is flushed: the bot's `stop` waits for that.
     _done: Sender<()>,
 }
@@ -113,21 +173,16 @@ struct Pump {
 /// panic by design, but a dead pump would leave every later bot's stderr undrained).
 static PUMP: Mutex<Option<(Arc<Pump>, thread::JoinHandle<()>)>> = Mutex::new(None);
 
-/// Hands `stderr` to the pump, which copies it into `log` (at most `cap` bytes) until the pipe
-/// closes, then drops `done`. Fails only if the pump thread cannot be started; then nothing
+/// Hands `stderr` to the pump, which copies it into the log `log` holds at the time until the
+/// pipe closes, then drops `done`. Fails only if the pump thread cannot be started; then nothing
 /// drains this pipe, and the caller must not start the game.
-pub(super) fn drain(
-    stderr: ChildStderr,
-    log: std::fs::File,
-    cap: u64,
-    done: Sender<()>,
-) -> io::Result<()> {
+pub(super) fn drain(stderr: ChildStderr, log: LogSlot, done: Sender<()>) -> io::Result<()> {
     // Our end only: the bot's end of the pipe is a separate open file and stays blocking.
     super::os::set_nonblocking(stderr_fd(&stderr))?;
     let pump = pump()?;
     let job = Job {
         stderr,
-        log: CappedLog::new(log, cap),
+        log,
         _done: done,
     };
     pump.new_jobs
@@ -137,6 +192,10 @@ pub(super) fn drain(
     // A full socket (WouldBlock) means a wake-up is already pending: enough.
     let _ = (&pump.wake).write(&[1]);
     Ok(())
+}
+
+fn lock(slot: &LogSlot) -> std::sync::MutexGuard<'_, CappedLog<LazyFile>> {
+    slot.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn stderr_fd(stderr: &ChildStderr) -> BorrowedFd<'_> {
@@ -200,7 +259,7 @@ fn run_pump(pump: &Pump, mut woken: UnixStream) {
             let open = match jobs[i].stderr.read(&mut buf) {
                 Ok(0) => false,
                 Ok(n) => {
-                    jobs[i].log.take(&buf[..n]);
+                    lock(&jobs[i].log).take(&buf[..n]);
                     true
                 }
                 Err(e)
@@ -216,7 +275,7 @@ fn run_pump(pump: &Pump, mut woken: UnixStream) {
             };
             if !open {
                 let job = jobs.swap_remove(i);
-                job.log.finish();
+                let _ = lock(&job.log).log.flush();
                 // Dropping the job closes the pipe and then drops `done`.
             }
         }

@@ -212,6 +212,61 @@ fn stderr_is_logged() {
     assert_eq!(fs::read_to_string(&s.stderr_log).unwrap(), "oops\n");
 }
 
+/// A quiet bot leaves no stderr log: the file is made at the first byte (four empty files
+/// per game in a tournament otherwise).
+#[test]
+fn the_stderr_log_is_created_only_when_written() {
+    let dir = Scratch::new("lazy-log");
+    let s = sh(&dir, "echo done; read line; echo late >&2");
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "done");
+    assert!(!s.stderr_log.exists(), "created before any stderr");
+    bot.send(b"go\n", None);
+    expect_eof(&mut bot);
+    bot.stop(Duration::from_millis(100));
+    assert_eq!(fs::read_to_string(&s.stderr_log).unwrap(), "late\n");
+    let quiet = sh(&dir, "echo done");
+    let quiet = BotSpec {
+        stderr_log: dir.0.join("logs/quiet.log"),
+        ..quiet
+    };
+    let mut bot = start(&quiet);
+    assert_eq!(next_line(&mut bot), "done");
+    expect_eof(&mut bot);
+    bot.stop(Duration::from_millis(100));
+    assert!(!quiet.stderr_log.exists());
+}
+
+/// A bot kept between games writes each game's stderr to that game's log, each capped anew.
+#[test]
+fn stderr_can_move_to_another_log() {
+    let dir = Scratch::new("move-log");
+    let s = sh(
+        &dir,
+        "echo one >&2; echo a; read x; echo twotwo >&2; echo b; read y",
+    );
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "a");
+    // The pump may not have read "one" yet: wait until it is in the first log.
+    let t0 = Instant::now();
+    while fs::read_to_string(&s.stderr_log).unwrap_or_default() != "one\n" {
+        assert!(t0.elapsed() < PATIENCE, "first log never written");
+        thread::sleep(Duration::from_millis(5));
+    }
+    let second = dir.0.join("logs/second.log");
+    bot.log_stderr_to(&second, 3).unwrap();
+    bot.send(b"go\n", None);
+    assert_eq!(next_line(&mut bot), "b");
+    bot.send(b"go\n", None);
+    expect_eof(&mut bot);
+    bot.stop(Duration::from_millis(100));
+    assert_eq!(fs::read_to_string(&s.stderr_log).unwrap(), "one\n");
+    assert_eq!(
+        fs::read_to_string(&second).unwrap(),
+        "two\n[tarneeb: stderr truncated at 3 bytes]\n"
+    );
+}
+
 #[test]
 fn a_flooding_bot_does_not_starve_the_stderr_of_another() {
     // Both are drained by the same pump thread: the flood must not keep it from the other pipe.

@@ -15,7 +15,7 @@ use tarneeb_referee::replay::transcript::{hand_text, transcript};
 
 #[derive(clap::Args)]
 pub struct ReplayArgs {
-    /// The game record (JSON lines) to check and show.
+    /// The game record (JSON lines; zstd-compressed records, as `--compress` writes them, too) to check and show.
     record: PathBuf,
     /// Show only hand N (1, 2, ...).
     #[arg(long, value_name = "N")]

@@ -67,6 +67,15 @@ pub struct TournamentArgs {
     /// Do not pin each game (referee and bots) to its own CPU.
     #[arg(long)]
     no_pin: bool,
+    /// Start every bot afresh for every game. By default a bot that declares `multi_game` in
+    /// its hello stays up between the games of a worker and gets `new_game` (protocol.md);
+    /// use this for comparisons, or for a bot that misbehaves when kept.
+    #[arg(long)]
+    fresh_bots: bool,
+    /// Write each game record zstd-compressed, as games/NNNNNN.jsonl.zst (about a tenth of the
+    /// size); `tarneeb replay`, `--deals-from` and resume read them as they read plain ones.
+    #[arg(long)]
+    compress: bool,
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
     /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides. Add
     /// score=boards to test who wins the boards of each duplicate pair instead of the games
@@ -284,6 +293,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         sprt,
         total,
         sandbox: std::sync::Arc::new(sandbox),
+        fresh_bots: a.fresh_bots,
+        compress: a.compress,
     };
     let stop = signals::install();
     let _ = become_subreaper();
@@ -311,6 +322,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
+    let p = summary.processes;
+    eprintln!(
+        "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
+        p.started, p.kept
+    );
     let table_standings = standings(&summary.rows);
     let sandboxes = [cfg.sandbox.label()];
     let table = report::render(&table_standings) + &sandbox_line(&sandboxes);

@@ -119,6 +119,14 @@ pub enum ToBot<'a> {
         rules: &'a Rules,
         time: TimeLimits,
     },
+    /// The next game for a bot kept from an earlier one (it declared `multi_game`): the same
+    /// fields as `hello`, answered the same way.
+    NewGame {
+        protocol: u32,
+        seat: Seat,
+        rules: &'a Rules,
+        time: TimeLimits,
+    },
     Deal {
         hand_number: u32,
         dealer: Seat,
@@ -310,6 +318,10 @@ pub struct HelloReply {
     pub name: String,
     #[serde(default)]
     pub version: Option<String>,
+    /// The bot plays several games in one process: after `game_end` it waits for `new_game`
+    /// (or the end of its input) instead of exiting.
+    #[serde(default)]
+    pub multi_game: bool,
 }
 
 /// A bot's `move` reply.
@@ -425,6 +437,15 @@ mod tests {
         ));
         assert!(read_hello(r#"{"type":"hello","name":"bot","version":"1"}"#).is_ok());
         assert!(read_hello(r#"{"type":"hello","name":""}"#).is_err());
+        // protocol.md 4.4: multi_game is optional, false unless declared, and a boolean.
+        assert!(
+            !read_hello(r#"{"type":"hello","name":"b"}"#)
+                .unwrap()
+                .multi_game
+        );
+        let h = read_hello(r#"{"type":"hello","name":"b","multi_game":true}"#).unwrap();
+        assert!(h.multi_game);
+        assert!(read_hello(r#"{"type":"hello","name":"b","multi_game":1}"#).is_err());
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn recorded_deals(lines: &[NumberedLine]) -> Result<RecordedDeals, LineError
 /// Reads deals from a JSON-lines file: every line with a `"hands"` field (four lists of 13
 /// cards, seat 0 first) is a deal; other lines are skipped, so a game record works too.
 pub fn read_deals(path: &Path) -> Result<Vec<Deal>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = super::compressed::read_text(path)
         .map_err(|e| format!("cannot read deals file {}: {e}", path.display()))?;
     let mut deals = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -2,11 +2,12 @@
 //! without the random number generator (every deal and every move is in the record).
 //! The format is described in `docs/record.md`.
 //!
-//! Inside, from the bottom: [`format`] (the lines), [`reader`] (text into numbered lines, and
+//! Inside, from the bottom: [`compressed`] (zstd records, read transparently), [`format`] (the lines), [`reader`] (text into numbered lines, and
 //! the line error every later check reports), [`writer`], [`deals`] (the deals a record or a
 //! deals file holds), [`verified`] (the model of a verified game) and [`verify`] (the replay
 //! against the rules that produces it).
 
+pub mod compressed;
 pub mod deals;
 pub mod format;
 pub mod reader;

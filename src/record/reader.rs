@@ -51,9 +51,9 @@ pub fn parse_record(text: &str) -> Result<Vec<NumberedLine>, LineError> {
     Ok(out)
 }
 
-/// Reads the record at `path` (see [`parse_record`]).
+/// Reads the record at `path` (see [`parse_record`]), compressed or not.
 pub fn read_record(path: &Path) -> Result<Vec<NumberedLine>, ReadError> {
-    let bytes = std::fs::read(path).map_err(|error| ReadError::Io {
+    let bytes = super::compressed::read_file(path).map_err(|error| ReadError::Io {
         path: path.to_path_buf(),
         error,
     })?;

@@ -2,13 +2,14 @@
 //! hand (and on faults and at the end), so a crash of the referee leaves a readable prefix.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::format::{MoveLine, RecordLine};
 
 pub struct RecordWriter {
-    out: BufWriter<File>,
+    /// The file, through zstd for a `.zst` path (see [`super::compressed`]).
+    out: Box<dyn Write + Send>,
     path: PathBuf,
     /// A line is serialized here first: many small writes into `BufWriter` cost more than
     /// one copy.
@@ -16,14 +17,15 @@ pub struct RecordWriter {
 }
 
 impl RecordWriter {
-    /// Creates (or truncates) the record at `path`, creating its directory.
+    /// Creates (or truncates) the record at `path`, creating its directory; a path ending in
+    /// `.zst` gets a zstd-compressed record.
     pub fn create(path: &Path) -> std::io::Result<RecordWriter> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
         let file = File::create(path)?;
         Ok(RecordWriter {
-            out: BufWriter::new(file),
+            out: super::compressed::sink(file, super::compressed::wants_compression(path))?,
             path: path.to_path_buf(),
             line: Vec::new(),
         })

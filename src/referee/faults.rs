@@ -33,6 +33,7 @@ impl Table<'_, '_> {
     ) -> Result<Option<Forfeit>, RefereeError> {
         let team = seat.team();
         self.faults[team.index()] += 1;
+        self.seats[seat.index()].faulted = true;
         let action = match self.cfg.on_fault {
             FaultPolicy::Forfeit => FaultAction::Forfeit,
             FaultPolicy::Substitute { max_faults } if self.faults[team.index()] > max_faults => {

@@ -8,9 +8,11 @@
 mod ask;
 mod delivery;
 mod faults;
+mod processes;
 
 pub use crate::protocol::FaultPolicy;
 pub use delivery::EventDelivery;
+pub use processes::{Fresh, Processes, SeatProcess};
 
 use ask::Answer;
 use delivery::trace_out;
@@ -90,6 +92,10 @@ struct Seated {
     bot: Bot,
     /// False once the bot exited or was stopped for a fault it cannot recover from.
     alive: bool,
+    /// It faulted in this game: it is not kept for another one, whatever it declared.
+    faulted: bool,
+    /// Its `hello` reply declared `multi_game`.
+    multi_game: bool,
     bank_ms: Option<u64>,
     /// Lines waiting to go to the bot, sent as one write (see [`EventDelivery`]): one wake-up
     /// per request instead of one per message.
@@ -123,10 +129,22 @@ pub fn play_game(
     stop: &AtomicBool,
     on_hand: HandHook<'_>,
 ) -> Result<Outcome, RefereeError> {
+    play_game_with(cfg, stop, on_hand, &mut Fresh)
+}
+
+/// Plays one game with bot processes from `processes`: each is given back after the game if
+/// it may play another (see [`Processes::give_back`]); every other process tree is stopped and
+/// reaped before this returns, also on error.
+pub fn play_game_with(
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+    on_hand: HandHook<'_>,
+    processes: &mut dyn Processes,
+) -> Result<Outcome, RefereeError> {
     let shared = watchdog::Shared::for_this_thread();
     std::thread::scope(|scope| {
         let watchdog = Watchdog::start(scope, &shared, stop).map_err(RefereeError::Watchdog)?;
-        play_watched(cfg, stop, &watchdog, on_hand)
+        play_watched(cfg, stop, &watchdog, on_hand, processes)
     })
 }
 
@@ -135,27 +153,41 @@ fn play_watched(
     stop: &AtomicBool,
     watchdog: &Watchdog<'_>,
     on_hand: HandHook<'_>,
+    processes: &mut dyn Processes,
 ) -> Result<Outcome, RefereeError> {
     let mut seats = Vec::with_capacity(4);
     let mut hellos = Vec::with_capacity(4);
     let mut writer = MessageWriter::default();
     for (i, spec) in cfg.bots.iter().enumerate() {
         let seat = Seat::from_index(i);
-        let mut bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn { seat, source })?;
+        let spawn_err = |source| RefereeError::Spawn { seat, source };
+        let SeatProcess { mut bot, kept } = processes.take(seat, spec).map_err(spawn_err)?;
+        if kept {
+            bot.log_stderr_to(&spec.stderr_log, spec.stderr_cap)
+                .map_err(spawn_err)?;
+        }
         // The hello goes into the pipe at once, before the next bot is started: a bot finds it
         // waiting when it has started up and answers straight away, while the referee starts
         // the others, instead of blocking in its first read until all four are running and
-        // being woken up once more for the hello.
+        // being woken up once more for the hello. A kept bot gets `new_game` instead.
         let mut hello = Vec::new();
-        writer.write(
-            &mut hello,
-            &ToBot::Hello {
-                protocol: PROTOCOL_VERSION,
+        let (protocol, rules, time) = (PROTOCOL_VERSION, &cfg.rules, cfg.time);
+        let msg = if kept {
+            ToBot::NewGame {
+                protocol,
                 seat,
-                rules: &cfg.rules,
-                time: cfg.time,
-            },
-        );
+                rules,
+                time,
+            }
+        } else {
+            ToBot::Hello {
+                protocol,
+                seat,
+                rules,
+                time,
+            }
+        };
+        writer.write(&mut hello, &msg);
         hello.push(b'\n');
         bot.send(&hello, None);
         hellos.push(hello);
@@ -164,6 +196,8 @@ fn play_watched(
             outbox_request: None,
             bot,
             alive: true,
+            faulted: false,
+            multi_game: false,
             bank_ms: cfg.time.bank_ms,
         });
     }
@@ -198,7 +232,19 @@ fn play_watched(
         view: View::empty(),
     };
     let result = table.run(&hellos, &mut deals, on_hand);
-    let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
+    let finished = result.is_ok();
+    let mut ending: Vec<Bot> = Vec::new();
+    for (seat, s) in Seat::ALL.into_iter().zip(std::mem::take(&mut table.seats)) {
+        // Only after a complete game: an interrupted or failed one stops everything.
+        let fit = finished && s.alive && s.multi_game && !s.faulted;
+        let bot = if fit {
+            processes.give_back(seat, s.bot)
+        } else {
+            Some(s.bot)
+        };
+        ending.extend(bot);
+    }
+    let mut bots: Vec<&mut Bot> = ending.iter_mut().collect();
     crate::bot::stop_all(&mut bots, cfg.grace);
     if let Some(t) = table.trace.as_mut() {
         let _ = t.flush();
@@ -362,6 +408,7 @@ impl Table<'_, '_> {
                         self.trace_in(seat, &text);
                         match read_hello(&text) {
                             Ok(h) => {
+                                self.seats[seat.index()].multi_game = h.multi_game;
                                 names[seat.index()] = Some((h.name, h.version));
                                 self.seats[seat.index()].bot.started();
                             }

@@ -21,7 +21,7 @@ fn deal_records(path: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("--deals-from {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
+        .filter(|p| is_record_name(p) && p.is_file())
         .collect();
     files.sort();
     if files.is_empty() {
@@ -31,6 +31,15 @@ fn deal_records(path: &Path) -> Result<Vec<PathBuf>, String> {
         ));
     }
     Ok(files)
+}
+
+/// A record's file name: `*.jsonl`, or `*.jsonl.zst` (compressed).
+fn is_record_name(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".jsonl") || name.ends_with(".jsonl.zst")
 }
 
 /// The deals of every record `path` stands for, in order (see [`deal_records`]).

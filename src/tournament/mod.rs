@@ -16,6 +16,7 @@ pub mod deal_sets;
 pub mod integrity;
 pub mod pairs;
 pub mod pairwise;
+pub mod pool;
 pub mod progress;
 pub mod ratings;
 pub mod report;

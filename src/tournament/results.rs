@@ -17,8 +17,9 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 pub const STANDINGS_FILE: &str = "standings.txt";
 
 /// The record of game `game`, relative to the tournament directory.
-pub fn record_path(game: u64) -> String {
-    format!("games/{game:06}.jsonl")
+pub fn record_path(game: u64, compress: bool) -> String {
+    let zst = if compress { ".zst" } else { "" };
+    format!("games/{game:06}.jsonl{zst}")
 }
 
 /// Writes `tournament.json` in a new directory, or checks that an existing one holds the
@@ -169,7 +170,7 @@ pub struct RecordSummary {
 
 /// Reads a record's move and fault lines; `None` when it cannot be read.
 pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::record::compressed::read_text(path).ok()?;
     let mut out = RecordSummary::default();
     for line in text.lines() {
         // Cheap pre-filter: only move and fault lines are parsed.

@@ -11,16 +11,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
 use super::results::{record_path, record_summary, ResultsFile};
 use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use super::sprt::SprtConfig;
 use super::verdict::SprtTracker;
-use crate::bot::{pin_to_cpu, BotSpec};
+use crate::bot::{pin_to_cpu, Bot, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
-use crate::referee::{play_game, EventDelivery, FaultPolicy, GameConfig, RefereeError};
+use crate::referee::{play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError};
 use crate::rules::{Rules, Seat};
 
 /// A bot program taking part.
@@ -52,6 +53,10 @@ pub struct RunConfig {
     pub total: u64,
     /// The sandbox every bot runs in (the tournament directory is masked in it).
     pub sandbox: std::sync::Arc<crate::bot::Sandbox>,
+    /// A fresh process for every bot in every game, also for bots that declare `multi_game`.
+    pub fresh_bots: bool,
+    /// Records written zstd-compressed (`games/NNNNNN.jsonl.zst`).
+    pub compress: bool,
 }
 
 /// How a run ended.
@@ -62,6 +67,15 @@ pub struct RunSummary {
     /// The test, its verdict fixed at the first crossing.
     pub sprt: Option<SprtTracker>,
     pub champion: Option<Unit>,
+    /// Bot processes started, and games given to a process kept from an earlier game.
+    pub processes: ProcessCount,
+}
+
+/// How the games' bot processes were had (see [`super::pool`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessCount {
+    pub started: u64,
+    pub kept: u64,
 }
 
 /// A failure that ends the run (running games still finish and are kept).
@@ -86,6 +100,7 @@ struct Shared {
     /// The test on the first entrant, fed rows in the order they are appended.
     sprt: Option<SprtTracker>,
     live_workers: usize,
+    processes: ProcessCount,
 }
 
 enum Take {
@@ -168,6 +183,7 @@ pub fn run(
         error: None,
         sprt: tracker,
         live_workers: cfg.jobs,
+        processes: ProcessCount::default(),
     });
     let changed = Condvar::new();
     let mut progress = Progress::new(resumed);
@@ -220,6 +236,7 @@ pub fn run(
         interrupted: stop.load(Ordering::SeqCst),
         sprt: s.sprt,
         champion: s.schedule.champion(),
+        processes: s.processes,
     })
 }
 
@@ -236,6 +253,7 @@ fn worker(
             eprintln!("note: cannot pin a game worker to CPU {cpu}: {e}");
         }
     }
+    let mut pool = BotPool::new(pool_cap(cfg), Bot::spawn, GRACE);
     loop {
         let spec = {
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -260,7 +278,7 @@ fn worker(
         };
         changed.notify_all();
         let Some(spec) = spec else { break };
-        let result = play_one(cfg, &spec, stop);
+        let result = play_one(cfg, &spec, stop, &mut pool);
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         s.running -= 1;
         match result {
@@ -289,15 +307,36 @@ fn worker(
         drop(s);
         changed.notify_all();
     }
+    pool.shutdown();
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
     s.live_workers -= 1;
+    s.processes.started += pool.started;
+    s.processes.kept += pool.reused;
     drop(s);
     changed.notify_all();
 }
 
+/// How long a bot gets to exit after its last game before it is killed.
+const GRACE: Duration = Duration::from_millis(1000);
+
+/// Idle processes a worker keeps: four per entrant (a duplicate pair of games between two
+/// entrants that each hold two seats needs four processes of each), at most 64.
+fn pool_cap(cfg: &RunConfig) -> usize {
+    if cfg.fresh_bots {
+        0
+    } else {
+        (4 * cfg.entrants.len()).clamp(4, 64)
+    }
+}
+
 /// Plays one game and makes its row.
-fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameRow, RefereeError> {
-    let rel = record_path(spec.game);
+fn play_one(
+    cfg: &RunConfig,
+    spec: &GameSpec,
+    stop: &AtomicBool,
+    pool: &mut BotPool,
+) -> Result<GameRow, RefereeError> {
+    let rel = record_path(spec.game, cfg.compress);
     let record = cfg.dir.join(&rel);
     let stem = format!("{:06}", spec.game);
     let bots: [BotSpec; 4] = std::array::from_fn(|i| BotSpec {
@@ -309,10 +348,13 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         max_line: cfg.max_line,
         sandbox: cfg.sandbox.clone(),
     });
+    let mut keys = vec![DealKey::Seed(spec.seed)];
     let (deals, first_dealer, fingerprint) = match cfg.deals.len() {
         0 => (Vec::new(), None, None),
         n => {
-            let d = &cfg.deals[(spec.deal_set % n as u64) as usize];
+            let i = (spec.deal_set % n as u64) as usize;
+            keys.push(DealKey::Given(i));
+            let d = &cfg.deals[i];
             (
                 d.deals.clone(),
                 Some(d.first_dealer),
@@ -331,7 +373,7 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         events: cfg.events,
         record: record.clone(),
         trace: None,
-        grace: Duration::from_millis(1000),
+        grace: GRACE,
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();
@@ -342,7 +384,7 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         hand_deltas.push(h.team_delta.0);
         hand_dealers.push(h.dealer.index() as u8);
     };
-    let outcome = play_game(&game, stop, &mut on_hand)?;
+    let outcome = play_game_with(&game, stop, &mut on_hand, &mut pool.game(spec.seats, keys))?;
     let end = Instant::now();
     let r = &outcome.result;
     // Referee time per move: the wall time of the hands after the first (so bot start-up and

@@ -845,15 +845,15 @@ fn main() {
             continue;
         };
         let reply = match msg["type"].as_str() {
-            Some("hello") => {
+            // A new game in this process starts like the first one (multi_game).
+            Some("hello" | "new_game") => {
                 rules = msg["rules"].clone();
-                json!({"type": "hello", "name": NAME, "version": VERSION})
+                json!({"type": "hello", "name": NAME, "version": VERSION, "multi_game": true})
             }
             Some("request") => {
                 let m = decide(&msg, &rules);
                 json!({"type": "move", "id": msg["id"], "move": m})
             }
-            Some("game_end") => break,
             _ => continue,
         };
         if writeln!(out, "{reply}").and_then(|_| out.flush()).is_err() {

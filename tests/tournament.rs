@@ -450,6 +450,16 @@ fn compressed_records_are_read_everywhere() {
     let first = dir.join(rows[0]["record"].as_str().unwrap());
     let replayed = tarneeb(&["replay".into(), first.display().to_string()]);
     assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+    // Standings and resume check every row against its record, compressed too.
+    let standings = tarneeb(&["standings".into(), dir.display().to_string()]);
+    assert!(standings.status.success(), "{}", text(&standings.stderr));
+    let resumed = tarneeb(&three(&dir, &["--compress"]));
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(
+        crate::rows(&dir).len(),
+        6,
+        "a resume keeps every compressed game"
+    );
     let again = out_dir("zst-again");
     let o = tarneeb(&three(
         &again,

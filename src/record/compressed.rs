@@ -30,12 +30,17 @@ pub(super) fn sink(file: File, compress: bool) -> io::Result<Box<dyn Write + Sen
     }
 }
 
+/// True when `start`, a file's first bytes, opens a zstd frame.
+pub fn is_compressed(start: &[u8]) -> bool {
+    start.starts_with(&MAGIC)
+}
+
 /// The bytes of a record file, decompressed when it is a zstd frame. A compressed record cut
 /// short (the referee was killed) gives what could be decoded, like a plain record's prefix;
 /// the verifier then reports where it ends.
 pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let bytes = std::fs::read(path)?;
-    if !bytes.starts_with(&MAGIC) {
+    if !is_compressed(&bytes) {
         return Ok(bytes);
     }
     let mut out = Vec::new();

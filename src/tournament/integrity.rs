@@ -50,11 +50,7 @@ fn check_row(dir: &Path, row: &GameRow) -> Result<(), String> {
         return Err("the record path leaves the tournament directory".into());
     }
     let path = dir.join(rel);
-    let mut f = File::open(&path).map_err(|e| format!("cannot open it: {e}"))?;
-    let mut first = String::new();
-    BufReader::new(&mut f)
-        .read_line(&mut first)
-        .map_err(|e| format!("cannot read it: {e}"))?;
+    let (first, tail) = first_and_tail(&path).map_err(|e| format!("cannot read it: {e}"))?;
     let header = match serde_json::from_str::<RecordLine>(&first) {
         Ok(RecordLine::Header(h)) => h,
         _ => return Err("its first line is not a header".into()),
@@ -65,12 +61,6 @@ fn check_row(dir: &Path, row: &GameRow) -> Result<(), String> {
             row.seed, header.seed
         ));
     }
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    f.seek(SeekFrom::Start(len.saturating_sub(TAIL)))
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    let mut tail = String::new();
-    f.read_to_string(&mut tail)
-        .map_err(|e| format!("cannot read it: {e}"))?;
     let last = tail
         .lines()
         .rev()
@@ -102,6 +92,31 @@ fn check_row(dir: &Path, row: &GameRow) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A record's first line and its last `TAIL` bytes: read from the ends of a plain record, from
+/// the whole text of a compressed one (`--compress`: a zstd frame cannot be read from its end).
+fn first_and_tail(path: &Path) -> std::io::Result<(String, String)> {
+    let mut f = File::open(path)?;
+    let mut magic = [0u8; 4];
+    let n = f.read(&mut magic)?;
+    if !crate::record::compressed::is_compressed(&magic[..n]) {
+        f.seek(SeekFrom::Start(0))?;
+        let mut first = String::new();
+        BufReader::new(&mut f).read_line(&mut first)?;
+        let len = f.metadata()?.len();
+        f.seek(SeekFrom::Start(len.saturating_sub(TAIL)))?;
+        let mut tail = String::new();
+        f.read_to_string(&mut tail)?;
+        return Ok((first, tail));
+    }
+    let text = crate::record::compressed::read_text(path)?;
+    let first = text.lines().next().unwrap_or("").to_string();
+    let start = text.len().saturating_sub(TAIL as usize);
+    let start = (start..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    Ok((first, text[start..].to_string()))
 }
 
 type Outcome<'a> = (Option<u8>, &'a str, [i32; 2], u32, Option<u8>);

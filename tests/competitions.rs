@@ -94,6 +94,7 @@ fn the_sprt_verdict_is_fixed_at_the_first_crossing() {
             "reason": "target", "team_scores": [31, 0], "hands": 4, "forfeit_seat": null,
             "record": format!("games/{game:06}.jsonl"), "referee_us_per_move": null});
         writeln!(file, "{row}").unwrap();
+        record_for(&dir, &row);
         scores.push(if a_wins { 1.0 } else { 0.0 });
         game += 1;
     };
@@ -119,6 +120,29 @@ fn the_sprt_verdict_is_fixed_at_the_first_crossing() {
     let o = tarneeb(&["standings".into(), dir.display().to_string()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(sprt_line(&text(&o.stdout)), resumed);
+}
+
+/// Writes the record a hand-written row names: a header with the row's seed and a result line
+/// with its outcome, what the results check reads (every row is checked against its record).
+fn record_for(dir: &Path, row: &Value) {
+    static RULES: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        let o = tarneeb(&["rules", "classic"]);
+        serde_json::from_slice(&o.stdout).expect("tarneeb rules prints JSON")
+    });
+    let header = json!({"type": "header", "format": 1, "referee": "test", "rules": rules,
+        "seed": row["seed"], "first_dealer": 0, "bots": [],
+        "time": {"handshake_ms": 1000, "move_ms": 1000, "bank_ms": null, "increment_ms": 0},
+        "on_fault": "forfeit"});
+    let mut result = json!({"type": "result", "winner": row["winner"], "reason": row["reason"],
+        "hands": row["hands"], "team_scores": row["team_scores"]});
+    if let Some(seat) = row["forfeit_seat"].as_u64() {
+        let kind = row["forfeit_kind"].as_str().unwrap_or("timeout");
+        result["forfeit"] = json!({"seat": seat, "kind": kind, "detail": "written by the test"});
+    }
+    let path = dir.join(row["record"].as_str().unwrap());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, format!("{header}\n{result}\n")).unwrap();
 }
 
 /// A results file written by hand: A, B and C, duplicate pairs 0-3 and one game (8) whose twin
@@ -156,6 +180,7 @@ fn known_results(dir: &Path) {
             row["forfeit_kind"] = json!("timeout");
             row["timeouts"] = json!([1, 0, 0, 0]);
         }
+        record_for(dir, &row);
         text.push_str(&format!("{row}\n"));
     }
     std::fs::write(dir.join("results.jsonl"), text).unwrap();

@@ -42,6 +42,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+pub mod analysis;
 pub mod bot;
 pub mod players;
 pub mod protocol;

@@ -15,7 +15,7 @@ fn layer(top: &str) -> Option<u8> {
         "rules" => 0,
         "protocol" | "players" | "rules_file" | "signals" | "bot" => 1,
         "record" => 2,
-        "referee" | "replay" | "simulate" => 3,
+        "referee" | "replay" | "simulate" | "analysis" => 3,
         "tournament" => 4,
         "cli" | "main" => 5,
         "lib" => 6,

@@ -4,11 +4,14 @@
 //! calls DDS, C++ code behind FFI.
 
 pub mod dds_map;
+pub mod game;
 pub mod position;
+pub mod report;
 pub mod solver;
 
+pub use game::{analyse_game, AnalysisError, GameAnalysis, HandAnalysis};
 pub use position::{Position, PositionError};
-pub use solver::{card_values_many, CardValues, DdSolver};
+pub use solver::{card_values_many, solve_many, CardValues, DdSolver, Want};
 
 #[cfg(test)]
 mod tests;

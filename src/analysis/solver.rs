@@ -56,6 +56,48 @@ enum Plan {
     PerLead(Vec<Card>),
 }
 
+/// What a solve must find. DDS's cost grows with it: the best value alone is cheapest, the
+/// exact value of every card dearest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// The value of every legal card.
+    Values,
+    /// The best cards and their value (the other cards are left out of [`CardValues`]).
+    BestCards,
+    /// The best value only (one best card in [`CardValues`]).
+    Best,
+}
+
+/// Whether DDS might see the legal cards as one run of equal cards. It then skips the search
+/// and reports no score unless asked for every card (`Target::Legal`), which the crate turns
+/// into a panic. Cards of two suits are never one run, nor are cards with a card still held
+/// by another seat between them; anything else is treated as possibly one run.
+fn maybe_one_run(p: &Position) -> bool {
+    let legal = p.legal_cards();
+    let (Some(low), Some(high)) = (legal.lowest(), legal.highest()) else {
+        return true;
+    };
+    if low.suit() != high.suit() {
+        return false;
+    }
+    let others = Seat::ALL
+        .iter()
+        .filter(|&&s| s != p.to_play())
+        .fold(CardSet::EMPTY, |acc, &s| acc.union(p.held[s]));
+    !others
+        .of_suit(low.suit())
+        .iter()
+        .any(|c| c.index() > low.index() && c.index() < high.index())
+}
+
+fn target(p: &Position, want: Want) -> Target {
+    match want {
+        _ if want == Want::Values || maybe_one_run(p) => Target::Legal,
+        Want::BestCards => Target::All(None),
+        _ => Target::Any(None),
+    }
+}
+
 fn plan(p: &Position) -> Plan {
     let restricted = p.table.is_empty()
         && (p.trump.is_none()
@@ -95,9 +137,6 @@ fn expand(found: &FoundPlays) -> Vec<(Card, u8)> {
     out
 }
 
-/// Always solved with `Target::Legal`: with a single choice (one card, or one run of equal
-/// cards) any other target makes DDS skip the search and report no score, which the crate
-/// turns into a panic.
 fn best_score(found: &FoundPlays) -> u8 {
     found
         .plays
@@ -115,6 +154,11 @@ fn sorted(seat: Seat, mut values: Vec<(Card, u8)>) -> CardValues {
 
 /// The value of each legal card in every position, solved as one batch over all cores.
 pub fn card_values_many(positions: &[Position]) -> Vec<Result<CardValues, PositionError>> {
+    solve_many(positions, Want::Values)
+}
+
+/// Every position solved for `want`, as one batch over all cores.
+pub fn solve_many(positions: &[Position], want: Want) -> Vec<Result<CardValues, PositionError>> {
     // First round: every direct position, and every position after an allowed lead.
     let mut objectives = Vec::new();
     let mut jobs: Vec<Result<(Plan, usize), PositionError>> = Vec::new();
@@ -127,7 +171,7 @@ pub fn card_values_many(positions: &[Position]) -> Vec<Result<CardValues, Positi
             Plan::Direct => board(p).map(|b| {
                 objectives.push(Objective {
                     board: b,
-                    target: Target::Legal,
+                    target: target(p, want),
                 });
                 (Plan::Direct, objectives.len() - 1)
             }),
@@ -140,7 +184,7 @@ pub fn card_values_many(positions: &[Position]) -> Vec<Result<CardValues, Positi
                     match board(&next) {
                         Ok(b) => objectives.push(Objective {
                             board: b,
-                            target: Target::Legal,
+                            target: target(&next, Want::Best),
                         }),
                         Err(e) => r = Err(e),
                     }
@@ -229,7 +273,7 @@ impl DdSolver {
             Plan::Direct => {
                 let found = self.inner.solve_board(&Objective {
                     board: board(p)?,
-                    target: Target::Legal,
+                    target: target(p, Want::Best),
                 });
                 Ok(best_score(&found))
             }

@@ -228,6 +228,29 @@ fn dds_agrees_with_brute_force_on_random_endings_of_three_to_five_cards() {
     for (got, (p, want)) in card_values_many(&positions).into_iter().zip(&batch) {
         assert_eq!(&got.unwrap().values, want, "batched, position {p:?}");
     }
+    let best = |want: &[(Card, u8)]| -> (u8, CardSet) {
+        let top = want[0].1;
+        (
+            top,
+            want.iter().filter(|w| w.1 == top).map(|w| w.0).collect(),
+        )
+    };
+    for (got, (p, want)) in solve_many(&positions, Want::BestCards)
+        .into_iter()
+        .zip(&batch)
+    {
+        let got = got.unwrap();
+        assert_eq!(
+            (got.best(), got.best_cards()),
+            best(want),
+            "best cards, {p:?}"
+        );
+    }
+    for (got, (p, want)) in solve_many(&positions, Want::Best).into_iter().zip(&batch) {
+        let got = got.unwrap();
+        assert_eq!(got.best(), best(want).0, "best value, {p:?}");
+        assert!(best(want).1.contains(got.values[0].0), "{p:?}");
+    }
 }
 
 #[test]

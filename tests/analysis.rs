@@ -2,58 +2,42 @@
 //! consistent with the tricks actually taken (DDS's values are checked against an independent
 //! search in the unit tests of `src/analysis/`).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::Path;
+
+use common::{python_bot, stderr, tarneeb, Scratch};
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tarneeb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarneeb"))
-        .args(args)
-        .output()
-        .expect("tarneeb runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarneeb-analysis-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn play(record: &Path, preset: &str, seed: &str) {
-    let bot = format!(
-        "python3 {}",
-        root().join("sample-bots/python/random_bot.py").display()
+/// Plays a short game (at most four deals: analysis solves every card) between random bots.
+fn play(scratch: &Scratch, preset: &str, seed: &str) -> std::path::PathBuf {
+    let rules = scratch.file(
+        &format!("{preset}.rules.json"),
+        &format!(r#"{{"preset": "{preset}", "max-hands": 4}}"#),
     );
-    let rec = record.to_str().unwrap();
+    let record = scratch.path(&format!("{preset}.jsonl"));
+    let bot = python_bot("sample-bots/python/random_bot.py", &[]);
     let mut args = vec![
-        "play", "--json", "--rules", preset, "--seed", seed, "--record", rec,
+        "play".to_string(),
+        "--json".into(),
+        "--rules".into(),
+        rules.display().to_string(),
+        "--seed".into(),
+        seed.into(),
+        "--record".into(),
+        record.display().to_string(),
     ];
     for _ in 0..4 {
-        args.extend(["--bot", bot.as_str()]);
+        args.extend(["--bot".to_string(), bot.clone()]);
     }
     let out = tarneeb(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    record
 }
 
 fn analysed(record: &Path) -> Value {
     let out = tarneeb(&["replay", record.to_str().unwrap(), "--analyze", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -132,15 +116,14 @@ fn check_costs_sum_to_par_minus_taken(game: &Value) {
 
 #[test]
 fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken() {
-    let dir = scratch("costs");
+    let scratch = Scratch::new("analysis-costs");
     for (preset, seed) in [
         ("classic", "3"),
         ("egyptian", "4"),
         ("400", "5"),
         ("41", "6"),
     ] {
-        let record = dir.join(format!("{preset}.jsonl"));
-        play(&record, preset, seed);
+        let record = play(&scratch, preset, seed);
         let game = analysed(&record);
         check_costs_sum_to_par_minus_taken(&game);
         let strains = game["analysis"]["hands"][0]["strains"].as_array().unwrap();
@@ -150,14 +133,12 @@ fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken
             _ => assert!(strains.is_empty(), "400 and 41 have no trump choice"),
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_text_analysis_shows_par_costs_and_accuracy() {
-    let dir = scratch("text");
-    let record = dir.join("g.jsonl");
-    play(&record, "classic", "3");
+    let scratch = Scratch::new("analysis-text");
+    let record = play(&scratch, "classic", "3");
     let out = tarneeb(&[
         "replay",
         record.to_str().unwrap(),
@@ -177,5 +158,4 @@ fn the_text_analysis_shows_par_costs_and_accuracy() {
         assert!(full.contains(&format!("  seat {seat}: ")), "{full}");
     }
     assert!(full.contains("tricks lost ("), "{full}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -86,7 +86,11 @@ fn margin(dir: &std::path::Path, name: &str) -> (i64, usize, usize) {
         sum += s[team].as_i64().unwrap() - s[1 - team].as_i64().unwrap();
         wins += usize::from(r["winner"].as_i64() == Some(team as i64));
         games += 1;
-        assert!(r["forfeit_seat"].is_null(), "{line}");
+        if !r["forfeit_seat"].is_null() {
+            let record = dir.join(r["record"].as_str().unwrap());
+            let text = std::fs::read_to_string(record).unwrap_or_default();
+            panic!("a forfeit: {line}\nrecord ends: {}", text.lines().last().unwrap_or(""));
+        }
     }
     (sum, wins, games)
 }

@@ -53,7 +53,12 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
             "request" => {
                 let id = msg.id.unwrap_or(0);
                 let started = Instant::now();
-                let (text, effort) = answer(&cfg, rules.as_ref(), &msg);
+                // A solver fault must cost one move, not the game: fall back to a legal move.
+                let first = msg.legal.first().cloned().unwrap_or_default();
+                let (text, effort) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    answer(&cfg, rules.as_ref(), &msg)
+                }))
+                .unwrap_or((first, Effort::default()));
                 let reply = serde_json::json!({"type": "move", "id": id, "move": text});
                 writeln!(output, "{reply}")?;
                 output.flush()?;

@@ -159,3 +159,28 @@ fn the_text_analysis_shows_par_costs_and_accuracy() {
     }
     assert!(full.contains("tricks lost ("), "{full}");
 }
+
+#[test]
+fn the_html_page_embeds_the_analysis_when_asked() {
+    let scratch = Scratch::new("analysis-html");
+    let record = play(&scratch, "classic", "3");
+    let rec = record.to_str().unwrap();
+    let page = scratch.path("g.html");
+    let out = tarneeb(&["replay", rec, "--analyze", "--html", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html
+        .find(r#"<script type="application/json" id="analysis">"#)
+        .unwrap();
+    let body = &html[start..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</script>").unwrap()];
+    let embedded: Value = serde_json::from_str(&body.replace("<\\/", "</")).unwrap();
+    assert_eq!(embedded, analysed(&record)["analysis"]);
+    assert!(html.contains("sup.cost"), "the page styles card costs");
+    // Without --analyze the page carries no analysis.
+    let plain = scratch.path("plain.html");
+    let out = tarneeb(&["replay", rec, "--html", plain.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&plain).unwrap();
+    assert!(html.contains(r#"id="analysis">null</script>"#));
+}

@@ -20,7 +20,9 @@ fn rules(scratch: &Scratch, name: &str, json: &str) -> String {
 fn play_clean(scratch: &Scratch, rules: &str, seed: &str, bots: [&str; 4]) {
     let record = scratch.path(&format!("{seed}.jsonl"));
     let rec = record.display().to_string();
-    let mut args = vec!["play", "--json", "--rules", rules, "--seed", seed, "--record", &rec];
+    let mut args = vec![
+        "play", "--json", "--rules", rules, "--seed", seed, "--record", &rec,
+    ];
     for b in &bots {
         args.extend(["--bot", b]);
     }
@@ -70,7 +72,11 @@ fn pimc_answers_every_decision_of_every_preset_legally() {
         play_clean(&scratch, &r, &seed, [&bot, &random, &bot, &random]);
     }
     // pimc at all four seats: it also has to follow its own kind's play.
-    let r = rules(&scratch, "all.json", r#"{"preset": "egyptian", "max-hands": 1}"#);
+    let r = rules(
+        &scratch,
+        "all.json",
+        r#"{"preset": "egyptian", "max-hands": 1}"#,
+    );
     play_clean(&scratch, &r, "30", [&bot, &bot, &bot, &bot]);
 }
 
@@ -89,7 +95,10 @@ fn margin(dir: &std::path::Path, name: &str) -> (i64, usize, usize) {
         if !r["forfeit_seat"].is_null() {
             let record = dir.join(r["record"].as_str().unwrap());
             let text = std::fs::read_to_string(record).unwrap_or_default();
-            panic!("a forfeit: {line}\nrecord ends: {}", text.lines().last().unwrap_or(""));
+            panic!(
+                "a forfeit: {line}\nrecord ends: {}",
+                text.lines().last().unwrap_or("")
+            );
         }
     }
     (sum, wins, games)
@@ -123,7 +132,11 @@ fn gauntlet(scratch: &Scratch, tag: &str, entrant: &str, rules: &str) -> std::pa
 #[test]
 fn pimc_beats_the_heuristic_bot_on_duplicate_deals_by_a_margin_random_play_never_reaches() {
     let scratch = Scratch::new("pimc-match");
-    let r = rules(&scratch, "classic.json", r#"{"preset": "classic", "max-hands": 4}"#);
+    let r = rules(
+        &scratch,
+        "classic.json",
+        r#"{"preset": "classic", "max-hands": 4}"#,
+    );
     // The same deals, each played twice with the sides swapped.
     let random = python_bot("sample-bots/python/random_bot.py", &[]);
     let (random_margin, random_wins, games) =
@@ -138,6 +151,9 @@ fn pimc_beats_the_heuristic_bot_on_duplicate_deals_by_a_margin_random_play_never
     );
     assert!(pimc_margin > 0, "pimc lost on points: {pimc_margin}");
     assert!(pimc_wins * 2 >= games, "pimc won {pimc_wins} of {games}");
-    assert!(pimc_margin > random_margin + 40, "{pimc_margin} vs {random_margin}");
+    assert!(
+        pimc_margin > random_margin + 40,
+        "{pimc_margin} vs {random_margin}"
+    );
     let _ = root();
 }

@@ -31,7 +31,7 @@ pub struct ReplayArgs {
     /// Add the double-dummy analysis of the play (DDS): per hand the declaring side's par
     /// (tricks with best play from the first lead) and, for classic and Egyptian, the
     /// declarer's tricks with each trump; per card the tricks it gave away and the best cards;
-    /// per seat the tricks lost and the share of best cards.
+    /// per seat the tricks lost and the share of best cards. With --html the page shows them.
     #[arg(long)]
     analyze: bool,
 }
@@ -106,7 +106,7 @@ fn verify_and_show(
         false => None,
     };
     if let Some(out) = html {
-        std::fs::write(out, html::render(&game)).map_err(|e| {
+        std::fs::write(out, html::render_with(&game, analysis.as_ref())).map_err(|e| {
             ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
         })?;
         let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();

@@ -57,7 +57,11 @@ impl Table<'_> {
     fn knowledge(&self) -> Knowledge {
         let mut k = self.blind();
         let mut played = CardSet::EMPTY;
-        let tricks = self.view.tricks.iter().chain(self.view.current_trick.iter());
+        let tricks = self
+            .view
+            .tricks
+            .iter()
+            .chain(self.view.current_trick.iter());
         for t in tricks {
             let Some(led) = t.cards.first().map(|c| c.suit()) else {
                 continue;
@@ -135,7 +139,8 @@ impl Table<'_> {
         let trump = self.trump();
         let mut must_lead = None;
         if let (Some(c), Some(contract)) = (&self.rules.contract, &self.view.contract) {
-            let first_lead = self.view.tricks.is_empty() && table.is_none_or(|t| t.cards.is_empty());
+            let first_lead =
+                self.view.tricks.is_empty() && table.is_none_or(|t| t.cards.is_empty());
             if c.trump_first_lead && first_lead && contract.declarer == self.me() {
                 must_lead = trump.and_then(Strain::trump);
             }
@@ -276,11 +281,7 @@ impl Table<'_> {
         let leader = self.view.dealer.next();
         let me = self.me();
         let make = |hands: &BySeat<CardSet>| {
-            vec![Position::new(
-                *hands,
-                Some(Strain::Trump(trump)),
-                leader,
-            )]
+            vec![Position::new(*hands, Some(Strain::Trump(trump)), leader)]
         };
         let strength = |h: CardSet| {
             f64::from(h.high_card_points()) + 1.5 * f64::from(h.count_suit(trump)) + 1.0
@@ -305,7 +306,12 @@ impl Table<'_> {
                 Move::Call(Call::Bid(b)) => Some((m, f64::from(b.level.get()))),
                 _ => None,
             })
-            .min_by(|a, b| (a.1 - mine).abs().total_cmp(&(b.1 - mine).abs()).then(a.1.total_cmp(&b.1)))
+            .min_by(|a, b| {
+                (a.1 - mine)
+                    .abs()
+                    .total_cmp(&(b.1 - mine).abs())
+                    .then(a.1.total_cmp(&b.1))
+            })
             .map_or(legal[0], |(m, _)| m);
         (choice, effort)
     }

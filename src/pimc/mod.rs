@@ -142,3 +142,64 @@ fn answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> (String, E
         .map_or(first, |i| msg.legal[i].clone());
     (text, effort)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(lines: &[String]) -> Vec<serde_json::Value> {
+        let input = lines.join("\n") + "\n";
+        let mut out = Vec::new();
+        let cfg = PimcConfig {
+            ms: 20,
+            seed: 1,
+            max_samples: Some(2),
+        };
+        run(cfg, input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn answers_hello_and_requests_and_stops_at_game_end() {
+        let rules = serde_json::to_string(&Rules::classic()).unwrap();
+        let hello = format!(
+            r#"{{"type":"hello","protocol":1,"seat":0,"rules":{rules},"time":{{"handshake_ms":1000,"move_ms":1000,"bank_ms":null,"increment_ms":0}}}}"#
+        );
+        // Seat 0 leads the last trick at No Trump: its one card, then a free choice of two.
+        let view = |hand: &str, left: u8| {
+            format!(
+                r#"{{"seat":0,"dealer":3,"hand":{hand},"trump":"NT","tricks":[],"current_trick":{{"leader":0,"cards":[]}},"cards_left":[{left},{left},{left},{left}]}}"#
+            )
+        };
+        let request = |id: u32, legal: &str, hand: &str, left: u8| {
+            format!(
+                r#"{{"type":"request","id":{id},"decision":"play","legal":{legal},"view":{},"time":{{"limit_ms":1000,"bank_ms":null}}}}"#,
+                view(hand, left)
+            )
+        };
+        let lines = vec![
+            hello,
+            request(7, r#"["AS"]"#, r#"["AS"]"#, 1),
+            r#"{"type":"trick","hand_number":1,"number":13,"leader":0,"cards":["AS","2S","3S","4S"],"winner":0}"#.to_string(),
+            request(9, r#"["AS","2H"]"#, r#"["AS","2H"]"#, 2),
+            "not json".to_string(),
+            r#"{"type":"game_end","winner":0,"reason":"target","hands":1,"team_scores":[31,0]}"#
+                .to_string(),
+            request(11, r#"["AS"]"#, r#"["AS"]"#, 1),
+        ];
+        let out = talk(&lines);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out[0]["type"], "hello");
+        assert_eq!(out[0]["name"], "pimc");
+        assert_eq!(
+            out[1],
+            serde_json::json!({"type": "move", "id": 7, "move": "AS"})
+        );
+        assert_eq!(out[2]["id"], 9);
+        assert!(["AS", "2H"].contains(&out[2]["move"].as_str().unwrap()));
+    }
+}

@@ -102,7 +102,12 @@ impl Table<'_> {
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
     ) -> Effort {
         let mut samples = 0;
-        while !self.out_of_time(samples) {
+        // A batch that would end past the deadline is not started: the last one's time is the
+        // guess (the first batch is always solved).
+        let mut last = std::time::Duration::ZERO;
+        while !self.out_of_time(samples) && (samples == 0 || Instant::now() + last < self.deadline)
+        {
+            let started = Instant::now();
             let mut positions = Vec::new();
             let mut per = 0;
             for _ in 0..BATCH {
@@ -123,6 +128,7 @@ impl Table<'_> {
                 add(ps, vs);
                 samples += 1;
             }
+            last = started.elapsed();
         }
         Effort { samples }
     }

@@ -42,7 +42,9 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+pub mod analysis;
 pub mod bot;
+pub mod pimc;
 pub mod players;
 pub mod protocol;
 pub mod record;

@@ -4,6 +4,7 @@
 //! failed, 2 bad usage or input, 130 interrupted).
 
 mod args;
+mod bot;
 mod play;
 mod replay;
 mod rules;
@@ -58,6 +59,9 @@ enum Command {
     Standings(standings::StandingsArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate(simulate::SimulateArgs),
+    /// Run a bot shipped with the referee on stdin/stdout (protocol.md), e.g. as
+    /// `--bot "tarneeb bot pimc"`.
+    Bot(bot::BotArgs),
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -74,6 +78,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Tournament(a) => Ok(tournament::run(a)),
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
+        Command::Bot(a) => bot::run(a).map(|()| 0),
     }
 }
 

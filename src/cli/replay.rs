@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::UsageError;
+use tarneeb_referee::analysis::{analyse_game, report, GameAnalysis};
 use tarneeb_referee::outln;
 use tarneeb_referee::record::{replay_file, LineError, ReadError};
 use tarneeb_referee::replay::html;
@@ -27,10 +28,16 @@ pub struct ReplayArgs {
     /// move (buttons, arrow keys; the URL fragment #step=N opens it after N steps).
     #[arg(long, value_name = "OUT.html", conflicts_with_all = ["hand", "json"])]
     html: Option<PathBuf>,
+    /// Add the double-dummy analysis of the play (DDS): per hand the declaring side's par
+    /// (tricks with best play from the first lead) and, for classic and Egyptian, the
+    /// declarer's tricks with each trump; per card the tricks it gave away and the best cards;
+    /// per seat the tricks lost and the share of best cards. With --html the page shows them.
+    #[arg(long)]
+    analyze: bool,
 }
 
 pub fn run(a: ReplayArgs) -> Result<()> {
-    verify_and_show(&a.record, a.hand, a.json, a.html.as_deref()).map_err(|e| {
+    verify_and_show(&a.record, a.hand, a.json, a.html.as_deref(), a.analyze).map_err(|e| {
         if e.is_usage() {
             UsageError(e.to_string()).into()
         } else {
@@ -50,6 +57,11 @@ enum ReplayCmdError {
     Invalid { path: String, error: LineError },
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),
+    #[error("{path}: double-dummy analysis failed: {error}")]
+    Analysis {
+        path: String,
+        error: tarneeb_referee::analysis::AnalysisError,
+    },
 }
 
 impl ReplayCmdError {
@@ -59,12 +71,14 @@ impl ReplayCmdError {
 }
 
 /// Verifies the record at `path` and prints it: one hand with `hand`, JSON with `json`; with
-/// `html`, writes the replay page there instead (and prints one line saying so).
+/// `html`, writes the replay page there instead (and prints one line saying so). With
+/// `analyze`, adds the double-dummy analysis of the play.
 fn verify_and_show(
     path: &Path,
     hand: Option<u32>,
     json: bool,
     html: Option<&Path>,
+    analyze: bool,
 ) -> Result<(), ReplayCmdError> {
     let game = replay_file(path).map_err(|e| match e {
         ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
@@ -82,8 +96,17 @@ fn verify_and_show(
         })?),
         None => None,
     };
+    let analysis = match analyze {
+        true => Some(
+            analyse_game(&game).map_err(|error| ReplayCmdError::Analysis {
+                path: path.display().to_string(),
+                error,
+            })?,
+        ),
+        false => None,
+    };
     if let Some(out) = html {
-        std::fs::write(out, html::render(&game)).map_err(|e| {
+        std::fs::write(out, html::render_with(&game, analysis.as_ref())).map_err(|e| {
             ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
         })?;
         let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
@@ -102,6 +125,11 @@ fn verify_and_show(
         (false, Some(h)) => hand_text(&game, h),
         (false, None) => transcript(&game),
     };
+    let text = match &analysis {
+        None => text,
+        Some(a) if json => analysed_json(&text, a, hand),
+        Some(a) => text + "\n" + &report::text(a, hand),
+    };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         // A reader that stopped early (`| head`) is not a failure.
@@ -109,6 +137,18 @@ fn verify_and_show(
         Err(e) => Err(ReplayCmdError::Output(e)),
         Ok(()) => Ok(()),
     }
+}
+
+/// The verified game's (or hand's) JSON object with an `analysis` member: the game's analysis,
+/// or with `--hand` that hand's.
+fn analysed_json(verified: &str, a: &GameAnalysis, hand: Option<u32>) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(verified).expect("we just wrote it");
+    let analysis = match hand {
+        Some(n) => serde_json::to_value(a.hands.iter().find(|h| h.number == n)),
+        None => serde_json::to_value(a),
+    };
+    v["analysis"] = analysis.expect("an analysis serializes");
+    v.to_string() + "\n"
 }
 
 /// A closed stdout (`| head`) ends the output, not the command.

@@ -10,10 +10,20 @@
 
 use serde_json::json;
 
+use crate::analysis::GameAnalysis;
+
 use crate::record::verified::{result_text, VerifiedGame};
 
 /// The page for a verified game.
 pub fn render(game: &VerifiedGame) -> String {
+    render_with(game, None)
+}
+
+/// The page, with the double-dummy analysis (`replay --html --analyze`) beside the play: the
+/// par per hand and the declarer's tricks by trump, the cost of each card played and the
+/// best cards where it cost tricks.
+pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> String {
+    let analysis_json = script_json(&serde_json::to_string(&analysis).expect("it serializes"));
     let game_json = script_json(&serde_json::to_string(game).expect("a verified game serializes"));
     let result = match (&game.result, &game.aborted) {
         (Some(r), _) => format!("result: {}", result_text(r)),
@@ -33,6 +43,7 @@ pub fn render(game: &VerifiedGame) -> String {
         .replace("{{SCRIPT}}", SCRIPT)
         .replace("{{META_JSON}}", &meta_json)
         .replace("{{GAME_JSON}}", &game_json)
+        .replace("{{ANALYSIS_JSON}}", &analysis_json)
 }
 
 /// JSON text made safe inside a `<script>` element: no `</` (which could close it) and no
@@ -83,6 +94,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
     <ol id="auction"></ol>
     <h2>Scores</h2>
     <div id="scores"></div>
+    <div id="dd" hidden><h2>Double-dummy</h2><div id="dd-par"></div><div id="dd-strains"></div></div>
     <h2>Tricks</h2>
     <ol id="tricks"></ol>
     <div id="faults"></div>
@@ -93,6 +105,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
 <noscript>This replay needs JavaScript to show the game.</noscript>
 <script type="application/json" id="meta">{{META_JSON}}</script>
 <script type="application/json" id="game">{{GAME_JSON}}</script>
+<script type="application/json" id="analysis">{{ANALYSIS_JSON}}</script>
 <script>
 {{SCRIPT}}
 </script>
@@ -153,6 +166,7 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 #faults, #result { margin-top: 8px; }
 #faults div { color: #a00; }
 #tricks .card { font-size: 12px; min-width: 24px; padding: 1px 2px; }
+sup.cost { color: #c8102e; font-size: 10px; font-weight: bold; }
 "##;
 
 const SCRIPT: &str = r##"
@@ -160,6 +174,9 @@ const SCRIPT: &str = r##"
 (function () {
   const G = JSON.parse(document.getElementById("game").textContent);
   const META = JSON.parse(document.getElementById("meta").textContent);
+  const A = JSON.parse(document.getElementById("analysis").textContent);
+  // The analysis of hand `number` (null without --analyze or for a hand not played out).
+  const ddHand = (number) => (A ? A.hands.find((x) => x.number === number) || null : null);
   const $ = (id) => document.getElementById(id);
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const TRUMP_NAMES = { S: "spades \u2660", H: "hearts \u2665", D: "diamonds \u2666", C: "clubs \u2663", NT: "no trump" };
@@ -304,12 +321,25 @@ const SCRIPT: &str = r##"
     }
     if (trump) contract += " \u00b7 trump " + (TRUMP_NAMES[trump] || trump);
     $("contract").textContent = contract;
+    const ha = ddHand(h.number);
+    $("dd").hidden = !ha;
+    if (ha) {
+      const after = p > 0 ? ha.cards[p - 1].side_tricks_after : ha.par;
+      $("dd-par").textContent = "team " + ha.side + ": par " + ha.par + ", took " + ha.taken + "; now " + after + " with best play";
+      $("dd-strains").textContent = ha.strains.length ? "declarer's tricks by trump: " + ha.strains.map((x) => x.strain + " " + x.tricks).join(", ") : "";
+    }
 
     // Last move.
     if (k > 0) {
       const m = h.moves[k - 1];
       const verb = { call: "calls", "throw-in": "decides", trump: "names trump", play: "plays" }[m.decision] || m.decision;
-      $("last-move").textContent = "seat " + m.seat + " " + verb + " " + m.move + (m.substituted ? " (chosen by the referee)" : "") + " \u00b7 " + m.ms + " ms";
+      let dd = "";
+      const ha = ddHand(h.number);
+      if (ha && m.decision === "play") {
+        const v = ha.cards[made.filter((x) => x.decision === "play").length - 1];
+        if (v) dd = v.cost === 0 ? " \u00b7 a best card" : " \u00b7 cost " + v.cost + " trick" + (v.cost > 1 ? "s" : "") + " (best: " + v.best.join(" ") + ")";
+      }
+      $("last-move").textContent = "seat " + m.seat + " " + verb + " " + m.move + (m.substituted ? " (chosen by the referee)" : "") + " \u00b7 " + m.ms + " ms" + dd;
     } else {
       $("last-move").textContent = "seat " + h.dealer + " dealt";
     }
@@ -321,7 +351,13 @@ const SCRIPT: &str = r##"
       const ti = h.tricks[t];
       const li = el("li", t === complete - 1 && p % 4 === 0 ? "current" : "", "");
       li.appendChild(document.createTextNode("seat " + ti.leader + ": "));
-      ti.cards.forEach((c) => { li.appendChild(cardEl(c, trump)); li.appendChild(document.createTextNode(" ")); });
+      const ha = ddHand(h.number);
+      ti.cards.forEach((c, i) => {
+        li.appendChild(cardEl(c, trump));
+        const v = ha ? ha.cards[4 * t + i] : null;
+        if (v && v.cost > 0) li.appendChild(el("sup", "cost", "-" + v.cost));
+        li.appendChild(document.createTextNode(" "));
+      });
       li.appendChild(document.createTextNode("\u2192 seat " + ti.winner));
       tricksEl.appendChild(li);
     }

@@ -1,0 +1,45 @@
+//! `tarneeb bot KIND`: bots shipped with the referee, speaking protocol.md on stdin/stdout, so
+//! they can sit at any seat of `play`, `tournament` and `check-bot`.
+
+use anyhow::Result;
+use tarneeb_referee::pimc::{self, PimcConfig};
+
+#[derive(clap::Args)]
+pub struct BotArgs {
+    #[command(subcommand)]
+    kind: BotKind,
+}
+
+#[derive(clap::Subcommand)]
+enum BotKind {
+    /// A strong reference bot: for each move it deals the unseen cards many times consistently
+    /// with what is public (cards played, suits a player showed out of), solves each deal
+    /// double-dummy (DDS) and plays the card (names the trump, makes the bid) with the best
+    /// total. Use it as `--bot "tarneeb bot pimc --ms 200"`.
+    Pimc {
+        /// Thinking time per move in milliseconds (also kept under 40% of the referee's
+        /// limit; at least one batch of deals is solved whatever the budget).
+        #[arg(long, default_value_t = 1000)]
+        ms: u64,
+        /// Seed of the deal sampling.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// At most this many sampled deals per move (with --seed: the same moves every run).
+        #[arg(long, value_name = "N")]
+        samples: Option<usize>,
+    },
+}
+
+pub fn run(a: BotArgs) -> Result<()> {
+    match a.kind {
+        BotKind::Pimc { ms, seed, samples } => {
+            let cfg = PimcConfig {
+                ms,
+                seed,
+                max_samples: samples,
+            };
+            pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
+        }
+    }
+    Ok(())
+}

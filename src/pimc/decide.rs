@@ -1,0 +1,324 @@
+//! The pimc bot's decisions: Perfect Information Monte Carlo, as in the bridge program GIB.
+//! Deal the unseen cards many times consistently with what is public, solve each deal
+//! double-dummy, and take the move whose total over the deals is best.
+
+use std::time::Instant;
+
+use rand::Rng;
+
+use super::sample::Knowledge;
+use super::wire::ViewIn;
+use crate::analysis::{solve_many, Position, Want};
+use crate::rules::{
+    BidForm, BySeat, Call, Card, CardSet, DecisionKind, Move, Rules, Seat, Strain, Trick,
+};
+
+/// Deals solved together: one per core keeps both cores busy between clock checks.
+const BATCH: usize = 2;
+
+/// What one decision cost, for the bot's stderr log.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effort {
+    pub samples: usize,
+}
+
+/// What the bot knows of the hand in play: the rules, its view, and the deadline.
+pub struct Table<'a> {
+    pub rules: &'a Rules,
+    pub view: &'a ViewIn,
+    pub deadline: Instant,
+    pub max_samples: usize,
+}
+
+impl Table<'_> {
+    fn me(&self) -> Seat {
+        self.view.seat
+    }
+
+    fn mine(&self) -> CardSet {
+        self.view.hand.iter().copied().collect()
+    }
+
+    /// Before the play: nothing is known of the other hands but that they hold the rest.
+    fn blind(&self) -> Knowledge {
+        let mut counts = BySeat([13; 4]);
+        counts[self.me()] = 0;
+        Knowledge {
+            me: self.me(),
+            mine: self.mine(),
+            unseen: CardSet::FULL.minus(self.mine()),
+            counts,
+            void: BySeat([0; 4]),
+        }
+    }
+
+    /// During the play: played cards are out, each seat holds `cards_left`, and a seat that
+    /// did not follow suit is out of the suit led.
+    fn knowledge(&self) -> Knowledge {
+        let mut k = self.blind();
+        let mut played = CardSet::EMPTY;
+        let tricks = self
+            .view
+            .tricks
+            .iter()
+            .chain(self.view.current_trick.iter());
+        for t in tricks {
+            let Some(led) = t.cards.first().map(|c| c.suit()) else {
+                continue;
+            };
+            for (i, &c) in t.cards.iter().enumerate() {
+                played.insert(c);
+                if c.suit() != led {
+                    k.show_out(t.leader.plus(i), led);
+                }
+            }
+        }
+        k.unseen = k.unseen.minus(played);
+        k.counts = BySeat(self.view.cards_left.map(u32::from));
+        k.counts[self.me()] = 0;
+        k
+    }
+
+    fn trump(&self) -> Option<Strain> {
+        let t = self.view.trump.as_deref()?;
+        match Move::parse(DecisionKind::Trump, t) {
+            Ok(Move::Trump(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn out_of_time(&self, samples: usize) -> bool {
+        samples >= self.max_samples || (samples > 0 && Instant::now() >= self.deadline)
+    }
+
+    /// Solves batches of sampled deals until the time (or sample cap) is up, giving each
+    /// deal's positions (from `make`) to `add` with their solved values.
+    fn sample_loop(
+        &self,
+        k: &Knowledge,
+        rng: &mut impl Rng,
+        want: Want,
+        make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
+        add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
+    ) -> Effort {
+        let mut samples = 0;
+        // A batch that would end past the deadline is not started: the last one's time is the
+        // guess (the first batch is always solved).
+        let mut last = std::time::Duration::ZERO;
+        while !self.out_of_time(samples) && (samples == 0 || Instant::now() + last < self.deadline)
+        {
+            let started = Instant::now();
+            let mut positions = Vec::new();
+            let mut per = 0;
+            for _ in 0..BATCH {
+                let Some(hands) = k.sample(rng) else { break };
+                let ps = make(&hands);
+                per = ps.len();
+                positions.extend(ps);
+            }
+            if positions.is_empty() || per == 0 {
+                break;
+            }
+            let solved: Vec<_> = solve_many(&positions, want);
+            if solved.iter().any(Result::is_err) {
+                break;
+            }
+            let solved: Vec<_> = solved.into_iter().map(Result::unwrap).collect();
+            for (ps, vs) in positions.chunks(per).zip(solved.chunks(per)) {
+                add(ps, vs);
+                samples += 1;
+            }
+            last = started.elapsed();
+        }
+        Effort { samples }
+    }
+
+    /// The card with the best total of double-dummy tricks over the sampled deals.
+    pub fn play(&self, legal: &[Card], rng: &mut impl Rng) -> (Card, Effort) {
+        let first = legal[0];
+        if legal.len() == 1 {
+            return (first, Effort::default());
+        }
+        let k = self.knowledge();
+        let table = self.view.current_trick.as_ref();
+        let leader = table.map_or(self.me(), |t| t.leader);
+        let trump = self.trump();
+        let mut must_lead = None;
+        if let (Some(c), Some(contract)) = (&self.rules.contract, &self.view.contract) {
+            let first_lead =
+                self.view.tricks.is_empty() && table.is_none_or(|t| t.cards.is_empty());
+            if c.trump_first_lead && first_lead && contract.declarer == self.me() {
+                must_lead = trump.and_then(Strain::trump);
+            }
+        }
+        let mut trick = Trick::new(leader);
+        for &c in table.map_or(&[][..], |t| &t.cards[..]) {
+            trick.push(c);
+        }
+        // The cards on the table are out of their players' hands (and so of the samples).
+        let make = |hands: &BySeat<CardSet>| {
+            vec![Position {
+                held: *hands,
+                trump,
+                table: trick,
+                must_lead,
+            }]
+        };
+        let mut totals = vec![0u32; legal.len()];
+        let effort = self.sample_loop(&k, rng, Want::Values, &make, &mut |_, vs| {
+            for (i, &c) in legal.iter().enumerate() {
+                totals[i] += u32::from(vs[0].value_of(c).unwrap_or(0));
+            }
+        });
+        let best = (0..legal.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
+        (best.map_or(first, |i| legal[i]), effort)
+    }
+
+    /// The average double-dummy tricks of my side with each strain, me declaring and leading.
+    fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Vec<f64>, Effort) {
+        let k = self.blind();
+        let first_lead = self
+            .rules
+            .contract
+            .as_ref()
+            .is_some_and(|c| c.trump_first_lead);
+        let make = |hands: &BySeat<CardSet>| {
+            strains
+                .iter()
+                .map(|&s| {
+                    let mut p = Position::new(*hands, Some(s), self.me());
+                    p.must_lead = s.trump().filter(|_| first_lead);
+                    p
+                })
+                .collect()
+        };
+        let mut sums = vec![0f64; strains.len()];
+        let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |_, vs| {
+            for (i, v) in vs.iter().enumerate() {
+                sums[i] += f64::from(v.best());
+            }
+        });
+        let n = effort.samples.max(1) as f64;
+        (sums.into_iter().map(|s| s / n).collect(), effort)
+    }
+
+    /// The strains the declarer could play in: the four suits, and No Trump where allowed.
+    fn strains(&self) -> Vec<Strain> {
+        let nt = self
+            .rules
+            .contract
+            .as_ref()
+            .is_some_and(|c| c.no_trump || c.bids == BidForm::Strains);
+        Strain::ALL
+            .into_iter()
+            .filter(|&s| s != Strain::NoTrump || nt)
+            .collect()
+    }
+
+    /// The trump with the most tricks over the samples.
+    pub fn trump_choice(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
+        let strains: Vec<Strain> = legal
+            .iter()
+            .filter_map(|m| match m {
+                Move::Trump(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        let (avg, effort) = self.strain_tricks(&strains, rng);
+        let best = (0..strains.len()).max_by(|&a, &b| avg[a].total_cmp(&avg[b]).then(b.cmp(&a)));
+        (best.map_or(legal[0], |i| Move::Trump(strains[i])), effort)
+    }
+
+    /// Contract games: the lowest bid my side makes on average with a random partner hand,
+    /// in the strain it names or (number bids) the best strain; pass when none is.
+    pub fn contract_call(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
+        let strains = self.strains();
+        let (avg, effort) = self.strain_tricks(&strains, rng);
+        let best_strain = (0..strains.len())
+            .max_by(|&a, &b| avg[a].total_cmp(&avg[b]))
+            .unwrap_or(0);
+        let expected = |bid_strain: Option<Strain>| -> f64 {
+            let i = bid_strain
+                .and_then(|s| strains.iter().position(|&x| x == s))
+                .unwrap_or(best_strain);
+            avg.get(i).copied().unwrap_or(0.0)
+        };
+        let bids: Vec<(Move, u8, f64)> = legal
+            .iter()
+            .filter_map(|&m| match m {
+                Move::Call(Call::Bid(b)) => Some((m, b.level.get(), expected(b.strain))),
+                _ => None,
+            })
+            .collect();
+        // Double-dummy tricks flatter the declarer, and a partner who holds the high bid has
+        // already counted on his hand: ask for a margin, a larger one to outbid him.
+        let partner_high = self
+            .view
+            .auction
+            .iter()
+            .rev()
+            .find(|c| c.call.starts_with(|ch: char| ch.is_ascii_digit()))
+            .is_some_and(|c| c.seat == self.me().partner());
+        let margin = if partner_high { 1.5 } else { 0.5 };
+        let makes = bids
+            .iter()
+            .filter(|&&(_, level, e)| f64::from(level) <= e - margin)
+            .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)));
+        let pass = Move::Call(Call::Pass);
+        let choice = match makes {
+            Some(&(m, _, _)) => m,
+            None if legal.contains(&pass) => pass,
+            // A forced bid: the lowest in the best strain.
+            None => bids
+                .iter()
+                .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)))
+                .map_or(legal[0], |&(m, _, _)| m),
+        };
+        (choice, effort)
+    }
+
+    /// 400 and Forty-One: my share of my side's average double-dummy tricks with the fixed
+    /// trump (shared by strength: high-card points plus trumps), and the legal bid nearest it.
+    pub fn individual_bid(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
+        let Some(trump) = self.rules.individual.as_ref().map(|i| i.trump) else {
+            return (legal[0], Effort::default());
+        };
+        let k = self.blind();
+        let leader = self.view.dealer.next();
+        let me = self.me();
+        let make = |hands: &BySeat<CardSet>| {
+            vec![Position::new(*hands, Some(Strain::Trump(trump)), leader)]
+        };
+        let strength = |h: CardSet| {
+            f64::from(h.high_card_points()) + 1.5 * f64::from(h.count_suit(trump)) + 1.0
+        };
+        let mut sum = 0.0;
+        let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |ps, vs| {
+            let p = &ps[0];
+            let left = f64::from(p.tricks_left());
+            let leaders = f64::from(vs[0].best());
+            let side = if leader.team() == me.team() {
+                leaders
+            } else {
+                left - leaders
+            };
+            let (a, b) = (strength(p.held[me]), strength(p.held[me.partner()]));
+            sum += side * a / (a + b);
+        });
+        let mine = sum / effort.samples.max(1) as f64;
+        let choice = legal
+            .iter()
+            .filter_map(|&m| match m {
+                Move::Call(Call::Bid(b)) => Some((m, f64::from(b.level.get()))),
+                _ => None,
+            })
+            .min_by(|a, b| {
+                (a.1 - mine)
+                    .abs()
+                    .total_cmp(&(b.1 - mine).abs())
+                    .then(a.1.total_cmp(&b.1))
+            })
+            .map_or(legal[0], |(m, _)| m);
+        (choice, effort)
+    }
+}

@@ -1,0 +1,205 @@
+//! `tarneeb bot pimc`: a reference bot of strength, speaking protocol.md on stdin/stdout like
+//! any other bot. Card play, trump choice and bids all come from double-dummy solving of deals
+//! sampled to agree with what is public (see [`decide`]); each move gets a time budget, and
+//! the seed makes a move depend only on the request and the budget's sample count.
+
+pub mod decide;
+pub mod sample;
+pub mod wire;
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+
+use crate::rules::{DecisionKind, Move, Rules};
+use decide::{Effort, Table};
+use wire::Incoming;
+
+/// How the bot thinks.
+#[derive(Clone, Copy, Debug)]
+pub struct PimcConfig {
+    /// Time budget per move in milliseconds (kept under 40% of the referee's limit too).
+    pub ms: u64,
+    pub seed: u64,
+    /// Stop after this many sampled deals even with time left (for reproducible moves).
+    pub max_samples: Option<usize>,
+}
+
+/// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
+/// are reported on stderr and skipped (the referee judges silence, not the bot).
+pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut rules: Option<Rules> = None;
+    for line in input.lines() {
+        let line = line?;
+        let msg: Incoming = match serde_json::from_str(&line) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("pimc: cannot read a line ({e}): {line}");
+                continue;
+            }
+        };
+        match msg.kind.as_str() {
+            "hello" => {
+                rules = msg.rules;
+                let version = env!("CARGO_PKG_VERSION");
+                writeln!(
+                    output,
+                    r#"{{"type":"hello","name":"pimc","version":"{version}"}}"#
+                )?;
+                output.flush()?;
+            }
+            "request" => {
+                let id = msg.id.unwrap_or(0);
+                let started = Instant::now();
+                // A solver fault must cost one move, not the game: fall back to a legal move.
+                let first = msg.legal.first().cloned().unwrap_or_default();
+                let (text, effort) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    answer(&cfg, rules.as_ref(), &msg)
+                }))
+                .unwrap_or((first, Effort::default()));
+                let reply = serde_json::json!({"type": "move", "id": id, "move": text});
+                writeln!(output, "{reply}")?;
+                output.flush()?;
+                let ms = started.elapsed().as_secs_f64() * 1e3;
+                let rate = effort.samples as f64 / (ms / 1e3).max(1e-6);
+                eprintln!(
+                    "pimc: request {id} {}: {text} after {} samples in {ms:.0} ms ({rate:.0} samples/s)",
+                    msg.decision.as_deref().unwrap_or("?"),
+                    effort.samples
+                );
+            }
+            "game_end" => break,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn kind_of(decision: &str) -> Option<DecisionKind> {
+    [
+        DecisionKind::ThrowIn,
+        DecisionKind::Call,
+        DecisionKind::Trump,
+        DecisionKind::Play,
+    ]
+    .into_iter()
+    .find(|k| k.as_str() == decision)
+}
+
+/// The reply's move, written exactly as the request's legal list has it.
+fn answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> (String, Effort) {
+    let first = msg.legal.first().cloned().unwrap_or_default();
+    let (Some(kind), Some(view), Some(rules)) = (
+        msg.decision.as_deref().and_then(kind_of),
+        msg.view.as_ref(),
+        rules,
+    ) else {
+        return (first, Effort::default());
+    };
+    let legal: Vec<Move> = msg
+        .legal
+        .iter()
+        .filter_map(|t| Move::parse(kind, t).ok())
+        .collect();
+    if legal.len() != msg.legal.len() || legal.is_empty() {
+        return (first, Effort::default());
+    }
+    let limit = msg
+        .time
+        .as_ref()
+        .and_then(|t| t.limit_ms)
+        .map_or(u64::MAX, |l| l * 2 / 5);
+    let table = Table {
+        rules,
+        view,
+        deadline: Instant::now() + Duration::from_millis(cfg.ms.min(limit)),
+        max_samples: cfg.max_samples.unwrap_or(usize::MAX),
+    };
+    let id = msg.id.unwrap_or(0);
+    let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let (mv, effort) = match kind {
+        DecisionKind::ThrowIn => (Move::Keep, Effort::default()),
+        DecisionKind::Trump => table.trump_choice(&legal, &mut rng),
+        DecisionKind::Call if rules.individual.is_some() => table.individual_bid(&legal, &mut rng),
+        DecisionKind::Call => table.contract_call(&legal, &mut rng),
+        DecisionKind::Play => {
+            let cards: Vec<_> = legal
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Play(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            let (c, e) = table.play(&cards, &mut rng);
+            (Move::Play(c), e)
+        }
+    };
+    let text = legal
+        .iter()
+        .position(|&m| m == mv)
+        .map_or(first, |i| msg.legal[i].clone());
+    (text, effort)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(lines: &[String]) -> Vec<serde_json::Value> {
+        let input = lines.join("\n") + "\n";
+        let mut out = Vec::new();
+        let cfg = PimcConfig {
+            ms: 20,
+            seed: 1,
+            max_samples: Some(2),
+        };
+        run(cfg, input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn answers_hello_and_requests_and_stops_at_game_end() {
+        let rules = serde_json::to_string(&Rules::classic()).unwrap();
+        let hello = format!(
+            r#"{{"type":"hello","protocol":1,"seat":0,"rules":{rules},"time":{{"handshake_ms":1000,"move_ms":1000,"bank_ms":null,"increment_ms":0}}}}"#
+        );
+        // Seat 0 leads the last trick at No Trump: its one card, then a free choice of two.
+        let view = |hand: &str, left: u8| {
+            format!(
+                r#"{{"seat":0,"dealer":3,"hand":{hand},"trump":"NT","tricks":[],"current_trick":{{"leader":0,"cards":[]}},"cards_left":[{left},{left},{left},{left}]}}"#
+            )
+        };
+        let request = |id: u32, legal: &str, hand: &str, left: u8| {
+            format!(
+                r#"{{"type":"request","id":{id},"decision":"play","legal":{legal},"view":{},"time":{{"limit_ms":1000,"bank_ms":null}}}}"#,
+                view(hand, left)
+            )
+        };
+        let lines = vec![
+            hello,
+            request(7, r#"["AS"]"#, r#"["AS"]"#, 1),
+            r#"{"type":"trick","hand_number":1,"number":13,"leader":0,"cards":["AS","2S","3S","4S"],"winner":0}"#.to_string(),
+            request(9, r#"["AS","2H"]"#, r#"["AS","2H"]"#, 2),
+            "not json".to_string(),
+            r#"{"type":"game_end","winner":0,"reason":"target","hands":1,"team_scores":[31,0]}"#
+                .to_string(),
+            request(11, r#"["AS"]"#, r#"["AS"]"#, 1),
+        ];
+        let out = talk(&lines);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out[0]["type"], "hello");
+        assert_eq!(out[0]["name"], "pimc");
+        assert_eq!(
+            out[1],
+            serde_json::json!({"type": "move", "id": 7, "move": "AS"})
+        );
+        assert_eq!(out[2]["id"], 9);
+        assert!(["AS", "2H"].contains(&out[2]["move"].as_str().unwrap()));
+    }
+}

@@ -1,0 +1,186 @@
+//! `tarneeb replay --analyze`: the double-dummy analysis of recorded games of every preset is
+//! consistent with the tricks actually taken (DDS's values are checked against an independent
+//! search in the unit tests of `src/analysis/`).
+
+mod common;
+
+use std::path::Path;
+
+use common::{python_bot, stderr, tarneeb, Scratch};
+use serde_json::Value;
+
+/// Plays a short game (at most four deals: analysis solves every card) between random bots.
+fn play(scratch: &Scratch, preset: &str, seed: &str) -> std::path::PathBuf {
+    let rules = scratch.file(
+        &format!("{preset}.rules.json"),
+        &format!(r#"{{"preset": "{preset}", "max-hands": 4}}"#),
+    );
+    let record = scratch.path(&format!("{preset}.jsonl"));
+    let bot = python_bot("sample-bots/python/random_bot.py", &[]);
+    let mut args = vec![
+        "play".to_string(),
+        "--json".into(),
+        "--rules".into(),
+        rules.display().to_string(),
+        "--seed".into(),
+        seed.into(),
+        "--record".into(),
+        record.display().to_string(),
+    ];
+    for _ in 0..4 {
+        args.extend(["--bot".to_string(), bot.clone()]);
+    }
+    let out = tarneeb(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    record
+}
+
+fn analysed(record: &Path) -> Value {
+    let out = tarneeb(&["replay", record.to_str().unwrap(), "--analyze", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn n(v: &Value) -> i64 {
+    v.as_i64().unwrap()
+}
+
+/// Every card moves the declaring side's double-dummy total down by its cost when its own side
+/// plays it and up by its cost when the other side does; so from par to the tricks taken, the
+/// side's costs minus the other side's add up to par minus taken, hand by hand, and the total
+/// after the last card is the tricks taken.
+fn check_costs_sum_to_par_minus_taken(game: &Value) {
+    let a = &game["analysis"];
+    let hands = a["hands"].as_array().unwrap();
+    assert!(!hands.is_empty(), "no hand was played out");
+    let mut lost = [0i64; 4];
+    let mut any_cost = false;
+    for h in hands {
+        let side = n(&h["side"]);
+        let cards = h["cards"].as_array().unwrap();
+        assert_eq!(cards.len(), 52);
+        let (mut ours, mut theirs) = (0, 0);
+        let mut total = n(&h["par"]);
+        for c in cards {
+            let cost = n(&c["cost"]);
+            let seat = n(&c["seat"]);
+            lost[seat as usize] += cost;
+            any_cost |= cost > 0;
+            if seat % 2 == side {
+                ours += cost;
+                total -= cost;
+            } else {
+                theirs += cost;
+                total += cost;
+            }
+            assert_eq!(
+                total,
+                n(&c["side_tricks_after"]),
+                "hand {}: {c}",
+                h["number"]
+            );
+            let best = c["best"].as_array().unwrap();
+            assert_eq!(cost == 0, best.contains(&c["card"]), "{c}");
+        }
+        assert_eq!(
+            n(&h["par"]) - n(&h["taken"]),
+            ours - theirs,
+            "hand {}",
+            h["number"]
+        );
+        assert_eq!(total, n(&h["taken"]));
+        // The tricks taken as the verified record has them.
+        let verified = game["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["number"] == h["number"])
+            .unwrap();
+        let taken = verified["tricks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| n(&t["winner"]) % 2 == side)
+            .count() as i64;
+        assert_eq!(taken, n(&h["taken"]));
+    }
+    assert!(
+        any_cost,
+        "random bots made no double-dummy mistake: the test proves little"
+    );
+    for (seat, l) in lost.iter().enumerate() {
+        assert_eq!(*l, n(&a["seats"][seat]["tricks_lost"]), "seat {seat}");
+    }
+    assert_eq!(lost.iter().sum::<i64>(), n(&a["game"]["tricks_lost"]));
+}
+
+#[test]
+fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken() {
+    let scratch = Scratch::new("analysis-costs");
+    for (preset, seed) in [
+        ("classic", "3"),
+        ("egyptian", "4"),
+        ("400", "5"),
+        ("41", "6"),
+    ] {
+        let record = play(&scratch, preset, seed);
+        let game = analysed(&record);
+        check_costs_sum_to_par_minus_taken(&game);
+        let strains = game["analysis"]["hands"][0]["strains"].as_array().unwrap();
+        match preset {
+            "classic" => assert_eq!(strains.len(), 4, "four suits, no No Trump"),
+            "egyptian" => assert_eq!(strains.len(), 5, "four suits and No Trump"),
+            _ => assert!(strains.is_empty(), "400 and 41 have no trump choice"),
+        }
+    }
+}
+
+#[test]
+fn the_text_analysis_shows_par_costs_and_accuracy() {
+    let scratch = Scratch::new("analysis-text");
+    let record = play(&scratch, "classic", "3");
+    let out = tarneeb(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--analyze",
+        "--hand",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Hand 1: team"), "{text}");
+    assert!(text.contains(" par "), "{text}");
+    assert!(text.contains("declarer's tricks by trump: C "), "{text}");
+    assert!(text.contains("trick 13:"), "{text}");
+    let full = tarneeb(&["replay", record.to_str().unwrap(), "--analyze"]);
+    let full = String::from_utf8(full.stdout).unwrap();
+    for seat in 0..4 {
+        assert!(full.contains(&format!("  seat {seat}: ")), "{full}");
+    }
+    assert!(full.contains("tricks lost ("), "{full}");
+}
+
+#[test]
+fn the_html_page_embeds_the_analysis_when_asked() {
+    let scratch = Scratch::new("analysis-html");
+    let record = play(&scratch, "classic", "3");
+    let rec = record.to_str().unwrap();
+    let page = scratch.path("g.html");
+    let out = tarneeb(&["replay", rec, "--analyze", "--html", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html
+        .find(r#"<script type="application/json" id="analysis">"#)
+        .unwrap();
+    let body = &html[start..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</script>").unwrap()];
+    let embedded: Value = serde_json::from_str(&body.replace("<\\/", "</")).unwrap();
+    assert_eq!(embedded, analysed(&record)["analysis"]);
+    assert!(html.contains("sup.cost"), "the page styles card costs");
+    // Without --analyze the page carries no analysis.
+    let plain = scratch.path("plain.html");
+    let out = tarneeb(&["replay", rec, "--html", plain.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&plain).unwrap();
+    assert!(html.contains(r#"id="analysis">null</script>"#));
+}

@@ -194,7 +194,7 @@ fn an_empty_time_bank_is_a_timeout() {
     );
     let out = s.play(
         [&good, &slow, &good, &good],
-        &["--seed", "8", "--time-bank", "1s", "--increment", "0"],
+        &["--seed", "8", "--time-bank", "1s", "--increment", "0s"],
         GAME_LIMIT,
     );
     let v = result_of(&out);

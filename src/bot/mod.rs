@@ -46,6 +46,7 @@ use std::time::{Duration, Instant};
 use lines::LineSplitter;
 use os::pollfd;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
+pub use stderr_log::tail as stderr_tail;
 pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read
@@ -208,9 +209,13 @@ impl Bot {
         if let Some(dir) = &spec.cwd {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(|source| BotError::Spawn {
-            command: command.clone(),
-            source,
+        let mut child = cmd.spawn().map_err(|source| {
+            // Nothing ran, so nothing is left behind: the log was created for this bot only.
+            let _ = std::fs::remove_file(&spec.stderr_log);
+            BotError::Spawn {
+                command: command.clone(),
+                source,
+            }
         })?;
         let pid = child.id();
         let stdin = child.stdin.take().expect("stdin is piped");

@@ -76,6 +76,24 @@ pub fn run(cli: Cli) -> Result<u8> {
     }
 }
 
+/// The message of an error that ended a command: its own text, then each cause that says
+/// something new. Why not `{:#}`: our errors already quote their cause (`seat 0: cannot start
+/// bot ...: No such file`), so printing the chain too repeated the same text two or three times.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 /// The exit code for an error that ended a command (its message is printed by the caller).
 pub fn exit_code(e: &anyhow::Error) -> ExitCode {
     match e.downcast_ref::<RefereeError>() {
@@ -87,5 +105,20 @@ pub fn exit_code(e: &anyhow::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => ExitCode::from(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_already_quoted_is_printed_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(io).context("cannot start bot 'x': No such file");
+        assert_eq!(message(&e), "cannot start bot 'x': No such file");
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(io).context("cannot read r.json");
+        assert_eq!(message(&e), "cannot read r.json: No such file");
     }
 }

@@ -7,14 +7,14 @@ use anyhow::Result;
 
 use super::args::{parse_seat, BotLimits};
 use super::UsageError;
-use tarneeb_referee::bot::{split_command, BotSpec};
-use tarneeb_referee::protocol::HandEndMsg;
+use tarneeb_referee::bot::{split_command, stderr_tail, BotSpec};
+use tarneeb_referee::protocol::{FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
 use tarneeb_referee::referee::{play_game, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
 use tarneeb_referee::rules::{Rules, Seat};
-use tarneeb_referee::{outln, rules_file, signals};
+use tarneeb_referee::{out, outln, rules_file, signals};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -126,7 +126,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let _ = tarneeb_referee::bot::become_subreaper();
     let json = a.json;
     if !json {
-        outln!("seed {seed}, record {}", record.display())?;
+        outln!("seed {seed}")?;
     }
     let mut report = |h: &HandEndMsg| {
         if !json {
@@ -181,8 +181,34 @@ pub fn run(a: PlayArgs) -> Result<()> {
             r.team_scores.0[0],
             r.team_scores.0[1]
         )?;
+        outln!("record {}", outcome.record.display())?;
+    }
+    if let Some(f) = &outcome.result.forfeit {
+        if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {
+            let note = stderr_note(&cfg.bots[f.seat.index()].stderr_log);
+            if json {
+                eprint!("seat {}: {note}", f.seat);
+            } else {
+                out!("{note}")?;
+            }
+        }
     }
     Ok(())
+}
+
+/// What a bot that failed to start or crashed wrote to stderr: its last lines and the log's path,
+/// since the cause (a missing script, a traceback) is usually only there.
+pub fn stderr_note(log: &Path) -> String {
+    match stderr_tail(log, 5) {
+        Some(lines) => {
+            let mut s = format!("last lines of its stderr ({}):\n", log.display());
+            for l in lines {
+                s.push_str(&format!("  | {l}\n"));
+            }
+            s
+        }
+        None => format!("its stderr log {} is empty\n", log.display()),
+    }
 }
 
 /// `play --deals-from RECORD`: the record's deals in order and its first dealer. The record must

@@ -141,7 +141,18 @@ fn play_watched(
     let mut writer = MessageWriter::default();
     for (i, spec) in cfg.bots.iter().enumerate() {
         let seat = Seat::from_index(i);
-        let mut bot = Bot::spawn(spec).map_err(|source| RefereeError::Spawn { seat, source })?;
+        let mut bot = match Bot::spawn(spec) {
+            Ok(bot) => bot,
+            Err(source) => {
+                // The game never starts: stop the bots already running and take back their
+                // logs, so a command that could not start leaves no file behind.
+                drop(seats);
+                for started in &cfg.bots[..i] {
+                    let _ = std::fs::remove_file(&started.stderr_log);
+                }
+                return Err(RefereeError::Spawn { seat, source });
+            }
+        };
         // The hello goes into the pipe at once, before the next bot is started: a bot finds it
         // waiting when it has started up and answers straight away, while the referee starts
         // the others, instead of blocking in its first read until all four are running and

@@ -64,7 +64,7 @@ fn every_message_of_real_games_validates() {
         } else {
             rules.to_string()
         };
-        let trace = dir.join(format!("{name}.trace"));
+        let trace = dir.join(format!("{name}-trace"));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
         cmd.current_dir(root()).args([
             "play",
@@ -96,13 +96,29 @@ fn every_message_of_real_games_validates() {
             "{name}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        for line in std::fs::read_to_string(&trace).unwrap().lines() {
-            let entry: Value = serde_json::from_str(line).unwrap();
-            if *name == "faults" && entry["dir"] == "in" && entry["seat"] == 1 {
+        let traced: Vec<(usize, String)> = (0..4)
+            .flat_map(|seat| {
+                let file = trace.join(format!("{name}.seat{seat}.trace"));
+                let text = std::fs::read_to_string(&file).unwrap();
+                text.lines()
+                    .map(|l| (seat, l.to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (seat, line) in &traced {
+            // `SECONDS seatN to-bot|from-bot LINE`
+            let mut parts = line.splitn(4, ' ');
+            let (_, _, direction, line) = (
+                parts.next(),
+                parts.next(),
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+            );
+            if *name == "faults" && direction == "from-bot" && *seat == 1 {
                 continue; // the faulty bot's own lines are invalid on purpose
             }
-            let msg: Value = serde_json::from_str(entry["line"].as_str().unwrap()).unwrap();
-            let (v, dir_name) = if entry["dir"] == "out" {
+            let msg: Value = serde_json::from_str(line).unwrap();
+            let (v, dir_name) = if direction == "to-bot" {
                 (&to_bot, "to bot")
             } else {
                 (&from_bot, "from bot")

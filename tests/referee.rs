@@ -438,7 +438,7 @@ fn no_message_reveals_a_hidden_card() {
                     preset,
                     "--seed",
                     &seed.to_string(),
-                    "--trace",
+                    "--leak-trace",
                     trace.to_str().unwrap(),
                 ],
                 GAME_LIMIT,

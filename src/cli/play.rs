@@ -11,7 +11,7 @@ use tarneeb_referee::bot::{split_command, stderr_tail, BotSpec};
 use tarneeb_referee::protocol::{FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
-use tarneeb_referee::referee::{play_game, GameConfig};
+use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
 use tarneeb_referee::rules::{Rules, Seat};
 use tarneeb_referee::{out, outln, rules_file, signals};
@@ -49,9 +49,13 @@ pub struct PlayArgs {
     /// Print the result as one JSON object instead of the hand-by-hand report.
     #[arg(long)]
     json: bool,
-    /// Test aid: write every message with its seat and the cards hidden from that seat.
-    #[arg(long, hide = true)]
+    /// Write every line sent to and received from each seat, with its time (seconds since the
+    /// bots started) and direction, to DIR/STEM.seatN.trace, STEM being the record's name.
+    #[arg(long, value_name = "DIR")]
     trace: Option<PathBuf>,
+    /// Test aid: write every message with its seat and the cards hidden from that seat.
+    #[arg(long, hide = true, value_name = "FILE")]
+    leak_trace: Option<PathBuf>,
 }
 
 pub fn run(a: PlayArgs) -> Result<()> {
@@ -114,7 +118,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
         on_fault: a.limits.on_fault,
         events: a.limits.events,
         record: record.clone(),
-        trace: a.trace,
+        trace: a.trace.clone(),
+        leak_trace: a.leak_trace,
         grace: Duration::from_millis(1000),
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -182,6 +187,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             r.team_scores.0[1]
         )?;
         outln!("record {}", outcome.record.display())?;
+        if let Some(dir) = &a.trace {
+            let files: Vec<String> = Seat::ALL
+                .iter()
+                .map(|&s| trace_path(dir, &outcome.record, s).display().to_string())
+                .collect();
+            outln!("traces {}", files.join(" "))?;
+        }
     }
     if let Some(f) = &outcome.result.forfeit {
         if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {

@@ -67,6 +67,10 @@ pub struct TournamentArgs {
     shard: Option<(u64, u64)>,
     #[command(flatten)]
     limits: BotLimits,
+    /// Write every line sent to and received from each seat, with its time, to
+    /// DIR/GAME.seatN.trace (one file per seat per game; GAME as in DIR/games/).
+    #[arg(long, value_name = "DIR")]
+    trace: Option<PathBuf>,
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -235,6 +239,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deals,
         sprt,
         total,
+        trace: a.trace.clone(),
     };
     let stop = signals::install();
     let _ = become_subreaper();

@@ -8,9 +8,11 @@
 mod ask;
 mod delivery;
 mod faults;
+mod trace;
 
 pub use crate::protocol::FaultPolicy;
 pub use delivery::EventDelivery;
+pub use trace::trace_path;
 
 use ask::Answer;
 use delivery::trace_out;
@@ -46,8 +48,10 @@ pub struct GameConfig {
     pub on_fault: FaultPolicy,
     pub events: EventDelivery,
     pub record: PathBuf,
-    /// Test aid: every message with its direction, seat and the cards hidden from that seat.
+    /// `--trace DIR`: every line to and from each seat, one file per seat (see [`trace_path`]).
     pub trace: Option<PathBuf>,
+    /// Test aid: every message with its direction, seat and the cards hidden from that seat.
+    pub leak_trace: Option<PathBuf>,
     /// How long a bot gets to exit after the game before it is killed.
     pub grace: Duration,
 }
@@ -102,7 +106,8 @@ struct Table<'a, 's> {
     game: Game,
     seats: Vec<Seated>,
     record: RecordWriter,
-    trace: Option<BufWriter<File>>,
+    leak_trace: Option<BufWriter<File>>,
+    tracer: Option<trace::Tracer>,
     next_id: u64,
     rng: Pcg32,
     faults: [u32; 2],
@@ -136,6 +141,17 @@ fn play_watched(
     watchdog: &Watchdog<'_>,
     on_hand: HandHook<'_>,
 ) -> Result<Outcome, RefereeError> {
+    let trace_err = |dir: &PathBuf, source| RefereeError::Trace {
+        path: dir.display().to_string(),
+        source,
+    };
+    let tracer = match &cfg.trace {
+        Some(dir) => Some(
+            trace::Tracer::start(dir, &cfg.record, Instant::now())
+                .map_err(|e| trace_err(dir, e))?,
+        ),
+        None => None,
+    };
     let mut seats = Vec::with_capacity(4);
     let mut hellos = Vec::with_capacity(4);
     let mut writer = MessageWriter::default();
@@ -149,6 +165,12 @@ fn play_watched(
                 drop(seats);
                 for started in &cfg.bots[..i] {
                     let _ = std::fs::remove_file(&started.stderr_log);
+                }
+                if let (Some(t), Some(dir)) = (tracer, &cfg.trace) {
+                    let _ = t.finish();
+                    for seat in Seat::ALL {
+                        let _ = std::fs::remove_file(trace_path(dir, &cfg.record, seat));
+                    }
                 }
                 return Err(RefereeError::Spawn { seat, source });
             }
@@ -169,6 +191,9 @@ fn play_watched(
         );
         hello.push(b'\n');
         bot.send(&hello, None);
+        if let Some(t) = &tracer {
+            t.sent(seat, &hello);
+        }
         hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
@@ -181,7 +206,7 @@ fn play_watched(
     // From here on the thread only talks to the bots (see BatchScheduling for why).
     let _batch = crate::bot::BatchScheduling::begin();
     let record = RecordWriter::create(&cfg.record).map_err(|source| record_err(cfg, source))?;
-    let trace = match &cfg.trace {
+    let leak_trace = match &cfg.leak_trace {
         Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {
             RefereeError::Trace {
                 path: p.display().to_string(),
@@ -198,7 +223,8 @@ fn play_watched(
         game: Game::new(cfg.rules.clone(), first_dealer),
         seats,
         record,
-        trace,
+        leak_trace,
+        tracer,
         next_id: 1,
         rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
         faults: [0; 2],
@@ -211,8 +237,11 @@ fn play_watched(
     let result = table.run(&hellos, &mut deals, on_hand);
     let mut bots: Vec<&mut Bot> = table.seats.iter_mut().map(|s| &mut s.bot).collect();
     crate::bot::stop_all(&mut bots, cfg.grace);
-    if let Some(t) = table.trace.as_mut() {
+    if let Some(t) = table.leak_trace.as_mut() {
         let _ = t.flush();
+    }
+    if let (Some(t), Some(dir)) = (table.tracer.take(), &cfg.trace) {
+        t.finish().map_err(|e| trace_err(dir, e))?;
     }
     result
 }
@@ -341,7 +370,7 @@ impl Table<'_, '_> {
     > {
         for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
             let line = hello.strip_suffix(b"\n").unwrap_or(hello);
-            trace_out(&mut self.trace, &self.game, seat, line);
+            trace_out(&mut self.leak_trace, &self.game, seat, line);
         }
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
@@ -368,21 +397,23 @@ impl Table<'_, '_> {
                 match self.seats[seat.index()].bot.try_recv() {
                     None => still.push(seat),
                     Some(BotEvent::Written { .. }) => still.push(seat),
-                    Some(BotEvent::Line { text, .. }) => {
-                        self.trace_in(seat, &text);
+                    Some(BotEvent::Line { text, at }) => {
+                        self.trace_in(seat, at, &text);
                         match read_hello(&text) {
                             Ok(h) => names[seat.index()] = Some((h.name, h.version)),
                             Err(e) => faults.push((seat, FaultKind::Handshake, e)),
                         }
                     }
-                    Some(BotEvent::TooLong { limit, .. }) => {
+                    Some(BotEvent::TooLong { limit, at }) => {
+                        self.trace_note(seat, at, &format!("(line longer than {limit} bytes)"));
                         faults.push((
                             seat,
                             FaultKind::Handshake,
                             format!("hello reply longer than {limit} bytes"),
                         ));
                     }
-                    Some(BotEvent::NotUtf8 { .. }) => {
+                    Some(BotEvent::NotUtf8 { at }) => {
+                        self.trace_note(seat, at, "(not UTF-8)");
                         faults.push((
                             seat,
                             FaultKind::Handshake,

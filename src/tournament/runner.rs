@@ -49,6 +49,8 @@ pub struct RunConfig {
     pub sprt: Option<SprtConfig>,
     /// Total games of this run (after sharding), for the progress line.
     pub total: u64,
+    /// `--trace DIR`: each game's lines to and from its seats, one file per seat.
+    pub trace: Option<PathBuf>,
 }
 
 /// How a run ended.
@@ -345,7 +347,8 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         on_fault: cfg.on_fault,
         events: cfg.events,
         record: record.clone(),
-        trace: None,
+        trace: cfg.trace.clone(),
+        leak_trace: None,
         grace: Duration::from_millis(1000),
     };
     let start = Instant::now();

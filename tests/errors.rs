@@ -184,3 +184,42 @@ fn no_rust_type_names_in_messages() {
         assert!(!err.contains(ty), "{ty} in {err}");
     }
 }
+
+/// `play --scores` starts a game from given scores; the record keeps them and replay checks
+/// the game against them (and refuses the record once they are removed from its header).
+#[test]
+fn a_game_from_given_scores_is_recorded_and_replayed() {
+    let s = Scratch::new("scores");
+    let record = s.path("g.jsonl");
+    let mut args = vec![
+        "play".to_string(),
+        "--rules".into(),
+        "400".into(),
+        "--seed".into(),
+        "3".into(),
+        "--scores".into(),
+        "35,20,10,5".into(),
+        "--record".into(),
+        record.display().to_string(),
+    ];
+    args.extend(four_random());
+    let o = tarneeb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains(r#""start_scores":{"seats":[35,20,10,5]}"#));
+    let o = tarneeb(&["replay", record.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("started from scores 35,20,10,5"));
+    let edited = s.file(
+        "edited.jsonl",
+        &text.replace(r#","start_scores":{"seats":[35,20,10,5]}"#, ""),
+    );
+    let o = tarneeb(&["replay", edited.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let o = tarneeb(&[
+        "play", "--scores", "41,0,0,0", "--rules", "400", "--bot", "x", "--bot", "x", "--bot", "x",
+        "--bot", "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("target"), "{}", stderr(&o));
+}

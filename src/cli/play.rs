@@ -13,7 +13,7 @@ use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
 use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
-use tarneeb_referee::rules::{Rules, Seat};
+use tarneeb_referee::rules::{Game, Rules, Seat, StartScores};
 use tarneeb_referee::{out, outln, rules_file, signals};
 
 #[derive(clap::Args)]
@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// other bots do with the same cards); then deals from the seed.
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
     deals_from: Option<PathBuf>,
+    /// Start from these scores instead of zero: A:B for the partnerships (classic, egyptian) or
+    /// A,B,C,D for the players (400, 41). Kept in the record, so replay checks such a game too.
+    #[arg(long, value_name = "SCORES", value_parser = str::parse::<StartScores>)]
+    scores: Option<StartScores>,
     #[command(flatten)]
     limits: BotLimits,
     /// Print the result as one JSON object instead of the hand-by-hand report.
@@ -88,6 +92,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
         (None, None) => (Vec::new(), a.first_dealer),
     };
+    if let Some(scores) = a.scores {
+        Game::new(rules.clone(), Seat::from_index(0))
+            .with_scores(scores)
+            .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
+    }
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
         let command =
@@ -121,6 +130,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         trace: a.trace.clone(),
         leak_trace: a.leak_trace,
         grace: Duration::from_millis(1000),
+        start_scores: a.scores,
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

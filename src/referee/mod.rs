@@ -32,7 +32,7 @@ use crate::protocol::{
     PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
-use crate::rules::{Deal, DealSource, Game, Rules, Seat, View};
+use crate::rules::{Deal, DealSource, Game, Rules, Seat, StartScores, View};
 
 /// Everything one game needs.
 #[derive(Clone, Debug)]
@@ -54,6 +54,8 @@ pub struct GameConfig {
     pub leak_trace: Option<PathBuf>,
     /// How long a bot gets to exit after the game before it is killed.
     pub grace: Duration,
+    /// Scores the game starts from instead of zero (`play --scores`), kept in the record.
+    pub start_scores: Option<StartScores>,
 }
 
 /// The referee's own failures.
@@ -70,6 +72,11 @@ pub enum RefereeError {
     Trace {
         path: String,
         source: std::io::Error,
+    },
+    #[error("--scores {scores}: {problem}")]
+    StartScores {
+        scores: StartScores,
+        problem: String,
     },
     #[error("cannot start the referee's watchdog thread: {0}; the system is short of threads or memory, run fewer games at once")]
     Watchdog(std::io::Error),
@@ -218,9 +225,15 @@ fn play_watched(
     let mut deals = DealSource::from_seed(cfg.seed);
     let drawn_dealer = deals.first_dealer();
     let first_dealer = cfg.first_dealer.unwrap_or(drawn_dealer);
+    let mut game = Game::new(cfg.rules.clone(), first_dealer);
+    if let Some(scores) = cfg.start_scores {
+        game = game
+            .with_scores(scores)
+            .map_err(|problem| RefereeError::StartScores { scores, problem })?;
+    }
     let mut table = Table {
         cfg,
-        game: Game::new(cfg.rules.clone(), first_dealer),
+        game,
         seats,
         record,
         leak_trace,
@@ -279,6 +292,7 @@ impl Table<'_, '_> {
             bots: bots.clone(),
             time: self.cfg.time,
             on_fault: self.cfg.on_fault.to_string(),
+            start_scores: self.cfg.start_scores,
         };
         self.write(&RecordLine::Header(Box::new(header)))?;
         let mut forfeit = None;

@@ -349,6 +349,7 @@ fn play_one(cfg: &RunConfig, spec: &GameSpec, stop: &AtomicBool) -> Result<GameR
         record: record.clone(),
         trace: cfg.trace.clone(),
         leak_trace: None,
+        start_scores: None,
         grace: Duration::from_millis(1000),
     };
     let start = Instant::now();

@@ -33,6 +33,7 @@ fn sample_record_ms(rules: Rules, seed: u64, ms: u64) -> Vec<String> {
             increment_ms: 0,
         },
         on_fault: "forfeit".to_string(),
+        start_scores: None,
     };
     let mut out = vec![RecordLine::Header(Box::new(header.clone()))];
     let mut game = Game::new(rules, first);

@@ -43,6 +43,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 pub mod bot;
+pub mod conformance;
 pub mod players;
 pub mod protocol;
 pub mod record;

@@ -16,7 +16,7 @@ fn layer(top: &str) -> Option<u8> {
         "protocol" | "players" | "rules_file" | "signals" | "bot" => 1,
         "record" => 2,
         "referee" | "replay" | "simulate" => 3,
-        "tournament" => 4,
+        "tournament" | "conformance" => 4,
         "cli" | "main" => 5,
         "lib" => 6,
         _ => return None,

@@ -355,6 +355,13 @@ impl Bot {
         stop_all(&mut [self], grace);
     }
 
+    /// Closes the bot's stdin (dropping whatever was still queued), as at the end of its input:
+    /// a well-behaved bot then exits by itself.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+        self.discard_output_queue();
+    }
+
     /// Closes stdin and drops whatever was still queued for it: the first step of stopping.
     /// False if the bot was already stopped.
     fn begin_stop(&mut self) -> bool {

@@ -4,6 +4,7 @@
 //! failed, 2 bad usage or input, 130 interrupted).
 
 mod args;
+mod check_bot;
 mod play;
 mod replay;
 mod rules;
@@ -57,6 +58,19 @@ enum Command {
     Standings(standings::StandingsArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate(simulate::SimulateArgs),
+    /// Check a bot before a tournament does: every preset and every rare situation.
+    ///
+    /// The bot plays against built-in seats in plain games of every preset, then in games forced
+    /// into rare situations (a throw-in offer, the dealer forced to bid, No Trump, double and
+    /// redouble, a bid of 13, the 400 minimum bid by score, the last hands of a game). Checked:
+    /// the handshake, every reply's format, id and legality, nothing written unasked, reply
+    /// times against the limit, and that the bot exits on game_end and at the end of its input.
+    /// Each failure shows the message that triggered it and the bot's answer. Exit code 0 when
+    /// every check passed, 1 when one failed, 2 for bad usage.
+    CheckBot(check_bot::CheckBotArgs),
+    /// The built-in seat check-bot plays against (not for direct use).
+    #[command(hide = true)]
+    ScriptedBot(check_bot::ScriptedBotArgs),
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -73,6 +87,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Tournament(a) => Ok(tournament::run(a)),
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
+        Command::CheckBot(a) => check_bot::run(a),
+        Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
     }
 }
 

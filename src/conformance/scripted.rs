@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Plays one game on `input`/`output`; returns at `game_end` or end of file.
 pub fn serve(
@@ -23,9 +23,7 @@ pub fn serve(
             continue;
         };
         let reply = match msg["type"].as_str() {
-            Some("hello") => {
-                json!({"type": "hello", "name": "scripted", "version": env!("CARGO_PKG_VERSION")})
-            }
+            Some("hello") => r#"{"type":"hello","name":"scripted"}"#.to_string(),
             Some("request") => {
                 let legal: Vec<&str> = msg["legal"]
                     .as_array()
@@ -34,7 +32,12 @@ pub fn serve(
                 let Some(mv) = choose(prefer, &legal, &mut rng) else {
                     continue;
                 };
-                json!({"type": "move", "id": msg["id"], "move": mv})
+                // Written by hand so the fields come in protocol.md's order.
+                format!(
+                    r#"{{"type":"move","id":{},"move":{}}}"#,
+                    msg["id"],
+                    Value::from(mv)
+                )
             }
             Some("game_end") => return Ok(()),
             _ => continue,

@@ -11,9 +11,10 @@ pub struct BotLimits {
     #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
     pub handshake_timeout: u64,
     /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
-    /// a rules option counted in strikes, separate from this.)
-    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
-    pub move_timeout: u64,
+    /// a rules option counted in strikes, separate from this.) Default: 30s; with a human seat
+    /// (`play --bot human`), no limit.
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub move_timeout: Option<u64>,
     /// A chess-clock time bank per seat for the whole game (default: none).
     #[arg(long, value_parser = parse_duration_ms)]
     pub time_bank: Option<u64>,
@@ -37,11 +38,17 @@ pub struct BotLimits {
     pub events: EventDelivery,
 }
 
+/// `--move-timeout` when none is given.
+pub const DEFAULT_MOVE_MS: u64 = 30_000;
+/// The limit that stands for "none" when a person plays: 30 days (a real `u64::MAX` would
+/// overflow the deadline arithmetic).
+pub const NO_LIMIT_MS: u64 = 30 * 24 * 3600 * 1000;
+
 impl BotLimits {
     pub fn time(&self) -> TimeLimits {
         TimeLimits {
             handshake_ms: self.handshake_timeout,
-            move_ms: self.move_timeout,
+            move_ms: self.move_timeout.unwrap_or(DEFAULT_MOVE_MS),
             bank_ms: self.time_bank,
             increment_ms: self.increment,
         }

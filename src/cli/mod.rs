@@ -5,6 +5,7 @@
 
 mod args;
 mod check_bot;
+mod human;
 mod play;
 mod replay;
 mod rules;
@@ -68,6 +69,9 @@ enum Command {
     /// Each failure shows the message that triggered it and the bot's answer. Exit code 0 when
     /// every check passed, 1 when one failed, 2 for bad usage.
     CheckBot(check_bot::CheckBotArgs),
+    /// The terminal seat of `play --bot human` (not for direct use).
+    #[command(hide = true)]
+    HumanSeat(human::HumanSeatArgs),
     /// The built-in seat check-bot plays against (not for direct use).
     #[command(hide = true)]
     ScriptedBot(check_bot::ScriptedBotArgs),
@@ -88,6 +92,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::CheckBot(a) => check_bot::run(a),
+        Command::HumanSeat(a) => human::run(a).map(|()| 0),
         Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
     }
 }

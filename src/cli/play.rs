@@ -27,7 +27,8 @@ pub struct PlayArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
-    /// Partners are seats 0 & 2 and 1 & 3.
+    /// Partners are seats 0 & 2 and 1 & 3. `human` is a seat you play yourself from this
+    /// terminal (your hand, the auction, the trick and the scores are shown; type a move).
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
     /// Where to write the game record (JSON lines). Default: games/seed-SEED.jsonl.
@@ -97,10 +98,23 @@ pub fn run(a: PlayArgs) -> Result<()> {
             .with_scores(scores)
             .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
     }
+    let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
+    let mut time = a.limits.time();
+    if humans > 0 {
+        super::human::open_tty().map_err(|e| UsageError(format!("{e:#}")))?;
+        if a.limits.move_timeout.is_none() {
+            time.move_ms = super::args::NO_LIMIT_MS;
+        }
+    }
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
-        let command =
-            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+        let command = if cmd.trim() == "human" {
+            let exe = std::env::current_exe()
+                .map_err(|e| anyhow::anyhow!("cannot find the tarneeb program itself: {e}"))?;
+            vec![exe.display().to_string(), "human-seat".into()]
+        } else {
+            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
+        };
         let stem = record
             .file_stem()
             .map_or("game".into(), |s| s.to_string_lossy().into_owned());
@@ -123,7 +137,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         first_dealer,
         deals,
         bots,
-        time: a.limits.time(),
+        time,
         on_fault: a.limits.on_fault,
         events: a.limits.events,
         record: record.clone(),

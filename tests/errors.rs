@@ -16,6 +16,25 @@ fn four_random() -> Vec<String> {
     v
 }
 
+/// `tarneeb play --seed 1 --record RECORD EXTRA...` with the first bots replaced by `first`
+/// and random bots in the other seats.
+fn play(record: &std::path::Path, extra: &[&str], first: &[&str]) -> std::process::Output {
+    let mut args: Vec<String> = ["play", "--seed", "1", "--record"]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    args.push(record.display().to_string());
+    args.extend(extra.iter().map(|a| a.to_string()));
+    for seat in 0..4 {
+        args.push("--bot".into());
+        args.push(match first.get(seat) {
+            Some(b) => b.to_string(),
+            None => python_bot(RANDOM_BOT, &[]),
+        });
+    }
+    tarneeb(&args)
+}
+
 #[test]
 fn every_duration_flag_refuses_a_bare_number() {
     let s = Scratch::new("bare-duration");
@@ -63,18 +82,8 @@ fn every_duration_flag_refuses_a_bare_number() {
 fn a_bot_that_cannot_start_is_reported_once_and_leaves_nothing() {
     let s = Scratch::new("no-start");
     let record = s.path("r.jsonl");
-    let mut args = vec![
-        "play".to_string(),
-        "--seed".into(),
-        "1".into(),
-        "--record".into(),
-        record.display().to_string(),
-    ];
-    let bots = four_random();
-    args.extend(bots[..2].iter().cloned());
-    args.extend(["--bot".to_string(), "/nonexistent/tarneeb-bot".to_string()]);
-    args.extend(bots[4..].iter().cloned());
-    let o = tarneeb(&args);
+    let random = python_bot(RANDOM_BOT, &[]);
+    let o = play(&record, &[], &[&random, "/nonexistent/tarneeb-bot"]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(
@@ -97,17 +106,7 @@ fn a_bot_that_cannot_start_is_reported_once_and_leaves_nothing() {
 fn a_handshake_failure_quotes_the_bots_stderr_and_names_its_log() {
     let s = Scratch::new("handshake-stderr");
     let record = s.path("r.jsonl");
-    let mut args = vec![
-        "play".to_string(),
-        "--seed".into(),
-        "1".into(),
-        "--record".into(),
-        record.display().to_string(),
-        "--bot".into(),
-        "python3 /nonexistent/nosuchscript.py".into(),
-    ];
-    args.extend(four_random()[2..].iter().cloned());
-    let o = tarneeb(&args);
+    let o = play(&record, &[], &["python3 /nonexistent/nosuchscript.py"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(out.contains("handshake"), "{out}");
@@ -133,18 +132,8 @@ fn debug_output_on_stdout_is_told_to_go_to_stderr() {
         "chatty.py",
         "import sys\nprint('thinking...', flush=True)\nfor l in sys.stdin: pass\n",
     );
-    let mut args = vec![
-        "play".to_string(),
-        "--seed".into(),
-        "1".into(),
-        "--json".into(),
-        "--record".into(),
-        s.path("r.jsonl").display().to_string(),
-        "--bot".into(),
-        format!("python3 {}", bot.display()),
-    ];
-    args.extend(four_random()[2..].iter().cloned());
-    let o = tarneeb(&args);
+    let chatty = format!("python3 {}", bot.display());
+    let o = play(&s.path("r.jsonl"), &["--json"], &[&chatty]);
     let out = stdout(&o);
     assert!(out.contains("write diagnostics to stderr"), "{out}");
 }
@@ -191,19 +180,7 @@ fn no_rust_type_names_in_messages() {
 fn a_game_from_given_scores_is_recorded_and_replayed() {
     let s = Scratch::new("scores");
     let record = s.path("g.jsonl");
-    let mut args = vec![
-        "play".to_string(),
-        "--rules".into(),
-        "400".into(),
-        "--seed".into(),
-        "3".into(),
-        "--scores".into(),
-        "35,20,10,5".into(),
-        "--record".into(),
-        record.display().to_string(),
-    ];
-    args.extend(four_random());
-    let o = tarneeb(&args);
+    let o = play(&record, &["--rules", "400", "--scores", "35,20,10,5"], &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&record).unwrap();
     assert!(text.contains(r#""start_scores":{"seats":[35,20,10,5]}"#));

@@ -9,17 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use common::{command, root, Scratch};
-
-/// A validator for one of the schema's top-level definitions (`to_bot` or `from_bot`).
-fn validator(def: &str) -> jsonschema::Validator {
-    let text = std::fs::read_to_string(root().join("protocol/schema.json")).unwrap();
-    let mut schema: Value = serde_json::from_str(&text).unwrap();
-    let obj = schema.as_object_mut().unwrap();
-    obj.remove("oneOf");
-    obj.insert("$ref".into(), Value::String(format!("#/$defs/{def}")));
-    jsonschema::validator_for(&schema).expect("the schema compiles")
-}
+use common::{command, root, schema_validator as validator, trace_lines, Scratch};
 
 /// `key=value` pairs of a marker comment; `rules` runs to the next ` seed=`-style key or the end.
 fn attributes(marker: &str) -> BTreeMap<String, String> {
@@ -71,18 +61,7 @@ fn replay_game(s: &Scratch, tag: usize, a: &BTreeMap<String, String>) -> Vec<Vec
         String::from_utf8_lossy(&out.stderr)
     );
     (0..4)
-        .map(|seat| {
-            let text =
-                std::fs::read_to_string(dir.join(format!("g{tag}.seat{seat}.trace"))).unwrap();
-            text.lines()
-                .map(|l| {
-                    let mut p = l.splitn(4, ' ');
-                    let (_, _, d, line) =
-                        (p.next(), p.next(), p.next().unwrap(), p.next().unwrap());
-                    (d == "to-bot", line.to_string())
-                })
-                .collect()
-        })
+        .map(|seat| trace_lines(&dir.join(format!("g{tag}.seat{seat}.trace"))))
         .collect()
 }
 

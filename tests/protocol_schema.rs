@@ -1,24 +1,13 @@
 //! Every message of real games, in both directions, validates against protocol/schema.json, the
 //! machine-readable form of protocol.md.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
+use common::{root, schema_validator as validator, trace_lines};
+
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A validator for one of the schema's top-level definitions (`to_bot` or `from_bot`).
-fn validator(def: &str) -> jsonschema::Validator {
-    let text = std::fs::read_to_string(root().join("protocol/schema.json")).unwrap();
-    let mut schema: Value = serde_json::from_str(&text).unwrap();
-    let obj = schema.as_object_mut().unwrap();
-    obj.remove("oneOf");
-    obj.insert("$ref".into(), Value::String(format!("#/$defs/{def}")));
-    jsonschema::validator_for(&schema).expect("the schema compiles")
-}
 
 fn errors(v: &jsonschema::Validator, msg: &Value) -> Vec<String> {
     v.iter_errors(msg)
@@ -96,29 +85,19 @@ fn every_message_of_real_games_validates() {
             "{name}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let traced: Vec<(usize, String)> = (0..4)
+        let traced: Vec<(usize, bool, String)> = (0..4)
             .flat_map(|seat| {
-                let file = trace.join(format!("{name}.seat{seat}.trace"));
-                let text = std::fs::read_to_string(&file).unwrap();
-                text.lines()
-                    .map(|l| (seat, l.to_string()))
-                    .collect::<Vec<_>>()
+                trace_lines(&trace.join(format!("{name}.seat{seat}.trace")))
+                    .into_iter()
+                    .map(move |(sent, line)| (seat, sent, line))
             })
             .collect();
-        for (seat, line) in &traced {
-            // `SECONDS seatN to-bot|from-bot LINE`
-            let mut parts = line.splitn(4, ' ');
-            let (_, _, direction, line) = (
-                parts.next(),
-                parts.next(),
-                parts.next().unwrap(),
-                parts.next().unwrap(),
-            );
-            if *name == "faults" && direction == "from-bot" && *seat == 1 {
+        for (seat, sent, line) in &traced {
+            if *name == "faults" && !*sent && *seat == 1 {
                 continue; // the faulty bot's own lines are invalid on purpose
             }
             let msg: Value = serde_json::from_str(line).unwrap();
-            let (v, dir_name) = if direction == "to-bot" {
+            let (v, dir_name) = if *sent {
                 (&to_bot, "to bot")
             } else {
                 (&from_bot, "from bot")

@@ -275,15 +275,7 @@ fn reply_times(record: &Path, seat: Seat) -> Vec<u64> {
 /// For a bot that answered wrongly, its last line and the last line it was sent before it; for
 /// one that said nothing (timeout, exit), the last request or hello it was sent.
 fn exchange_at_fault(trace: &Path, kind: FaultKind) -> (Option<String>, Option<String>) {
-    let text = std::fs::read_to_string(trace).unwrap_or_default();
-    let lines: Vec<(bool, &str)> = text
-        .lines()
-        .filter_map(|l| {
-            let mut p = l.splitn(4, ' ');
-            let (_, _, dir, line) = (p.next()?, p.next()?, p.next()?, p.next().unwrap_or(""));
-            Some((dir == "to-bot", line))
-        })
-        .collect();
+    let lines = read_trace(trace);
     let silent = matches!(kind, FaultKind::Timeout | FaultKind::Exited);
     let answer_at = if silent {
         None
@@ -301,20 +293,28 @@ fn exchange_at_fault(trace: &Path, kind: FaultKind) -> (Option<String>, Option<S
                     || line.starts_with("{\"type\":\"hello\""))
         })
         .map(|(_, l)| l.to_string());
-    (sent, answer_at.map(|i| lines[i].1.to_string()))
+    (sent, answer_at.map(|i| lines[i].1.clone()))
+}
+
+/// A trace file's lines as (sent to the bot, the line); nothing when it cannot be read.
+fn read_trace(trace: &Path) -> Vec<(bool, String)> {
+    let text = std::fs::read_to_string(trace).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            // `SECONDS seatN to-bot|from-bot LINE` (see referee/trace.rs)
+            let mut p = l.splitn(4, ' ');
+            let (_, _, dir) = (p.next()?, p.next()?, p.next()?);
+            Some((dir == "to-bot", p.next().unwrap_or("").to_string()))
+        })
+        .collect()
 }
 
 /// The hello and the game_end a seat was sent in a scenario's game, to replay in the probes.
 fn first_and_last_lines(cfg: &CheckConfig, sc: &Scenario) -> Option<(Vec<u8>, Vec<u8>)> {
     let trace = trace_path(&traces(cfg), &record_of(cfg, sc), sc.seat);
-    let text = std::fs::read_to_string(trace).ok()?;
-    let sent: Vec<&str> = text
-        .lines()
-        .filter_map(|l| {
-            let mut p = l.splitn(4, ' ');
-            let (_, _, dir, line) = (p.next()?, p.next()?, p.next()?, p.next()?);
-            (dir == "to-bot").then_some(line)
-        })
+    let sent: Vec<String> = read_trace(&trace)
+        .into_iter()
+        .filter_map(|(to_bot, line)| to_bot.then_some(line))
         .collect();
     let hello = sent.iter().find(|l| l.starts_with("{\"type\":\"hello\""))?;
     let end = sent

@@ -117,7 +117,7 @@ impl Table<'_, '_> {
         let s = &mut self.seats[seat.index()];
         if s.alive && !s.outbox.is_empty() {
             s.bot.send(&s.outbox, s.outbox_request.take());
-            if let Some(t) = &self.tracer {
+            if let Some(t) = self.tracer.as_mut() {
                 t.sent(seat, &s.outbox);
             }
         }
@@ -133,7 +133,7 @@ impl Table<'_, '_> {
 
     /// A line read from `seat`'s bot at `at`, for the traces.
     pub(super) fn trace_in(&mut self, seat: Seat, at: std::time::Instant, text: &str) {
-        if let Some(t) = &self.tracer {
+        if let Some(t) = self.tracer.as_mut() {
             t.received(seat, at, text);
         }
         if let Some(t) = self.leak_trace.as_mut() {
@@ -144,7 +144,7 @@ impl Table<'_, '_> {
 
     /// A line from `seat`'s bot that could not be read as text (too long, not UTF-8).
     pub(super) fn trace_note(&mut self, seat: Seat, at: std::time::Instant, note: &str) {
-        if let Some(t) = &self.tracer {
+        if let Some(t) = self.tracer.as_mut() {
             t.received(seat, at, note);
         }
     }

@@ -152,7 +152,7 @@ fn play_watched(
         path: dir.display().to_string(),
         source,
     };
-    let tracer = match &cfg.trace {
+    let mut tracer = match &cfg.trace {
         Some(dir) => Some(
             trace::Tracer::start(dir, &cfg.record, Instant::now())
                 .map_err(|e| trace_err(dir, e))?,
@@ -198,7 +198,7 @@ fn play_watched(
         );
         hello.push(b'\n');
         bot.send(&hello, None);
-        if let Some(t) = &tracer {
+        if let Some(t) = tracer.as_mut() {
             t.sent(seat, &hello);
         }
         hellos.push(hello);

@@ -44,6 +44,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 pub mod analysis;
 pub mod bot;
+pub mod conformance;
 pub mod pimc;
 pub mod players;
 pub mod protocol;

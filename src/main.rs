@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         // Whoever read our output stopped reading (`| head`): not an error.
         Err(e) if tarneeb_referee::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tarneeb: {e:#}");
+            eprintln!("tarneeb: {}", cli::message(&e));
             cli::exit_code(&e)
         }
     }

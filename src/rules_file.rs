@@ -12,7 +12,7 @@ use crate::rules::{Rules, PRESETS};
 /// Why `--rules` could not be used; the message names the input and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum RulesInputError {
-    #[error("unknown rules preset '{0}': use one of classic, egyptian, 400, 41, or a path to a JSON rules file")]
+    #[error("unknown rules preset '{0}'{}: use one of classic, egyptian, 400, 41, or a path to a JSON rules file", did_you_mean(.0, &PRESETS).map(|p| format!(" (did you mean '{p}'?)")).unwrap_or_default())]
     UnknownPreset(String),
     #[error("cannot read rules file {path}: {source}")]
     Read {
@@ -68,8 +68,11 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
     let merged = match changes.remove("preset") {
         Some(Value::String(name)) => {
             let base = Rules::preset(&name).ok_or_else(|| {
+                let hint = did_you_mean(&name, &PRESETS)
+                    .map(|p| format!(" (did you mean '{p}'?)"))
+                    .unwrap_or_default();
                 invalid(format!(
-                    "option 'preset': unknown preset '{name}': use one of {}",
+                    "option 'preset': unknown preset '{name}'{hint}: use one of {}",
                     PRESETS.join(", ")
                 ))
             })?;
@@ -118,12 +121,63 @@ fn merge(base: &mut Value, changes: Value) {
 fn explain(path: &str, e: serde_json::Error) -> String {
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    let msg = plain_words(msg);
     let at = if path.is_empty() || path == "." {
         String::new()
     } else {
         format!("option '{path}': ")
     };
     format!("{at}{msg} (`tarneeb rules classic` and `tarneeb rules 400` show every option and its type)")
+}
+
+/// serde's words for a mistake in the project's words: no Rust type names, and the nearest
+/// known option named for an unknown one.
+fn plain_words(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for ty in [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+    ] {
+        out = out.replace(&format!("expected {ty}"), "expected a whole number");
+    }
+    out = out.replace("expected f64", "expected a number");
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        let (field, rest) = rest.split_once('`').unwrap_or((rest, ""));
+        let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+        if let Some(near) = did_you_mean(field, &known) {
+            out.push_str(&format!(" (did you mean '{near}'?)"));
+        }
+    }
+    out
+}
+
+/// The candidate nearest to `input`, when it is near enough to be what was meant: at most a
+/// third of its letters wrong (a typo), not a different word.
+pub fn did_you_mean<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let input = input.to_ascii_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&input, &c.to_ascii_lowercase()), *c))
+        .filter(|(d, c)| *d > 0 && *d <= (c.len().max(input.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diag + usize::from(ca != cb));
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 #[cfg(test)]
@@ -180,6 +234,23 @@ mod tests {
             assert!(e.contains(want), "{text}: {e}");
             assert!(e.contains("rules.json"), "{e}");
         }
+    }
+
+    #[test]
+    fn typos_get_a_suggestion_and_no_rust_type_names() {
+        let e = load("clasic").unwrap_err().to_string();
+        assert!(e.contains("did you mean 'classic'?"), "{e}");
+        let e = from_json_text(r#"{"preset": "classic", "targt": 41}"#, "r.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did you mean 'target'?"), "{e}");
+        let e = from_json_text(r#"{"preset": "classic", "target": "x"}"#, "r.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected a whole number"), "{e}");
+        assert!(!e.contains("i32") && !e.contains("u64"), "{e}");
+        assert_eq!(did_you_mean("egyptain", &PRESETS), Some("egyptian"));
+        assert_eq!(did_you_mean("bridge", &PRESETS), None);
     }
 
     #[test]

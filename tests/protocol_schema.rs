@@ -1,24 +1,13 @@
 //! Every message of real games, in both directions, validates against protocol/schema.json, the
 //! machine-readable form of protocol.md.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
+use common::{root, schema_validator as validator, trace_lines};
+
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A validator for one of the schema's top-level definitions (`to_bot` or `from_bot`).
-fn validator(def: &str) -> jsonschema::Validator {
-    let text = std::fs::read_to_string(root().join("protocol/schema.json")).unwrap();
-    let mut schema: Value = serde_json::from_str(&text).unwrap();
-    let obj = schema.as_object_mut().unwrap();
-    obj.remove("oneOf");
-    obj.insert("$ref".into(), Value::String(format!("#/$defs/{def}")));
-    jsonschema::validator_for(&schema).expect("the schema compiles")
-}
 
 fn errors(v: &jsonschema::Validator, msg: &Value) -> Vec<String> {
     v.iter_errors(msg)
@@ -64,7 +53,7 @@ fn every_message_of_real_games_validates() {
         } else {
             rules.to_string()
         };
-        let trace = dir.join(format!("{name}.trace"));
+        let trace = dir.join(format!("{name}-trace"));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tarneeb"));
         cmd.current_dir(root()).args([
             "play",
@@ -96,13 +85,19 @@ fn every_message_of_real_games_validates() {
             "{name}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        for line in std::fs::read_to_string(&trace).unwrap().lines() {
-            let entry: Value = serde_json::from_str(line).unwrap();
-            if *name == "faults" && entry["dir"] == "in" && entry["seat"] == 1 {
+        let traced: Vec<(usize, bool, String)> = (0..4)
+            .flat_map(|seat| {
+                trace_lines(&trace.join(format!("{name}.seat{seat}.trace")))
+                    .into_iter()
+                    .map(move |(sent, line)| (seat, sent, line))
+            })
+            .collect();
+        for (seat, sent, line) in &traced {
+            if *name == "faults" && !*sent && *seat == 1 {
                 continue; // the faulty bot's own lines are invalid on purpose
             }
-            let msg: Value = serde_json::from_str(entry["line"].as_str().unwrap()).unwrap();
-            let (v, dir_name) = if entry["dir"] == "out" {
+            let msg: Value = serde_json::from_str(line).unwrap();
+            let (v, dir_name) = if *sent {
                 (&to_bot, "to bot")
             } else {
                 (&from_bot, "from bot")

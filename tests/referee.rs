@@ -200,7 +200,7 @@ fn an_empty_time_bank_is_a_timeout() {
     );
     let out = s.play(
         [&good, &slow, &good, &good],
-        &["--seed", "8", "--time-bank", "1s", "--increment", "0"],
+        &["--seed", "8", "--time-bank", "1s", "--increment", "0s"],
         GAME_LIMIT,
     );
     let v = result_of(&out);
@@ -444,7 +444,7 @@ fn no_message_reveals_a_hidden_card() {
                     preset,
                     "--seed",
                     &seed.to_string(),
-                    "--trace",
+                    "--leak-trace",
                     trace.to_str().unwrap(),
                 ],
                 GAME_LIMIT,

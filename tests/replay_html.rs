@@ -19,11 +19,18 @@ use serde_json::Value;
 /// Plays the classic game with seed 5 between four random bots, writes its page; returns the
 /// page's path and the verified game (`replay --json`).
 fn game_page(s: &Scratch) -> (PathBuf, Value) {
-    let record = s.path("game.jsonl");
+    game_page_of(s, "classic", 5, "game")
+}
+
+/// Plays a game of `rules` with `seed` between four random bots and writes its page as
+/// `TAG.html`; returns the page's path and the verified game.
+fn game_page_of(s: &Scratch, rules: &str, seed: u64, tag: &str) -> (PathBuf, Value) {
+    let record = s.path(&format!("{tag}.jsonl"));
+    let seed = seed.to_string();
     let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
     let rec = record.to_str().unwrap();
     let o = tarneeb(&[
-        "play", "--rules", "classic", "--seed", "5", "--record", rec, "--bot", &bot, "--bot", &bot,
+        "play", "--rules", rules, "--seed", &seed, "--record", rec, "--bot", &bot, "--bot", &bot,
         "--bot", &bot, "--bot", &bot,
     ]);
     assert!(o.status.success(), "play failed: {}", text(&o.stderr));
@@ -34,7 +41,7 @@ fn game_page(s: &Scratch) -> (PathBuf, Value) {
         text(&o.stderr)
     );
     let game: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let page = s.path("game.html");
+    let page = s.path(&format!("{tag}.html"));
     let o = tarneeb(&["replay", rec, "--html", page.to_str().unwrap()]);
     assert!(
         o.status.success(),
@@ -309,7 +316,7 @@ fn html_page_steps_in_a_headless_browser() {
     let dom = browser(
         &chromium,
         &s.path("profile-3"),
-        &["--dump-dom".into()],
+        &["--dump-dom".into(), "--virtual-time-budget=5000".into()],
         &format!("{url}#selftest"),
     );
     let result: Value = serde_json::from_str(&unescape(inner(&dom, "selftest-result", "</pre>")))
@@ -385,4 +392,118 @@ fn html_page_steps_in_a_headless_browser() {
     if std::fs::copy(&shot, &kept).is_ok() {
         eprintln!("screenshot: {}", kept.display());
     }
+}
+
+/// The page in a wide and a narrow window (a desktop; 500 px, the narrowest window headless
+/// Chromium opens, as a phone or a side panel): it fits both without sideways
+/// scrolling, shows each 400 player's bid beside its tricks, writes the auction's strains as
+/// suit symbols, and plays the moves by itself until paused. A screenshot of each size is kept.
+#[test]
+fn html_page_fits_narrow_windows_and_autoplays() {
+    let Some(chromium) = find_browser() else {
+        assert!(
+            std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1"),
+            "this test needs a headless Chromium: `apt-get install -y chromium` (or .ci/run)"
+        );
+        return;
+    };
+    let s = Scratch::new("browser-sizes");
+    let (page, game) = game_page_of(&s, "400", 3, "four-hundred");
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let moves = game["hands"][0]["moves"].as_array().unwrap();
+    let bids: Vec<String> = (0..4)
+        .map(|seat| {
+            moves
+                .iter()
+                .find(|m| m["decision"] == "call" && m["seat"] == seat)
+                .map(|m| m["move"].as_str().unwrap().to_string())
+                .unwrap()
+        })
+        .collect();
+    for (i, (w, h)) in [(1280, 900), (500, 844)].into_iter().enumerate() {
+        let dom = browser(
+            &chromium,
+            &s.path(&format!("profile-size-{i}")),
+            &[
+                "--dump-dom".into(),
+                "--virtual-time-budget=5000".into(),
+                format!("--window-size={w},{h}"),
+            ],
+            &format!("{url}#selftest"),
+        );
+        let result: Value =
+            serde_json::from_str(&unescape(inner(&dom, "selftest-result", "</pre>"))).unwrap();
+        let snaps = result["snapshots"].as_array().unwrap();
+        for snap in snaps {
+            assert_eq!(snap["width"], w, "{w}x{h}");
+            assert_eq!(
+                snap["fits"], true,
+                "{w}x{h}: the page is wider than the window at {}",
+                snap["action"]
+            );
+        }
+        // After the first card play every bid of hand 1 is made and shown beside its seat.
+        let right = &snaps[1];
+        let shown: Vec<String> = strings(&right["bids"]);
+        assert_eq!(shown, bids, "{w}x{h}: bids beside the tricks");
+        let play = snaps.iter().find(|v| v["action"] == "click play").unwrap();
+        assert_eq!(play["playing"], true);
+        let paused = snaps.iter().find(|v| v["action"] == "Space").unwrap();
+        assert_eq!(paused["playing"], false, "Space pauses");
+        assert!(
+            paused["autoplayed"].as_u64().unwrap() >= 2,
+            "autoplay moved on: {paused}"
+        );
+
+        let shot = s.path(&format!("replay-{w}x{h}.png"));
+        browser(
+            &chromium,
+            &s.path(&format!("profile-shot-{i}")),
+            &[
+                format!("--screenshot={}", shot.display()),
+                format!("--window-size={w},{h}"),
+            ],
+            &format!("{url}#step=20"),
+        );
+        let png = std::fs::read(&shot).expect("the screenshot was written");
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        let dim = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            (dim(16), dim(20)),
+            (w, h),
+            "the screenshot has the window's size"
+        );
+        let kept = std::env::temp_dir().join(format!("tarneeb-replay-{w}x{h}.png"));
+        if std::fs::copy(&shot, &kept).is_ok() {
+            eprintln!("screenshot: {}", kept.display());
+        }
+    }
+
+    // Egyptian: the auction writes 8H as 8 and a heart.
+    let rules = s.file("egyptian.json", r#"{"preset": "egyptian", "max-hands": 2}"#);
+    let (page, game) = game_page_of(&s, rules.to_str().unwrap(), 2, "egyptian");
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let calls = game["hands"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take_while(|m| m["decision"] == "call")
+        .count();
+    let dom = browser(
+        &chromium,
+        &s.path("profile-egyptian"),
+        &["--dump-dom".into()],
+        &format!("{url}#step={calls}"),
+    );
+    let auction = inner(&dom, "auction", "</ol>");
+    assert!(
+        ["\u{2660}", "\u{2665}", "\u{2666}", "\u{2663}", " NT"]
+            .iter()
+            .any(|sym| auction.contains(sym)),
+        "suit symbols in the auction: {auction}"
+    );
+    assert!(
+        !auction.contains("H<") && !auction.contains("S<"),
+        "{auction}"
+    );
 }

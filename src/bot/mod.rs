@@ -49,6 +49,7 @@ use lines::LineSplitter;
 use os::pollfd;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
 pub use sandbox::{LimitHit, LimitKind, Sandbox};
+pub use stderr_log::tail as stderr_tail;
 pub use watchdog::Watchdog;
 
 /// Bytes asked for in one read of a bot's stdout: the default Linux pipe capacity, so one read
@@ -232,9 +233,13 @@ impl Bot {
             // Its own group, so one kill(-pgid) reaches every helper the bot starts, and a
             // Ctrl-C at the terminal is not delivered straight to the bots: the referee decides.
             .process_group(0);
-        let mut child = cmd.spawn().map_err(|source| BotError::Spawn {
-            command: command.clone(),
-            source,
+        let mut child = cmd.spawn().map_err(|source| {
+            // Nothing ran, so nothing is left behind: the log was created for this bot only.
+            let _ = std::fs::remove_file(&spec.stderr_log);
+            BotError::Spawn {
+                command: command.clone(),
+                source,
+            }
         })?;
         let pid = child.id();
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -435,6 +440,13 @@ impl Bot {
     /// `grace` + 1 s whatever the bot does. Safe to call more than once. See [`stop_all`].
     pub fn stop(&mut self, grace: Duration) {
         stop_all(&mut [self], grace);
+    }
+
+    /// Closes the bot's stdin (dropping whatever was still queued), as at the end of its input:
+    /// a well-behaved bot then exits by itself.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+        self.discard_output_queue();
     }
 
     /// Closes stdin and drops whatever was still queued for it: the first step of stopping.

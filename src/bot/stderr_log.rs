@@ -79,6 +79,17 @@ impl<W: Write> CappedLog<W> {
     }
 }
 
+/// The last `n` lines of a bot's stderr log, to quote in a message about why the bot failed
+/// (a bot that cannot start says why only there). `None` when the log is missing or empty.
+pub fn tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
+    let text = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let start = lines.len().saturating_sub(n);
+    let tail: Vec<String> = lines[start..].iter().map(|l| l.to_string()).collect();
+    (!tail.is_empty()).then_some(tail)
+}
+
 /// Copies `stderr` into `log` up to `cap` bytes until the pipe closes (see [`CappedLog`]):
 /// what the pump does for one bot, in one blocking loop.
 #[cfg(test)]

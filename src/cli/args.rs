@@ -73,14 +73,15 @@ pub struct BotLimits {
     #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
     pub handshake_timeout: u64,
     /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
-    /// a rules option counted in strikes, separate from this.)
-    #[arg(long, default_value = "30s", value_parser = parse_duration_ms)]
-    pub move_timeout: u64,
+    /// a rules option counted in strikes, separate from this.) Default: 30s; with a human seat
+    /// (`play --bot human`), no limit.
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub move_timeout: Option<u64>,
     /// A chess-clock time bank per seat for the whole game (default: none).
     #[arg(long, value_parser = parse_duration_ms)]
     pub time_bank: Option<u64>,
     /// Added to a seat's bank after each of its replies.
-    #[arg(long, default_value = "0", value_parser = parse_duration_ms)]
+    #[arg(long, default_value = "0s", value_parser = parse_duration_ms)]
     pub increment: u64,
     /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
     /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
@@ -99,36 +100,45 @@ pub struct BotLimits {
     pub events: EventDelivery,
 }
 
+/// `--move-timeout` when none is given.
+pub const DEFAULT_MOVE_MS: u64 = 30_000;
+/// The limit that stands for "none" when a person plays: 30 days (a real `u64::MAX` would
+/// overflow the deadline arithmetic).
+pub const NO_LIMIT_MS: u64 = 30 * 24 * 3600 * 1000;
+
 impl BotLimits {
     pub fn time(&self) -> TimeLimits {
         TimeLimits {
             handshake_ms: self.handshake_timeout,
-            move_ms: self.move_timeout,
+            move_ms: self.move_timeout.unwrap_or(DEFAULT_MOVE_MS),
             bank_ms: self.time_bank,
             increment_ms: self.increment,
         }
     }
 }
 
-/// `250ms`, `10s`, `2m`, or a plain number of milliseconds.
+/// `250ms`, `10s`, `2m`: a whole number with its unit. A bare number is refused: `5` read as
+/// milliseconds made `--move-timeout 5` a 5 ms limit that every bot lost on.
 pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1000)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60_000)
-    } else {
-        (t, 1)
-    };
-    num.trim()
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(mult))
-        .ok_or_else(|| {
-            format!("'{text}' is not a duration: write 500ms, 10s, 2m or a number of milliseconds")
-        })
+    let unit = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        .into_iter()
+        .find_map(|(suffix, mult)| t.strip_suffix(suffix).map(|n| (n.trim(), mult)));
+    match unit {
+        Some((num, mult)) => num
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(mult))
+            .ok_or_else(|| {
+                format!("'{text}' is not a duration: write a whole number and a unit, like 500ms, 10s or 5m")
+            }),
+        None if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+            "'{text}' has no unit: write {t}ms, {t}s or {t}m (a bare number is not taken as milliseconds)"
+        )),
+        None => Err(format!(
+            "'{text}' is not a duration: write a whole number and a unit, like 500ms, 10s or 5m"
+        )),
+    }
 }
 
 pub fn parse_seat(text: &str) -> Result<Seat, String> {
@@ -147,7 +157,10 @@ mod tests {
         assert_eq!(parse_duration_ms("250ms"), Ok(250));
         assert_eq!(parse_duration_ms("10s"), Ok(10_000));
         assert_eq!(parse_duration_ms("2m"), Ok(120_000));
-        assert_eq!(parse_duration_ms("42"), Ok(42));
+        assert_eq!(parse_duration_ms("0s"), Ok(0));
+        let bare = parse_duration_ms("42").unwrap_err();
+        assert!(bare.contains("42ms, 42s or 42m"), "{bare}");
         assert!(parse_duration_ms("soon").unwrap_err().contains("'soon'"));
+        assert!(parse_duration_ms("1.5s").is_err());
     }
 }

@@ -5,6 +5,8 @@
 
 mod args;
 mod bot;
+mod check_bot;
+mod human;
 mod play;
 mod replay;
 mod rules;
@@ -62,6 +64,22 @@ enum Command {
     /// Run a bot shipped with the referee on stdin/stdout (protocol.md), e.g. as
     /// `--bot "tarneeb bot pimc"`.
     Bot(bot::BotArgs),
+    /// Check a bot before a tournament does: every preset and every rare situation.
+    ///
+    /// The bot plays against built-in seats in plain games of every preset, then in games forced
+    /// into rare situations (a throw-in offer, the dealer forced to bid, No Trump, double and
+    /// redouble, a bid of 13, the 400 minimum bid by score, the last hands of a game). Checked:
+    /// the handshake, every reply's format, id and legality, nothing written unasked, reply
+    /// times against the limit, and that the bot exits on game_end and at the end of its input.
+    /// Each failure shows the message that triggered it and the bot's answer. Exit code 0 when
+    /// every check passed, 1 when one failed, 2 for bad usage.
+    CheckBot(check_bot::CheckBotArgs),
+    /// The terminal seat of `play --bot human` (not for direct use).
+    #[command(hide = true)]
+    HumanSeat(human::HumanSeatArgs),
+    /// The built-in seat check-bot plays against (not for direct use).
+    #[command(hide = true)]
+    ScriptedBot(check_bot::ScriptedBotArgs),
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -79,7 +97,28 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::Bot(a) => bot::run(a).map(|()| 0),
+        Command::CheckBot(a) => check_bot::run(a),
+        Command::HumanSeat(a) => human::run(a).map(|()| 0),
+        Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
     }
+}
+
+/// The message of an error that ended a command: its own text, then each cause that says
+/// something new. Why not `{:#}`: our errors already quote their cause (`seat 0: cannot start
+/// bot ...: No such file`), so printing the chain too repeated the same text two or three times.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 /// The exit code for an error that ended a command (its message is printed by the caller).
@@ -93,5 +132,20 @@ pub fn exit_code(e: &anyhow::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => ExitCode::from(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_already_quoted_is_printed_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(io).context("cannot start bot 'x': No such file");
+        assert_eq!(message(&e), "cannot start bot 'x': No such file");
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(io).context("cannot read r.json");
+        assert_eq!(message(&e), "cannot read r.json: No such file");
     }
 }

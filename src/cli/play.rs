@@ -7,14 +7,14 @@ use anyhow::Result;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
-use tarneeb_referee::bot::{split_command, BotSpec};
-use tarneeb_referee::protocol::HandEndMsg;
+use tarneeb_referee::bot::{split_command, stderr_tail, BotSpec};
+use tarneeb_referee::protocol::{FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
-use tarneeb_referee::referee::{play_game, GameConfig};
+use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
-use tarneeb_referee::rules::{Rules, Seat};
-use tarneeb_referee::{outln, rules_file, signals};
+use tarneeb_referee::rules::{Game, Rules, Seat, StartScores};
+use tarneeb_referee::{out, outln, rules_file, signals};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -27,7 +27,8 @@ pub struct PlayArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
-    /// Partners are seats 0 & 2 and 1 & 3.
+    /// Partners are seats 0 & 2 and 1 & 3. `human` is a seat you play yourself from this
+    /// terminal (your hand, the auction, the trick and the scores are shown; type a move).
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
     /// Where to write the game record (JSON lines). Default: games/seed-SEED.jsonl.
@@ -44,6 +45,10 @@ pub struct PlayArgs {
     /// other bots do with the same cards); then deals from the seed.
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
     deals_from: Option<PathBuf>,
+    /// Start from these scores instead of zero: A:B for the partnerships (classic, egyptian) or
+    /// A,B,C,D for the players (400, 41). Kept in the record, so replay checks such a game too.
+    #[arg(long, value_name = "SCORES", value_parser = str::parse::<StartScores>)]
+    scores: Option<StartScores>,
     #[command(flatten)]
     limits: BotLimits,
     #[command(flatten)]
@@ -51,9 +56,13 @@ pub struct PlayArgs {
     /// Print the result as one JSON object instead of the hand-by-hand report.
     #[arg(long)]
     json: bool,
-    /// Test aid: write every message with its seat and the cards hidden from that seat.
-    #[arg(long, hide = true)]
+    /// Write every line sent to and received from each seat, with its time (seconds since the
+    /// bots started) and direction, to DIR/STEM.seatN.trace, STEM being the record's name.
+    #[arg(long, value_name = "DIR")]
     trace: Option<PathBuf>,
+    /// Test aid: write every message with its seat and the cards hidden from that seat.
+    #[arg(long, hide = true, value_name = "FILE")]
+    leak_trace: Option<PathBuf>,
 }
 
 pub fn run(a: PlayArgs) -> Result<()> {
@@ -91,14 +100,38 @@ pub fn run(a: PlayArgs) -> Result<()> {
     for p in [&a.deals, &a.deals_from].into_iter().flatten() {
         sandbox.mask(p);
     }
-    if let Some(p) = &a.trace {
+    // The traces are written while the game runs: their directory must exist to be masked.
+    if let Some(dir) = &a.trace {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("--trace {}: cannot create it: {e}", dir.display())))?;
+        sandbox.mask(dir);
+    }
+    if let Some(p) = &a.leak_trace {
         sandbox.mask_new_file(p);
     }
     let sandbox = std::sync::Arc::new(sandbox);
+    if let Some(scores) = a.scores {
+        Game::new(rules.clone(), Seat::from_index(0))
+            .with_scores(scores)
+            .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
+    }
+    let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
+    let mut time = a.limits.time();
+    if humans > 0 {
+        super::human::open_tty().map_err(|e| UsageError(format!("{e:#}")))?;
+        if a.limits.move_timeout.is_none() {
+            time.move_ms = super::args::NO_LIMIT_MS;
+        }
+    }
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
-        let command =
-            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+        let command = if cmd.trim() == "human" {
+            let exe = std::env::current_exe()
+                .map_err(|e| anyhow::anyhow!("cannot find the tarneeb program itself: {e}"))?;
+            vec![exe.display().to_string(), "human-seat".into()]
+        } else {
+            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
+        };
         let stem = record
             .file_stem()
             .map_or("game".into(), |s| s.to_string_lossy().into_owned());
@@ -122,12 +155,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
         first_dealer,
         deals,
         bots,
-        time: a.limits.time(),
+        time,
         on_fault: a.limits.on_fault,
         events: a.limits.events,
         record: record.clone(),
-        trace: a.trace,
+        trace: a.trace.clone(),
+        leak_trace: a.leak_trace,
         grace: Duration::from_millis(1000),
+        start_scores: a.scores,
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -138,7 +173,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let _ = tarneeb_referee::bot::become_subreaper();
     let json = a.json;
     if !json {
-        outln!("seed {seed}, record {}", record.display())?;
+        outln!("seed {seed}")?;
     }
     let mut report = |h: &HandEndMsg| {
         if !json {
@@ -193,8 +228,41 @@ pub fn run(a: PlayArgs) -> Result<()> {
             r.team_scores.0[0],
             r.team_scores.0[1]
         )?;
+        outln!("record {}", outcome.record.display())?;
+        if let Some(dir) = &a.trace {
+            let files: Vec<String> = Seat::ALL
+                .iter()
+                .map(|&s| trace_path(dir, &outcome.record, s).display().to_string())
+                .collect();
+            outln!("traces {}", files.join(" "))?;
+        }
+    }
+    if let Some(f) = &outcome.result.forfeit {
+        if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {
+            let note = stderr_note(&cfg.bots[f.seat.index()].stderr_log);
+            if json {
+                eprint!("seat {}: {note}", f.seat);
+            } else {
+                out!("{note}")?;
+            }
+        }
     }
     Ok(())
+}
+
+/// What a bot that failed to start or crashed wrote to stderr: its last lines and the log's path,
+/// since the cause (a missing script, a traceback) is usually only there.
+pub fn stderr_note(log: &Path) -> String {
+    match stderr_tail(log, 5) {
+        Some(lines) => {
+            let mut s = format!("last lines of its stderr ({}):\n", log.display());
+            for l in lines {
+                s.push_str(&format!("  | {l}\n"));
+            }
+            s
+        }
+        None => format!("its stderr log {} is empty\n", log.display()),
+    }
 }
 
 /// `play --deals-from RECORD`: the record's deals in order and its first dealer. The record must

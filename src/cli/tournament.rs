@@ -90,6 +90,10 @@ pub struct TournamentArgs {
     limits: BotLimits,
     #[command(flatten)]
     sandbox: super::args::SandboxArgs,
+    /// Write every line sent to and received from each seat, with its time, to
+    /// DIR/GAME.seatN.trace (one file per seat per game; GAME as in DIR/games/).
+    #[arg(long, value_name = "DIR")]
+    trace: Option<PathBuf>,
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -232,6 +236,12 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     if let Some(p) = &a.deals_from {
         sandbox.mask(p);
     }
+    // Traces are written while games run: their directory must exist to be masked.
+    if let Some(dir) = &a.trace {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| usage(format!("--trace {}: cannot create it: {e}", dir.display())))?;
+        sandbox.mask(dir);
+    }
     let config = json!({
         "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
         "format": a.format.name(),
@@ -295,6 +305,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         sandbox: std::sync::Arc::new(sandbox),
         fresh_bots: a.fresh_bots,
         compress: a.compress,
+        trace: a.trace.clone(),
     };
     let stop = signals::install();
     let _ = become_subreaper();

@@ -347,6 +347,9 @@ pub enum ReadReply<'a> {
     Invalid(String),
 }
 
+/// The hint given with every line that is not JSON: the usual cause is debug output on stdout.
+const STDOUT_IS_PROTOCOL: &str = "stdout carries protocol lines only: write diagnostics to stderr";
+
 /// Reads one line as a `move` reply, telling bad JSON from JSON of the wrong shape.
 pub fn read_move(line: &str) -> ReadReply<'_> {
     // Fast path: the reply of a well-behaved bot, read in place. Anything else, valid or not,
@@ -365,7 +368,12 @@ pub fn read_move(line: &str) -> ReadReply<'_> {
 fn read_move_slow(line: &str) -> ReadReply<'static> {
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
-        Err(e) => return ReadReply::NotJson(format!("not JSON ({e}): {}", excerpt(line))),
+        Err(e) => {
+            return ReadReply::NotJson(format!(
+                "not JSON ({e}): {}; {STDOUT_IS_PROTOCOL}",
+                excerpt(line)
+            ))
+        }
     };
     if value.get("type").and_then(|t| t.as_str()) != Some("move") {
         return ReadReply::Invalid(format!(
@@ -384,8 +392,12 @@ fn read_move_slow(line: &str) -> ReadReply<'static> {
 
 /// Reads the `hello` reply of the handshake; the error says what is wrong.
 pub fn read_hello(line: &str) -> Result<HelloReply, String> {
-    let value: serde_json::Value = serde_json::from_str(line)
-        .map_err(|e| format!("hello reply is not JSON ({e}): {}", excerpt(line)))?;
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+        format!(
+            "hello reply is not JSON ({e}): {}; {STDOUT_IS_PROTOCOL}",
+            excerpt(line)
+        )
+    })?;
     if value.get("type").and_then(|t| t.as_str()) != Some("hello") {
         return Err(format!(
             "expected {{\"type\": \"hello\", \"name\": \"...\"}}, got {}",

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{FaultAction, FaultKind, GameEndMsg, HandEndMsg, TimeLimits};
-use crate::rules::{BySeat, CardSet, DecisionKind, Move, Rules, Seat};
+use crate::rules::{BySeat, CardSet, DecisionKind, Move, Rules, Seat, StartScores};
 
 pub const RECORD_FORMAT: u32 = 1;
 
@@ -89,6 +89,10 @@ pub struct Header {
     /// made before sandboxes existed), so an unsandboxed result can be told apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// The scores the game started from (`play --scores`); absent when it started from zero
+    /// (and in records written before the field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_scores: Option<StartScores>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -76,7 +76,7 @@ impl Table<'_, '_> {
                 BotEvent::Written { id: w, at } if w == id => written_at = Some(at),
                 BotEvent::Written { .. } => {}
                 BotEvent::Line { text, at } => {
-                    self.trace_in(d.seat, &text);
+                    self.trace_in(d.seat, at, &text);
                     let (reply_id, reply_mv) = match read_move(&text) {
                         ReadReply::Move { id, mv } => (id, mv),
                         ReadReply::NotJson(e) => return Ok(Answer::Fault(FaultKind::NotJson, e)),
@@ -118,17 +118,19 @@ impl Table<'_, '_> {
                         Err(e) => Answer::Fault(FaultKind::IllegalMove, e.to_string()),
                     });
                 }
-                BotEvent::TooLong { limit, .. } => {
+                BotEvent::TooLong { limit, at } => {
+                    self.trace_note(d.seat, at, &format!("(line longer than {limit} bytes)"));
                     return Ok(Answer::Fault(
                         FaultKind::LineTooLong,
                         format!("a line longer than {limit} bytes"),
                     ));
                 }
-                BotEvent::NotUtf8 { .. } => {
+                BotEvent::NotUtf8 { at } => {
+                    self.trace_note(d.seat, at, "(not UTF-8)");
                     return Ok(Answer::Fault(
                         FaultKind::NotJson,
                         "a line that is not UTF-8".to_string(),
-                    ))
+                    ));
                 }
                 BotEvent::Eof { .. } => {
                     let status = self.exit_detail(d.seat);
@@ -147,8 +149,8 @@ impl Table<'_, '_> {
         while let Some(event) = self.seats[seat.index()].bot.try_recv() {
             match event {
                 BotEvent::Written { .. } => {}
-                BotEvent::Line { text, .. } => {
-                    self.trace_in(seat, &text);
+                BotEvent::Line { text, at } => {
+                    self.trace_in(seat, at, &text);
                     match read_move(&text) {
                         ReadReply::Move { id, .. } if id < self.next_id => {}
                         _ => {
@@ -160,17 +162,19 @@ impl Table<'_, '_> {
                         }
                     }
                 }
-                BotEvent::TooLong { limit, .. } => {
+                BotEvent::TooLong { limit, at } => {
+                    self.trace_note(seat, at, &format!("(line longer than {limit} bytes)"));
                     return Some(Answer::Fault(
                         FaultKind::LineTooLong,
                         format!("a line longer than {limit} bytes"),
-                    ))
+                    ));
                 }
-                BotEvent::NotUtf8 { .. } => {
+                BotEvent::NotUtf8 { at } => {
+                    self.trace_note(seat, at, "(not UTF-8)");
                     return Some(Answer::Fault(
                         FaultKind::Unsolicited,
                         "output that is not UTF-8 while not asked".to_string(),
-                    ))
+                    ));
                 }
                 BotEvent::Eof { .. } => {
                     let status = self.exit_detail(seat);

@@ -87,7 +87,7 @@ impl Table<'_, '_> {
         line.clear();
         self.writer.write(&mut line, msg);
         for seat in Seat::ALL {
-            trace_out(&mut self.trace, &self.game, seat, &line);
+            trace_out(&mut self.leak_trace, &self.game, seat, &line);
             let s = &mut self.seats[seat.index()];
             if s.alive {
                 s.outbox.extend_from_slice(&line);
@@ -103,7 +103,7 @@ impl Table<'_, '_> {
         let s = &mut self.seats[seat.index()];
         let start = s.outbox.len();
         self.writer.write(&mut s.outbox, msg);
-        trace_out(&mut self.trace, &self.game, seat, &s.outbox[start..]);
+        trace_out(&mut self.leak_trace, &self.game, seat, &s.outbox[start..]);
         if s.alive {
             s.outbox.push(b'\n');
             s.outbox_request = request_id.or(s.outbox_request);
@@ -117,6 +117,9 @@ impl Table<'_, '_> {
         let s = &mut self.seats[seat.index()];
         if s.alive && !s.outbox.is_empty() {
             s.bot.send(&s.outbox, s.outbox_request.take());
+            if let Some(t) = self.tracer.as_mut() {
+                t.sent(seat, &s.outbox);
+            }
         }
         s.outbox.clear();
     }
@@ -128,10 +131,21 @@ impl Table<'_, '_> {
         }
     }
 
-    pub(super) fn trace_in(&mut self, seat: Seat, text: &str) {
-        if let Some(t) = self.trace.as_mut() {
+    /// A line read from `seat`'s bot at `at`, for the traces.
+    pub(super) fn trace_in(&mut self, seat: Seat, at: std::time::Instant, text: &str) {
+        if let Some(t) = self.tracer.as_mut() {
+            t.received(seat, at, text);
+        }
+        if let Some(t) = self.leak_trace.as_mut() {
             let entry = serde_json::json!({"dir": "in", "seat": seat, "line": text});
             let _ = writeln!(t, "{entry}");
+        }
+    }
+
+    /// A line from `seat`'s bot that could not be read as text (too long, not UTF-8).
+    pub(super) fn trace_note(&mut self, seat: Seat, at: std::time::Instant, note: &str) {
+        if let Some(t) = self.tracer.as_mut() {
+            t.received(seat, at, note);
         }
     }
 }

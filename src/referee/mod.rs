@@ -9,10 +9,12 @@ mod ask;
 mod delivery;
 mod faults;
 mod processes;
+mod trace;
 
 pub use crate::protocol::FaultPolicy;
 pub use delivery::EventDelivery;
 pub use processes::{Fresh, Processes, SeatProcess};
+pub use trace::trace_path;
 
 use ask::Answer;
 use delivery::trace_out;
@@ -32,7 +34,7 @@ use crate::protocol::{
     PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
-use crate::rules::{Deal, DealSource, Game, Rules, Seat, View};
+use crate::rules::{Deal, DealSource, Game, Rules, Seat, StartScores, View};
 
 /// Everything one game needs.
 #[derive(Clone, Debug)]
@@ -48,10 +50,14 @@ pub struct GameConfig {
     pub on_fault: FaultPolicy,
     pub events: EventDelivery,
     pub record: PathBuf,
-    /// Test aid: every message with its direction, seat and the cards hidden from that seat.
+    /// `--trace DIR`: every line to and from each seat, one file per seat (see [`trace_path`]).
     pub trace: Option<PathBuf>,
+    /// Test aid: every message with its direction, seat and the cards hidden from that seat.
+    pub leak_trace: Option<PathBuf>,
     /// How long a bot gets to exit after the game before it is killed.
     pub grace: Duration,
+    /// Scores the game starts from instead of zero (`play --scores`), kept in the record.
+    pub start_scores: Option<StartScores>,
 }
 
 /// The referee's own failures.
@@ -68,6 +74,11 @@ pub enum RefereeError {
     Trace {
         path: String,
         source: std::io::Error,
+    },
+    #[error("--scores {scores}: {problem}")]
+    StartScores {
+        scores: StartScores,
+        problem: String,
     },
     #[error("cannot start the referee's watchdog thread: {0}; the system is short of threads or memory, run fewer games at once")]
     Watchdog(std::io::Error),
@@ -108,7 +119,8 @@ struct Table<'a, 's> {
     game: Game,
     seats: Vec<Seated>,
     record: RecordWriter,
-    trace: Option<BufWriter<File>>,
+    leak_trace: Option<BufWriter<File>>,
+    tracer: Option<trace::Tracer>,
     next_id: u64,
     rng: Pcg32,
     faults: [u32; 2],
@@ -155,17 +167,46 @@ fn play_watched(
     on_hand: HandHook<'_>,
     processes: &mut dyn Processes,
 ) -> Result<Outcome, RefereeError> {
+    let trace_err = |dir: &PathBuf, source| RefereeError::Trace {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut tracer = match &cfg.trace {
+        Some(dir) => Some(
+            trace::Tracer::start(dir, &cfg.record, Instant::now())
+                .map_err(|e| trace_err(dir, e))?,
+        ),
+        None => None,
+    };
     let mut seats = Vec::with_capacity(4);
     let mut hellos = Vec::with_capacity(4);
     let mut writer = MessageWriter::default();
     for (i, spec) in cfg.bots.iter().enumerate() {
         let seat = Seat::from_index(i);
-        let spawn_err = |source| RefereeError::Spawn { seat, source };
-        let SeatProcess { mut bot, kept } = processes.take(seat, spec).map_err(spawn_err)?;
-        if kept {
-            bot.log_stderr_to(&spec.stderr_log, spec.stderr_cap)
-                .map_err(spawn_err)?;
-        }
+        let taken = processes.take(seat, spec).and_then(|mut p| {
+            if p.kept {
+                p.bot.log_stderr_to(&spec.stderr_log, spec.stderr_cap)?;
+            }
+            Ok(p)
+        });
+        let SeatProcess { mut bot, kept } = match taken {
+            Ok(p) => p,
+            Err(source) => {
+                // The game never starts: stop the bots already running and take back their
+                // logs, so a command that could not start leaves no file behind.
+                drop(seats);
+                for started in &cfg.bots[..i] {
+                    let _ = std::fs::remove_file(&started.stderr_log);
+                }
+                if let (Some(t), Some(dir)) = (tracer, &cfg.trace) {
+                    let _ = t.finish();
+                    for seat in Seat::ALL {
+                        let _ = std::fs::remove_file(trace_path(dir, &cfg.record, seat));
+                    }
+                }
+                return Err(RefereeError::Spawn { seat, source });
+            }
+        };
         // The hello goes into the pipe at once, before the next bot is started: a bot finds it
         // waiting when it has started up and answers straight away, while the referee starts
         // the others, instead of blocking in its first read until all four are running and
@@ -190,6 +231,9 @@ fn play_watched(
         writer.write(&mut hello, &msg);
         hello.push(b'\n');
         bot.send(&hello, None);
+        if let Some(t) = tracer.as_mut() {
+            t.sent(seat, &hello);
+        }
         hellos.push(hello);
         seats.push(Seated {
             outbox: Vec::new(),
@@ -204,7 +248,7 @@ fn play_watched(
     // From here on the thread only talks to the bots (see BatchScheduling for why).
     let _batch = crate::bot::BatchScheduling::begin();
     let record = RecordWriter::create(&cfg.record).map_err(|source| record_err(cfg, source))?;
-    let trace = match &cfg.trace {
+    let leak_trace = match &cfg.leak_trace {
         Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {
             RefereeError::Trace {
                 path: p.display().to_string(),
@@ -216,12 +260,19 @@ fn play_watched(
     let mut deals = DealSource::from_seed(cfg.seed);
     let drawn_dealer = deals.first_dealer();
     let first_dealer = cfg.first_dealer.unwrap_or(drawn_dealer);
+    let mut game = Game::new(cfg.rules.clone(), first_dealer);
+    if let Some(scores) = cfg.start_scores {
+        game = game
+            .with_scores(scores)
+            .map_err(|problem| RefereeError::StartScores { scores, problem })?;
+    }
     let mut table = Table {
         cfg,
-        game: Game::new(cfg.rules.clone(), first_dealer),
+        game,
         seats,
         record,
-        trace,
+        leak_trace,
+        tracer,
         next_id: 1,
         rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
         faults: [0; 2],
@@ -246,8 +297,11 @@ fn play_watched(
     }
     let mut bots: Vec<&mut Bot> = ending.iter_mut().collect();
     crate::bot::stop_all(&mut bots, cfg.grace);
-    if let Some(t) = table.trace.as_mut() {
+    if let Some(t) = table.leak_trace.as_mut() {
         let _ = t.flush();
+    }
+    if let (Some(t), Some(dir)) = (table.tracer.take(), &cfg.trace) {
+        t.finish().map_err(|e| trace_err(dir, e))?;
     }
     result
 }
@@ -286,6 +340,7 @@ impl Table<'_, '_> {
             time: self.cfg.time,
             on_fault: self.cfg.on_fault.to_string(),
             sandbox: Some(self.cfg.bots[0].sandbox.label()),
+            start_scores: self.cfg.start_scores,
         };
         self.write(&RecordLine::Header(Box::new(header)))?;
         let mut forfeit = None;
@@ -377,7 +432,7 @@ impl Table<'_, '_> {
     > {
         for (seat, hello) in Seat::ALL.into_iter().zip(hellos) {
             let line = hello.strip_suffix(b"\n").unwrap_or(hello);
-            trace_out(&mut self.trace, &self.game, seat, line);
+            trace_out(&mut self.leak_trace, &self.game, seat, line);
         }
         let deadline = Instant::now() + Duration::from_millis(self.cfg.time.handshake_ms);
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
@@ -404,8 +459,8 @@ impl Table<'_, '_> {
                 match self.seats[seat.index()].bot.try_recv() {
                     None => still.push(seat),
                     Some(BotEvent::Written { .. }) => still.push(seat),
-                    Some(BotEvent::Line { text, .. }) => {
-                        self.trace_in(seat, &text);
+                    Some(BotEvent::Line { text, at }) => {
+                        self.trace_in(seat, at, &text);
                         match read_hello(&text) {
                             Ok(h) => {
                                 self.seats[seat.index()].multi_game = h.multi_game;
@@ -415,14 +470,16 @@ impl Table<'_, '_> {
                             Err(e) => faults.push((seat, FaultKind::Handshake, e)),
                         }
                     }
-                    Some(BotEvent::TooLong { limit, .. }) => {
+                    Some(BotEvent::TooLong { limit, at }) => {
+                        self.trace_note(seat, at, &format!("(line longer than {limit} bytes)"));
                         faults.push((
                             seat,
                             FaultKind::Handshake,
                             format!("hello reply longer than {limit} bytes"),
                         ));
                     }
-                    Some(BotEvent::NotUtf8 { .. }) => {
+                    Some(BotEvent::NotUtf8 { at }) => {
+                        self.trace_note(seat, at, "(not UTF-8)");
                         faults.push((
                             seat,
                             FaultKind::Handshake,

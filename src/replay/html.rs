@@ -73,8 +73,13 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
   <button id="prev" type="button" title="previous move (ArrowLeft)">&#x25C0; Prev</button>
   <button id="next" type="button" title="next move (ArrowRight)">Next &#x25B6;</button>
   <button id="last" type="button" title="end of the hand (End)">Last &raquo;</button>
+  <button id="play" type="button" title="play the moves one after another (Space)">&#x25B6; Play</button>
+  <label>speed <select id="speed" title="time between moves">
+    <option value="2000">2 s</option><option value="1000">1 s</option>
+    <option value="500" selected>0.5 s</option><option value="250">0.25 s</option>
+    <option value="100">0.1 s</option></select></label>
   <span id="step">no hand</span>
-  <span class="hint">keys: &larr; &rarr; move, Home/End hand start/end, PageUp/PageDown hand</span>
+  <span class="hint">keys: &larr; &rarr; move, Space play/pause, Home/End hand start/end, PageUp/PageDown hand</span>
 </nav>
 <main>
   <div id="table">
@@ -167,6 +172,26 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 #faults div { color: #a00; }
 #tricks .card { font-size: 12px; min-width: 24px; padding: 1px 2px; }
 sup.cost { color: #c8102e; font-size: 10px; font-weight: bold; }
+.bid { color: #ffd54a; font-weight: bold; }
+/* A narrow window (a phone, a side panel): the table above the side panel, the seats in one
+   column around the trick, smaller cards, no key hints. */
+@media (max-width: 820px) {
+  header { padding: 6px 10px; }
+  header h1 { font-size: 17px; }
+  #controls { padding: 6px 10px; gap: 6px; }
+  #controls button { font-size: 14px; padding: 4px 7px; }
+  .hint { display: none; }
+  main { flex-direction: column; padding: 8px; gap: 8px; }
+  #table { min-width: 0; width: 100%; grid-template-columns: 1fr 1fr; grid-template-rows: auto auto auto auto;
+    gap: 6px; padding: 8px; }
+  .pos-top { grid-column: 1 / 3; grid-row: 1; }
+  .pos-left { grid-column: 1; grid-row: 2; }
+  .pos-right { grid-column: 2; grid-row: 2; }
+  #center { grid-column: 1 / 3; grid-row: 3; }
+  .pos-bottom { grid-column: 1 / 3; grid-row: 4; }
+  .card { min-width: 24px; font-size: 13px; padding: 3px 2px; }
+  #side { width: 100%; }
+}
 "##;
 
 const SCRIPT: &str = r##"
@@ -210,6 +235,14 @@ const SCRIPT: &str = r##"
     if (!b) return "seat " + s;
     if (b.name) return b.name + (b.version ? " " + b.version : "");
     return (b.command || []).join(" ") || "(no hello)";
+  }
+  // A call with its strain as a symbol: 8H -> 8♥, 13NT -> 13 NT; other calls unchanged.
+  function callText(move) {
+    const t = String(move);
+    const m = /^(\d+)(NT|[SHDC])$/i.exec(t);
+    if (!m) return t;
+    const strain = m[2].toUpperCase();
+    return m[1] + (strain === "NT" ? " NT" : SUITS[strain]);
   }
   function signed(n) { return n > 0 ? "+" + n : String(n); }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
@@ -290,6 +323,13 @@ const SCRIPT: &str = r##"
         head.appendChild(d);
       }
       head.appendChild(document.createTextNode(" \u00b7 tricks " + won[s]));
+      if (h.bids) {
+        // 400 and Forty-One: each player's own bid, beside the tricks it must reach.
+        const bid = made.find((m) => m.decision === "call" && m.seat === s);
+        const b = el("span", "bid", " / bid " + (bid ? bid.move : "-"));
+        b.setAttribute("data-bid", bid ? String(bid.move) : "");
+        head.appendChild(b);
+      }
       const cardsEl = $("seat-" + s + "-cards");
       clear(cardsEl);
       h.hands[s].forEach(function (c) {
@@ -302,7 +342,7 @@ const SCRIPT: &str = r##"
     clear(auctionEl);
     made.forEach(function (m, i) {
       if (m.decision !== "call" && m.decision !== "throw-in") return;
-      const li = el("li", i === k - 1 ? "current" : "", "seat " + m.seat + ": " + m.move + (m.decision === "throw-in" ? " (throw-in)" : "") + (m.substituted ? " *" : ""));
+      const li = el("li", i === k - 1 ? "current" : "", "seat " + m.seat + ": " + callText(m.move) + (m.decision === "throw-in" ? " (throw-in)" : "") + (m.substituted ? " *" : ""));
       li.setAttribute("data-seat", String(m.seat));
       li.setAttribute("data-move", String(m.move));
       auctionEl.appendChild(li);
@@ -410,11 +450,30 @@ const SCRIPT: &str = r##"
     nextHand: () => { const hi = handIndex(); if (hi + 1 < G.hands.length) go(handStart[hi + 1]); },
     prevHand: () => { const hi = handIndex(); go(pos === handStart[hi] && hi > 0 ? handStart[hi - 1] : handStart[hi]); },
   };
+  // Autoplay: one move per tick at the chosen speed, stopping at the last move.
+  let timer = null;
+  function stopPlay() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    $("play").innerHTML = "&#x25B6; Play";
+  }
+  function startPlay() {
+    stopPlay();
+    if (pos >= positions.length - 1) go(0);
+    timer = setInterval(function () {
+      if (pos >= positions.length - 1) { stopPlay(); return; }
+      go(pos + 1);
+    }, Number($("speed").value) || 500);
+    $("play").innerHTML = "&#x23F8; Pause";
+  }
+  actions.toggle = () => (timer === null ? startPlay() : stopPlay());
+  $("play").addEventListener("click", actions.toggle);
+  $("speed").addEventListener("change", () => { if (timer !== null) startPlay(); });
   ["next", "prev", "first", "last"].forEach((id) => $(id).addEventListener("click", actions[id]));
   $("hand-select").addEventListener("change", (e) => go(handStart[Number(e.target.value)] || 0));
   document.addEventListener("keydown", function (e) {
     if (e.target && e.target.tagName === "SELECT") return;
-    const a = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last", PageDown: "nextHand", PageUp: "prevHand" }[e.key];
+    const a = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last", PageDown: "nextHand", PageUp: "prevHand", " ": "toggle" }[e.key];
     if (!a || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
     actions[a]();
@@ -431,6 +490,11 @@ const SCRIPT: &str = r##"
       seats: [0, 1, 2, 3].map((s) => cards("#seat-" + s + "-cards")),
       auction: Array.from(document.querySelectorAll("#auction li")).map((li) => li.textContent),
       scores: Array.from($("scores").children).map((d) => d.textContent),
+      bids: [0, 1, 2, 3].map((s) => { const b = document.querySelector("#seat-" + s + "-head .bid"); return b ? b.getAttribute("data-bid") : null; }),
+      // The page fits the window: nothing sticks out sideways.
+      width: window.innerWidth,
+      fits: document.documentElement.scrollWidth <= window.innerWidth,
+      playing: timer !== null,
     };
   }
   function selftest(presses) {
@@ -443,9 +507,20 @@ const SCRIPT: &str = r##"
     key("ArrowLeft"); out.push(shown("ArrowLeft"));
     $("last").click(); out.push(shown("click last"));
     $("first").click(); out.push(shown("click first"));
+    $("speed").value = "100";
+    $("play").click(); out.push(shown("click play"));
     const r = $("selftest-result");
-    r.textContent = JSON.stringify({ presses: presses, snapshots: out });
-    r.hidden = false;
+    const startPos = pos;
+    // Let autoplay run three ticks, then pause with the Space key.
+    setTimeout(function () {
+      const moved = pos - startPos;
+      key(" ");
+      const paused = shown("Space");
+      paused.autoplayed = moved;
+      out.push(paused);
+      r.textContent = JSON.stringify({ presses: presses, snapshots: out });
+      r.hidden = false;
+    }, 350);
   }
 
   const hash = location.hash.replace(/^#/, "");

@@ -16,6 +16,9 @@ pub fn transcript(g: &VerifiedGame) -> String {
         g.header.referee, g.header.format, g.header.seed, g.header.first_dealer
     );
     let _ = writeln!(s, "rules: {}", rules_text(&g.header.rules));
+    if let Some(scores) = g.header.start_scores {
+        let _ = writeln!(s, "started from scores {scores}");
+    }
     for b in &g.header.bots {
         let name = match (&b.name, &b.version) {
             (Some(n), Some(v)) => format!("{n} {v}"),

@@ -21,7 +21,7 @@ pub use card_set::CardSet;
 pub use deal::{Deal, DealError, DealSource};
 pub use game::{
     Applied, Contract, Decision, EndReason, Game, GameResult, Hand, HandEnd, HandResult,
-    IllegalMove, IllegalReason, Phase, ThrowInReason,
+    IllegalMove, IllegalReason, Phase, StartScores, ThrowInReason,
 };
 pub use options::{
     AuctionForm, BidForm, BothReach, ContractRules, Doubling, IndividualRules, Kaboot, PartnerRule,

@@ -194,8 +194,9 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                         }
                     };
                     if !tv.is_null() {
+                        // tournament.json keeps milliseconds; the flags want a unit.
                         flags.push(flag.into());
-                        flags.push(scalar(tk, tv)?);
+                        flags.push(format!("{}ms", scalar(tk, tv)?));
                     }
                 }
             }

@@ -57,6 +57,8 @@ pub struct RunConfig {
     pub fresh_bots: bool,
     /// Records written zstd-compressed (`games/NNNNNN.jsonl.zst`).
     pub compress: bool,
+    /// `--trace DIR`: each game's lines to and from its seats, one file per seat.
+    pub trace: Option<PathBuf>,
 }
 
 /// How a run ended.
@@ -372,7 +374,9 @@ fn play_one(
         on_fault: cfg.on_fault,
         events: cfg.events,
         record: record.clone(),
-        trace: None,
+        trace: cfg.trace.clone(),
+        leak_trace: None,
+        start_scores: None,
         grace: GRACE,
     };
     let start = Instant::now();

@@ -168,3 +168,27 @@ pub fn temp_file(name: &str, text: &str) -> PathBuf {
     std::fs::write(&p, text).unwrap();
     p
 }
+
+/// The lines of a `--trace` file as (sent to the bot, the line as it crossed the pipe).
+pub fn trace_lines(path: &Path) -> Vec<(bool, String)> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            // `SECONDS seatN to-bot|from-bot LINE`
+            let mut p = l.splitn(4, ' ');
+            let (_, _, dir) = (p.next(), p.next(), p.next().expect("a direction"));
+            (dir == "to-bot", p.next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// A validator for one of protocol/schema.json's top-level definitions (`to_bot` or `from_bot`).
+pub fn schema_validator(def: &str) -> jsonschema::Validator {
+    let text = std::fs::read_to_string(root().join("protocol/schema.json")).unwrap();
+    let mut schema: Value = serde_json::from_str(&text).unwrap();
+    let obj = schema.as_object_mut().unwrap();
+    obj.remove("oneOf");
+    obj.insert("$ref".into(), Value::String(format!("#/$defs/{def}")));
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}

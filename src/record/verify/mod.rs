@@ -87,8 +87,14 @@ pub fn replay(lines: &[NumberedLine]) -> Result<VerifiedGame, LineError> {
         .on_fault
         .parse()
         .or_else(|e| err(hline, format!("the header's on_fault: {e}")))?;
+    let mut game = Game::new(header.rules.clone(), header.first_dealer);
+    if let Some(scores) = header.start_scores {
+        game = game
+            .with_scores(scores)
+            .or_else(|e| err(hline, format!("the header's start_scores {scores}: {e}")))?;
+    }
     let mut r = Replayer {
-        game: Game::new(header.rules.clone(), header.first_dealer),
+        game,
         policy,
         faults_by_team: [0; 2],
         forfeit: None,

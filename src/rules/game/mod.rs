@@ -5,6 +5,9 @@
 //! [`Game::apply`]. When [`Game::needs_deal`] is true it supplies the next [`Deal`] (seeded,
 //! given, or read from a record), so the state machine itself never draws random numbers.
 
+mod start;
+pub use start::StartScores;
+
 use super::auction::{
     individual_is_legal, individual_legal, individual_sum, trump_choices, trump_is_legal,
     AuctionState, ContractAuction, SeatFlags,

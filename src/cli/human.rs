@@ -1,0 +1,359 @@
+//! `--bot human`: a seat played from the terminal. The referee runs it like any bot (the hidden
+//! `tarneeb human-seat` command, speaking the protocol on stdin/stdout); it talks to the person
+//! on `/dev/tty`, which stays the terminal even when tarneeb's own input or output is redirected.
+//!
+//! Why it takes the terminal's foreground: every bot runs in a process group of its own, and a
+//! background group that reads the terminal is stopped by SIGTTIN. So the seat makes its group
+//! the foreground one for the game (Ctrl-C then reaches the seat, which ends the game as its
+//! forfeit) and gives the terminal back at `game_end`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::fd::AsRawFd;
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+/// The hidden command's arguments (none).
+#[derive(clap::Args)]
+pub struct HumanSeatArgs {}
+
+/// Opens the terminal, or says why a human seat cannot play here.
+pub fn open_tty() -> Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .context("--bot human plays from the terminal, but /dev/tty cannot be opened (no terminal: run tarneeb from one, or in tmux/screen)")
+}
+
+/// Makes our process group the terminal's foreground group; returns the one to give it back to.
+fn take_foreground(tty: &File) -> Option<libc::pid_t> {
+    let fd = tty.as_raw_fd();
+    // SAFETY: plain libc calls on a descriptor we own; ignoring SIGTTOU lets a background group
+    // call tcsetpgrp instead of being stopped.
+    unsafe {
+        libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        let old = libc::tcgetpgrp(fd);
+        if libc::tcsetpgrp(fd, libc::getpgrp()) != 0 {
+            return None;
+        }
+        (old > 0).then_some(old)
+    }
+}
+
+fn give_back(tty: &File, old: Option<libc::pid_t>) {
+    if let Some(pgid) = old {
+        // SAFETY: as in take_foreground.
+        unsafe {
+            libc::tcsetpgrp(tty.as_raw_fd(), pgid);
+        }
+    }
+}
+
+pub fn run(_: HumanSeatArgs) -> Result<()> {
+    let tty = open_tty()?;
+    let old = take_foreground(&tty);
+    let result = serve(&tty);
+    give_back(&tty, old);
+    result
+}
+
+fn suit_symbol(s: char) -> &'static str {
+    match s {
+        'S' => "♠",
+        'H' => "♥",
+        'D' => "♦",
+        'C' => "♣",
+        _ => "?",
+    }
+}
+
+/// `AS` -> `A♠`; `TH` -> `10♥`; anything else (a call) unchanged.
+fn pretty(card: &str) -> String {
+    let b: Vec<char> = card.chars().collect();
+    if b.len() == 2 && "23456789TJQKA".contains(b[0]) && "SHDC".contains(b[1]) {
+        let rank = if b[0] == 'T' {
+            "10".to_string()
+        } else {
+            b[0].to_string()
+        };
+        format!("{rank}{}", suit_symbol(b[1]))
+    } else {
+        card.to_string()
+    }
+}
+
+fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|x| match x {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The hand by suit, one line per suit (the hand comes sorted: spades first, ace down).
+fn hand_text(hand: &[String]) -> String {
+    let mut out = String::new();
+    for s in ['S', 'H', 'D', 'C'] {
+        let cards: Vec<String> = hand
+            .iter()
+            .filter(|c| c.ends_with(s))
+            .map(|c| {
+                let r = &c[..c.len() - 1];
+                if r == "T" {
+                    "10".to_string()
+                } else {
+                    r.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&format!("    {} {}\n", suit_symbol(s), cards.join(" ")));
+    }
+    out
+}
+
+/// Everything the seat may know at a request, as a person reads it.
+fn table_text(req: &Value) -> String {
+    let v = &req["view"];
+    let me = v["seat"].as_u64().unwrap_or(0);
+    let mut t = String::new();
+    t.push_str(&format!(
+        "\n=== hand {}, dealer seat {} | you are seat {me}, your partner seat {} ===\n",
+        v["hand_number"],
+        v["dealer"],
+        (me + 2) % 4
+    ));
+    t.push_str(&format!(
+        "scores: your team {} : theirs {}",
+        v["team_scores"][(me % 2) as usize],
+        v["team_scores"][((me + 1) % 2) as usize]
+    ));
+    if v["seat_scores"].is_array() {
+        t.push_str(&format!(
+            " (players 0-3: {})",
+            strs(&v["seat_scores"]).join(" ")
+        ));
+    }
+    t.push('\n');
+    let auction: Vec<String> = v["auction"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    format!(
+                        "seat {}: {}",
+                        c["seat"],
+                        pretty(c["call"].as_str().unwrap_or("?"))
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !auction.is_empty() {
+        t.push_str(&format!("auction: {}\n", auction.join(", ")));
+    }
+    if let Some(c) = v["contract"].as_object() {
+        let mult = match c.get("multiplier").and_then(Value::as_u64) {
+            Some(2) => " doubled",
+            Some(4) => " redoubled",
+            _ => "",
+        };
+        t.push_str(&format!(
+            "contract: seat {} bid {}{mult}\n",
+            c["declarer"],
+            c["bid"].as_str().unwrap_or("?")
+        ));
+    }
+    if let Some(trump) = v["trump"].as_str() {
+        let name = if trump == "NT" {
+            "no trump".to_string()
+        } else {
+            suit_symbol(trump.chars().next().unwrap_or('?')).to_string()
+        };
+        t.push_str(&format!("trump: {name}\n"));
+    }
+    t.push_str(&format!(
+        "tricks won (seats 0-3): {}\n",
+        strs(&v["tricks_won"]).join(" ")
+    ));
+    let trick = strs(&v["current_trick"]["cards"]);
+    if !trick.is_empty() {
+        let leader = v["current_trick"]["leader"].as_u64().unwrap_or(0);
+        let plays: Vec<String> = trick
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("seat {}: {}", (leader + i as u64) % 4, pretty(c)))
+            .collect();
+        t.push_str(&format!("this trick: {}\n", plays.join(", ")));
+    }
+    t.push_str("your hand:\n");
+    t.push_str(&hand_text(&strs(&v["hand"])));
+    t
+}
+
+/// What a typed answer means: a number from the list, or a move written out (any case).
+fn read_choice(typed: &str, legal: &[String]) -> Option<String> {
+    let typed = typed.trim();
+    if let Ok(n) = typed.parse::<usize>() {
+        if n >= 1 && n <= legal.len() {
+            return Some(legal[n - 1].clone());
+        }
+    }
+    let up = typed.to_ascii_uppercase().replace("10", "T");
+    legal
+        .iter()
+        .find(|m| m.eq_ignore_ascii_case(typed) || m.to_ascii_uppercase() == up)
+        .cloned()
+}
+
+/// One line of news from an event, or nothing.
+fn event_text(msg: &Value, me: u64) -> Option<String> {
+    let who = |s: &Value| {
+        if s.as_u64() == Some(me) {
+            "you".to_string()
+        } else {
+            format!("seat {s}")
+        }
+    };
+    Some(match msg["type"].as_str()? {
+        "move" => format!(
+            "  {} {}: {}",
+            who(&msg["seat"]),
+            msg["decision"].as_str()?,
+            pretty(msg["move"].as_str()?)
+        ),
+        "trick" => format!(
+            "  trick {} won by {}: {}",
+            msg["number"],
+            who(&msg["winner"]),
+            strs(&msg["cards"])
+                .iter()
+                .map(|c| pretty(c))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        "hand_end" => format!(
+            "\n--- hand {} ends ({}): team scores {} : {}{} ---",
+            msg["hand_number"],
+            msg["end"].as_str()?,
+            msg["team_scores"][0],
+            msg["team_scores"][1],
+            if msg["seat_scores"].is_array() {
+                format!(", players {}", strs(&msg["seat_scores"]).join(" "))
+            } else {
+                String::new()
+            }
+        ),
+        "fault" => format!("  seat {} fault: {}", msg["seat"], msg["kind"].as_str()?),
+        "game_end" => format!(
+            "\n*** game over: {} ({}) after {} hands, team scores {} : {} ***",
+            match msg["winner"].as_u64() {
+                Some(t) if t == me % 2 => "your team wins".to_string(),
+                Some(t) => format!("team {t} wins"),
+                None => "a draw".to_string(),
+            },
+            msg["reason"].as_str()?,
+            msg["hands"],
+            msg["team_scores"][0],
+            msg["team_scores"][1]
+        ),
+        _ => return None,
+    })
+}
+
+fn serve(tty: &File) -> Result<()> {
+    let mut screen = tty.try_clone()?;
+    let mut keyboard = BufReader::new(tty.try_clone()?);
+    let stdin = io::stdin().lock();
+    let mut stdout = io::stdout().lock();
+    let mut me = 0;
+    for line in stdin.lines() {
+        let line = line?;
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        match msg["type"].as_str() {
+            Some("hello") => {
+                me = msg["seat"].as_u64().unwrap_or(0);
+                writeln!(screen, "tarneeb: you play seat {me}; type a number from the list or the move itself (like QD, 8H, pass).")?;
+                writeln!(stdout, r#"{{"type":"hello","name":"human"}}"#)?;
+                stdout.flush()?;
+            }
+            Some("request") => {
+                let legal = strs(&msg["legal"]);
+                write!(screen, "{}", table_text(&msg))?;
+                let listed: Vec<String> = legal
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| format!("{}) {}", i + 1, pretty(m)))
+                    .collect();
+                writeln!(screen, "legal: {}", listed.join("  "))?;
+                let choice = loop {
+                    write!(
+                        screen,
+                        "[#{}] your {}> ",
+                        msg["id"],
+                        msg["decision"].as_str().unwrap_or("move")
+                    )?;
+                    screen.flush()?;
+                    let mut typed = String::new();
+                    if keyboard.read_line(&mut typed)? == 0 {
+                        anyhow::bail!("the terminal closed");
+                    }
+                    match read_choice(&typed, &legal) {
+                        Some(m) => break m,
+                        None => writeln!(
+                            screen,
+                            "'{}' is not one of the legal moves: type 1-{} or a move as listed",
+                            typed.trim(),
+                            legal.len()
+                        )?,
+                    }
+                };
+                writeln!(
+                    stdout,
+                    r#"{{"type":"move","id":{},"move":{}}}"#,
+                    msg["id"],
+                    Value::from(choice)
+                )?;
+                stdout.flush()?;
+            }
+            Some(_) => {
+                if let Some(text) = event_text(&msg, me) {
+                    writeln!(screen, "{text}")?;
+                }
+                if msg["type"] == "game_end" {
+                    return Ok(());
+                }
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_answers() {
+        let legal: Vec<String> = ["pass", "8H", "TD", "QD"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(read_choice("1", &legal).as_deref(), Some("pass"));
+        assert_eq!(read_choice(" 8h ", &legal).as_deref(), Some("8H"));
+        assert_eq!(read_choice("10d", &legal).as_deref(), Some("TD"));
+        assert_eq!(read_choice("5", &legal), None);
+        assert_eq!(read_choice("KD", &legal), None);
+        assert_eq!(pretty("TH"), "10♥");
+        assert_eq!(pretty("13NT"), "13NT");
+    }
+}

@@ -1,0 +1,423 @@
+//! `tarneeb check-bot`: one bot under test against built-in seats, through every preset and the
+//! rare situations a tournament may take long to reach, each forced with explicit deals,
+//! scripted seats ([`scripted`]) and given scores. Every game is a real referee game over pipes,
+//! so whatever the referee would fault the bot for is found here, with the message that
+//! triggered it and the bot's answer, read back from the game's trace.
+
+pub mod scenarios;
+pub mod scripted;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::bot::{stderr_tail, Bot, BotEvent, BotSpec};
+use crate::protocol::{FaultKind, TimeLimits};
+use crate::referee::{play_game, trace_path, EventDelivery, FaultPolicy, GameConfig};
+use crate::rules::{Deal, Rules, Seat, StartScores};
+
+/// How long a bot may take to exit after `game_end` or the end of its input.
+pub const EXIT_LIMIT: Duration = Duration::from_secs(5);
+
+/// What to check and how.
+pub struct CheckConfig {
+    /// The sandbox every seat runs in (`--sandbox`, as for `play`).
+    pub sandbox: std::sync::Arc<crate::bot::Sandbox>,
+    /// The bot under test.
+    pub command: Vec<String>,
+    /// The command line of a built-in seat, without its options (`tarneeb scripted-bot`).
+    pub scripted: Vec<String>,
+    pub time: TimeLimits,
+    pub events: EventDelivery,
+    pub max_line: usize,
+    pub stderr_cap: u64,
+    /// Records, traces and stderr logs go here.
+    pub dir: PathBuf,
+}
+
+/// One game forced into a situation.
+pub struct Scenario {
+    pub name: String,
+    pub rules: Rules,
+    /// The seat of the bot under test; the others are scripted.
+    pub seat: Seat,
+    pub seed: u64,
+    pub first_dealer: Option<Seat>,
+    pub deals: Vec<Deal>,
+    /// Moves every scripted seat plays when legal, in order of preference.
+    pub prefer: Vec<String>,
+    pub start_scores: Option<StartScores>,
+    /// Texts the record must hold for the situation to have been reached (a move line, say).
+    pub reach: Vec<String>,
+}
+
+/// The verdict on one check.
+pub struct Check {
+    pub name: String,
+    pub passed: bool,
+    /// What went wrong and what triggered it, or notes on a pass.
+    pub details: Vec<String>,
+}
+
+/// Everything check-bot found.
+pub struct Report {
+    pub checks: Vec<Check>,
+    /// The bot's reply times in ms (every answered request of every game).
+    pub reply_ms: Vec<u64>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+
+    /// `p50 .. p99 .. max` of the reply times, or `None` without replies.
+    pub fn percentiles(&self) -> Option<(u64, u64, u64)> {
+        let mut v = self.reply_ms.clone();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_unstable();
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        Some((at(0.5), at(0.99), v[v.len() - 1]))
+    }
+}
+
+/// Runs every scenario and the exit probes.
+pub fn check(cfg: &CheckConfig, scenarios: &[Scenario], stop: &AtomicBool) -> Report {
+    let mut report = Report {
+        checks: Vec::new(),
+        reply_ms: Vec::new(),
+    };
+    let mut lines_for_probes = None;
+    for sc in scenarios {
+        let (check, times) = run_scenario(cfg, sc, stop);
+        report.reply_ms.extend(times);
+        if lines_for_probes.is_none() {
+            lines_for_probes = first_and_last_lines(cfg, sc);
+        }
+        report.checks.push(check);
+    }
+    let Some((hello, game_end)) = lines_for_probes else {
+        return report;
+    };
+    report.checks.push(probe_exit(
+        cfg,
+        "exits on game_end",
+        &hello,
+        Some(&game_end),
+    ));
+    report.checks.push(probe_exit(
+        cfg,
+        "exits at the end of its input",
+        &hello,
+        None,
+    ));
+    report
+}
+
+/// The bots of a scenario: the bot under test at its seat, scripted seats elsewhere.
+fn specs(cfg: &CheckConfig, sc: &Scenario, record: &Path) -> [BotSpec; 4] {
+    std::array::from_fn(|i| {
+        let command = if i == sc.seat.index() {
+            cfg.command.clone()
+        } else {
+            let mut c = cfg.scripted.clone();
+            c.push("--seed".into());
+            c.push((sc.seed * 4 + i as u64).to_string());
+            if !sc.prefer.is_empty() {
+                c.push("--prefer".into());
+                c.push(sc.prefer.join(","));
+            }
+            c
+        };
+        let stem = record.file_stem().unwrap_or_default().to_string_lossy();
+        BotSpec {
+            command,
+            cwd: None,
+            env: Vec::new(),
+            stderr_log: record.with_file_name(format!("{stem}.seat{i}.stderr.log")),
+            stderr_cap: cfg.stderr_cap,
+            max_line: cfg.max_line,
+            sandbox: cfg.sandbox.clone(),
+        }
+    })
+}
+
+fn record_of(cfg: &CheckConfig, sc: &Scenario) -> PathBuf {
+    let mut stem = String::new();
+    for c in sc.name.chars() {
+        if c.is_ascii_alphanumeric() {
+            stem.push(c.to_ascii_lowercase());
+        } else if !stem.ends_with('-') {
+            stem.push('-');
+        }
+    }
+    stem.truncate(40);
+    cfg.dir
+        .join(format!("{}.jsonl", stem.trim_end_matches('-')))
+}
+
+fn traces(cfg: &CheckConfig) -> PathBuf {
+    cfg.dir.join("traces")
+}
+
+fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, Vec<u64>) {
+    let record = record_of(cfg, sc);
+    let game = GameConfig {
+        rules: sc.rules.clone(),
+        seed: sc.seed,
+        first_dealer: sc.first_dealer,
+        deals: sc.deals.clone(),
+        bots: specs(cfg, sc, &record),
+        time: cfg.time,
+        on_fault: FaultPolicy::Forfeit,
+        events: cfg.events,
+        record: record.clone(),
+        trace: Some(traces(cfg)),
+        leak_trace: None,
+        grace: Duration::from_millis(1000),
+        start_scores: sc.start_scores,
+    };
+    let mut check = Check {
+        name: sc.name.clone(),
+        passed: true,
+        details: Vec::new(),
+    };
+    let outcome = match play_game(&game, stop, &mut |_| {}) {
+        Ok(o) => o,
+        Err(e) => {
+            check.passed = false;
+            check.details.push(e.to_string());
+            return (check, Vec::new());
+        }
+    };
+    let times = reply_times(&record, sc.seat);
+    if let Some(f) = &outcome.result.forfeit {
+        check.passed = false;
+        if f.seat != sc.seat {
+            check.details.push(format!(
+                "a built-in seat ({}) faulted: {}: {} (a bug of check-bot, not of your bot)",
+                f.seat, f.kind, f.detail
+            ));
+            return (check, times);
+        }
+        check.details.push(format!("{}: {}", f.kind, f.detail));
+        let trace = trace_path(&traces(cfg), &record, sc.seat);
+        let (sent, answer) = exchange_at_fault(&trace, f.kind);
+        check.details.push(format!(
+            "sent:   {}",
+            sent.unwrap_or_else(|| "(nothing)".into())
+        ));
+        check.details.push(format!(
+            "answer: {}",
+            answer.unwrap_or_else(|| "(none)".into())
+        ));
+        if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {
+            let log = &game.bots[sc.seat.index()].stderr_log;
+            match stderr_tail(log, 5) {
+                Some(lines) => {
+                    check
+                        .details
+                        .push(format!("last lines of its stderr ({}):", log.display()));
+                    check
+                        .details
+                        .extend(lines.into_iter().map(|l| format!("  | {l}")));
+                }
+                None => check
+                    .details
+                    .push(format!("its stderr log {} is empty", log.display())),
+            }
+        }
+        check.details.push(format!(
+            "trace {}, record {}",
+            trace.display(),
+            record.display()
+        ));
+        return (check, times);
+    }
+    let text = std::fs::read_to_string(&record).unwrap_or_default();
+    let missing: Vec<&String> = sc
+        .reach
+        .iter()
+        .filter(|r| !text.contains(r.as_str()))
+        .collect();
+    if !missing.is_empty() {
+        check.details.push(format!(
+            "(the situation was not reached with this bot's choices: no {})",
+            missing
+                .iter()
+                .map(|m| m.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    check.details.push(format!(
+        "{} hands, {} replies",
+        outcome.result.hands,
+        times.len()
+    ));
+    (check, times)
+}
+
+/// The bot's recorded reply times (moves it made, not those the referee played for it).
+fn reply_times(record: &Path, seat: Seat) -> Vec<u64> {
+    let text = std::fs::read_to_string(record).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| {
+            v["type"] == "move"
+                && v["seat"].as_u64() == Some(seat.index() as u64)
+                && v["substituted"] != true
+        })
+        .filter_map(|v| v["ms"].as_u64())
+        .collect()
+}
+
+/// From a seat's trace: the message that triggered a fault and the bot's answer to it.
+/// For a bot that answered wrongly, its last line and the last line it was sent before it; for
+/// one that said nothing (timeout, exit), the last request or hello it was sent.
+fn exchange_at_fault(trace: &Path, kind: FaultKind) -> (Option<String>, Option<String>) {
+    let lines = read_trace(trace);
+    let silent = matches!(kind, FaultKind::Timeout | FaultKind::Exited);
+    let answer_at = if silent {
+        None
+    } else {
+        lines.iter().rposition(|(to_bot, _)| !to_bot)
+    };
+    let before = answer_at.unwrap_or(lines.len());
+    let sent = lines[..before]
+        .iter()
+        .rev()
+        .find(|(to_bot, line)| {
+            *to_bot
+                && (!silent
+                    || line.starts_with("{\"type\":\"request\"")
+                    || line.starts_with("{\"type\":\"hello\""))
+        })
+        .map(|(_, l)| l.to_string());
+    (sent, answer_at.map(|i| lines[i].1.clone()))
+}
+
+/// A trace file's lines as (sent to the bot, the line); nothing when it cannot be read.
+fn read_trace(trace: &Path) -> Vec<(bool, String)> {
+    let text = std::fs::read_to_string(trace).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            // `SECONDS seatN to-bot|from-bot LINE` (see referee/trace.rs)
+            let mut p = l.splitn(4, ' ');
+            let (_, _, dir) = (p.next()?, p.next()?, p.next()?);
+            Some((dir == "to-bot", p.next().unwrap_or("").to_string()))
+        })
+        .collect()
+}
+
+/// The hello and the game_end a seat was sent in a scenario's game, to replay in the probes.
+fn first_and_last_lines(cfg: &CheckConfig, sc: &Scenario) -> Option<(Vec<u8>, Vec<u8>)> {
+    let trace = trace_path(&traces(cfg), &record_of(cfg, sc), sc.seat);
+    let sent: Vec<String> = read_trace(&trace)
+        .into_iter()
+        .filter_map(|(to_bot, line)| to_bot.then_some(line))
+        .collect();
+    let hello = sent.iter().find(|l| l.starts_with("{\"type\":\"hello\""))?;
+    let end = sent
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("{\"type\":\"game_end\""))?;
+    Some((
+        format!("{hello}\n").into_bytes(),
+        format!("{end}\n").into_bytes(),
+    ))
+}
+
+/// Starts the bot alone, shakes hands, then sends `game_end` (or closes its input) and waits
+/// for it to exit, without writing anything more.
+fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8]>) -> Check {
+    let mut check = Check {
+        name: name.to_string(),
+        passed: false,
+        details: Vec::new(),
+    };
+    let spec = BotSpec {
+        command: cfg.command.clone(),
+        cwd: None,
+        env: Vec::new(),
+        stderr_log: cfg.dir.join(format!(
+            "probe-{}.stderr.log",
+            if game_end.is_some() {
+                "game-end"
+            } else {
+                "eof"
+            }
+        )),
+        stderr_cap: cfg.stderr_cap,
+        max_line: cfg.max_line,
+        sandbox: cfg.sandbox.clone(),
+    };
+    let mut bot = match Bot::spawn(&spec) {
+        Ok(b) => b,
+        Err(e) => {
+            check.details.push(e.to_string());
+            return check;
+        }
+    };
+    bot.send(hello, None);
+    let deadline = Instant::now() + Duration::from_millis(cfg.time.handshake_ms);
+    let mut answered = false;
+    while !answered && Instant::now() < deadline {
+        match bot.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Some(BotEvent::Line { .. }) => answered = true,
+            Some(BotEvent::Eof { .. }) => break,
+            _ => {}
+        }
+    }
+    if !answered {
+        check.details.push("no hello reply".into());
+        bot.stop(Duration::from_millis(200));
+        return check;
+    }
+    match game_end {
+        Some(line) => bot.send(line, None),
+        None => bot.close_stdin(),
+    }
+    let deadline = Instant::now() + EXIT_LIMIT;
+    let mut extra = Vec::new();
+    let mut exited = false;
+    while Instant::now() < deadline {
+        match bot.recv_timeout(Duration::from_millis(50)) {
+            Some(BotEvent::Line { text, .. }) => extra.push(text),
+            Some(BotEvent::Eof { .. }) | None => {}
+            Some(_) => {}
+        }
+        if bot.exit_status().is_some() {
+            exited = true;
+            break;
+        }
+    }
+    let what = match game_end {
+        Some(_) => "game_end",
+        None => "the end of its input (stdin closed)",
+    };
+    if !exited {
+        check.details.push(format!(
+            "still running {} s after {what}: exit when it arrives",
+            EXIT_LIMIT.as_secs()
+        ));
+    }
+    if let Some(line) = extra.first() {
+        check.details.push(format!(
+            "wrote {} line(s) after {what}, first: {}",
+            extra.len(),
+            crate::protocol::excerpt(line)
+        ));
+    }
+    bot.stop(Duration::from_millis(200));
+    check.passed = exited && extra.is_empty();
+    if game_end.is_some() {
+        check.details.push(format!(
+            "sent:   {}",
+            String::from_utf8_lossy(game_end.unwrap_or_default()).trim_end()
+        ));
+    }
+    check
+}

@@ -1,0 +1,121 @@
+//! A game that starts from given scores (`play --scores`), to reach late-game situations (the
+//! 400 minimum bid that rises with a player's score, the last hand before the target) without
+//! playing the hands before them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::Game;
+use crate::rules::{BySeat, ByTeam, RulesKind};
+
+/// Scores at the start of a game: per partnership in classic and Egyptian, per player in 400
+/// and Forty-One. Written as `{"teams": [A, B]}` or `{"seats": [A, B, C, D]}` in a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum StartScores {
+    Teams([i32; 2]),
+    Seats([i32; 4]),
+}
+
+impl fmt::Display for StartScores {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartScores::Teams([a, b]) => write!(f, "{a}:{b}"),
+            StartScores::Seats([a, b, c, d]) => write!(f, "{a},{b},{c},{d}"),
+        }
+    }
+}
+
+/// `A:B` (partnerships 0 and 1) or `A,B,C,D` (seats 0 to 3), the form `Display` writes.
+impl std::str::FromStr for StartScores {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("'{text}' is not a list of scores: write A:B for the two partnerships (classic, egyptian) or A,B,C,D for the four players (400, 41), like 30:25 or 35,20,10,5")
+        };
+        let nums = |sep: char| -> Result<Vec<i32>, String> {
+            text.split(sep)
+                .map(|n| n.trim().parse::<i32>().map_err(|_| bad()))
+                .collect()
+        };
+        if text.contains(':') {
+            let v = nums(':')?;
+            <[i32; 2]>::try_from(v)
+                .map(StartScores::Teams)
+                .map_err(|_| bad())
+        } else {
+            let v = nums(',')?;
+            <[i32; 4]>::try_from(v)
+                .map(StartScores::Seats)
+                .map_err(|_| bad())
+        }
+    }
+}
+
+impl Game {
+    /// The game before its first deal, starting from `scores` instead of zero. The scores must
+    /// be of the game's kind and leave the game undecided (every score below the target).
+    pub fn with_scores(mut self, scores: StartScores) -> Result<Game, String> {
+        let target = self.rules.target;
+        let check = |v: &[i32]| {
+            match v.iter().find(|&&s| s >= target) {
+            Some(s) => Err(format!(
+                "a starting score of {s} has already reached the target {target}: give scores below it"
+            )),
+            None => Ok(()),
+        }
+        };
+        match (self.rules.kind(), scores) {
+            (RulesKind::Contract(_), StartScores::Teams(t)) => {
+                check(&t)?;
+                self.team_scores = ByTeam(t);
+            }
+            (RulesKind::Individual(_), StartScores::Seats(s)) => {
+                check(&s)?;
+                self.seat_scores = BySeat(s);
+            }
+            (RulesKind::Contract(_), StartScores::Seats(_)) => {
+                return Err("these rules score per partnership: give two scores as A:B".into())
+            }
+            (RulesKind::Individual(_), StartScores::Teams(_)) => {
+                return Err("these rules score per player: give four scores as A,B,C,D".into())
+            }
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Rules, Seat};
+
+    #[test]
+    fn scores_parse_and_print_alike() {
+        for text in ["30:-5", "35,20,10,5"] {
+            assert_eq!(text.parse::<StartScores>().unwrap().to_string(), text);
+        }
+        assert!("30".parse::<StartScores>().is_err());
+        assert!("1,2,3".parse::<StartScores>().is_err());
+        assert!("a:b".parse::<StartScores>().unwrap_err().contains("A:B"));
+    }
+
+    /// 000 (400): "29 or Less | 2 | 30 - 39 | 3 …": a player at 35 may not bid 2.
+    #[test]
+    fn a_400_game_from_scores_asks_the_minimum_bid_of_the_score() {
+        let rules = Rules::preset("400").unwrap();
+        let game = Game::new(rules.clone(), Seat::from_index(3))
+            .with_scores(StartScores::Seats([35, 0, 0, 0]))
+            .unwrap();
+        assert_eq!(game.seat_scores().0, [35, 0, 0, 0]);
+        assert!(Game::new(rules.clone(), Seat::from_index(0))
+            .with_scores(StartScores::Teams([1, 2]))
+            .is_err());
+        assert!(Game::new(rules, Seat::from_index(0))
+            .with_scores(StartScores::Seats([41, 0, 0, 0]))
+            .unwrap_err()
+            .contains("target"));
+    }
+}

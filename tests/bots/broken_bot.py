@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""A bot that is right in every way but one, for check-bot's tests.
+
+usage: broken_bot.py MODE [MARKER]
+
+MODE is what it gets wrong:
+  stays-after-game-end  keeps reading after game_end instead of exiting
+  stays-after-eof       sleeps when its input ends instead of exiting
+  no-throw-in           never heard of throw-in decisions: crashes when asked one
+  no-trump-nt           crashes when No Trump is among its trump choices
+  debug-print           prints a debug line to stdout before its first card play
+MARKER is ignored: tests put a unique word in the command line to find leftover processes.
+"""
+
+import json
+import random
+import sys
+import time
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    mode = sys.argv[1]
+    rng = random.Random(3)
+    printed = False
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg["type"]
+        if kind == "hello":
+            send({"type": "hello", "name": "broken-" + mode})
+        elif kind == "game_end":
+            if mode != "stays-after-game-end":
+                return
+        elif kind == "request":
+            if mode == "no-throw-in" and msg["decision"] == "throw-in":
+                raise KeyError("throw-in")
+            if mode == "no-trump-nt" and "NT" in msg["legal"] and msg["decision"] == "trump":
+                raise ValueError("unknown suit NT")
+            if mode == "debug-print" and msg["decision"] == "play" and not printed:
+                printed = True
+                print("my hand:", msg["view"]["hand"], flush=True)
+            send({"type": "move", "id": msg["id"], "move": rng.choice(msg["legal"])})
+    if mode == "stays-after-eof":
+        time.sleep(60)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+//! `play --bot human`: a person plays a seat from the terminal. Driven here in tmux: the test
+//! reads the pane (capture-pane), answers every prompt by typing (send-keys), and plays whole
+//! games of every preset to their result.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::Scratch;
+
+fn tmux(args: &[&str]) -> String {
+    let o = Command::new("tmux").args(args).output().expect("tmux runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn have_tmux() -> bool {
+    let ok = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").is_err(),
+            "tmux is needed under CI (.ci/run installs it)"
+        );
+        eprintln!("note: tmux is not installed; skipping the human seat test");
+    }
+    ok
+}
+
+/// The request id of the prompt the pane ends with (`[#12] your play> `), if it does.
+fn prompt_id(pane: &str) -> Option<u64> {
+    let last = pane.lines().rev().find(|l| !l.trim().is_empty())?;
+    let rest = last.trim_end().strip_prefix("[#")?;
+    let (id, tail) = rest.split_once(']')?;
+    tail.trim_end().ends_with('>').then(|| id.parse().ok())?
+}
+
+/// Plays one game with the human seat at `seat` typing the first legal move's number at every
+/// prompt (and, at the first, a mistake before it); returns what the pane showed at each prompt
+/// and the referee's report.
+fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, String) {
+    let exe = env!("CARGO_BIN_EXE_tarneeb");
+    let out = s.path(&format!("{tag}.out"));
+    let mut bots = String::new();
+    for i in 0..4 {
+        if i == seat {
+            bots.push_str(" --bot human");
+        } else {
+            bots.push_str(&format!(" --bot '{exe} scripted-bot --seed {i}'"));
+        }
+    }
+    let script = format!(
+        "{exe} play --seed 5 --rules {rules} --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        s.path(&format!("{tag}.jsonl")).display(),
+        out.display(),
+        out.display()
+    );
+    let session = format!("{}-{tag}", s.marker);
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "150",
+        "-y",
+        "60",
+        &script,
+    ]);
+    let start = Instant::now();
+    let mut answered = 0u64;
+    let mut seen = String::new();
+    loop {
+        let report = std::fs::read_to_string(&out).unwrap_or_default();
+        if report.contains("EXIT=") {
+            tmux(&["kill-session", "-t", &session]);
+            return (seen, report);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "{tag}: the game did not end; pane:\n{}",
+            tmux(&["capture-pane", "-p", "-t", &session])
+        );
+        let pane = tmux(&["capture-pane", "-p", "-t", &session]);
+        match prompt_id(&pane) {
+            Some(id) if id > answered => {
+                seen.push_str(&pane);
+                if answered == 0 {
+                    tmux(&["send-keys", "-t", &session, "zz", "Enter"]);
+                }
+                tmux(&["send-keys", "-t", &session, "1", "Enter"]);
+                answered = id;
+            }
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+fn rules_file(s: &Scratch, preset: &str) -> String {
+    // A few hands make a whole game quickly: the game ends on its hand cap if not before.
+    let p = s.file(
+        &format!("{preset}.json"),
+        &format!(r#"{{"preset": "{preset}", "max-hands": 3}}"#),
+    );
+    p.display().to_string()
+}
+
+#[test]
+fn a_person_plays_whole_games_of_every_preset_from_the_terminal() {
+    if !have_tmux() {
+        return;
+    }
+    let s = Scratch::new("human");
+    for (i, preset) in ["classic", "egyptian", "400", "41"].iter().enumerate() {
+        let rules = rules_file(&s, preset);
+        let (pane, report) = play_human(&s, preset, &rules, i % 4);
+        assert!(report.contains("EXIT=0"), "{preset}: {report}");
+        assert!(
+            report.contains("winner: ") || report.contains("draw"),
+            "{preset}: {report}"
+        );
+        assert!(!report.contains("forfeit"), "{preset}: {report}");
+        for shown in [
+            "your hand:",
+            "legal: 1) ",
+            "scores: your team",
+            "tricks won",
+        ] {
+            assert!(pane.contains(shown), "{preset}: {shown} shown:\n{pane}");
+        }
+        assert!(pane.contains("auction: "), "{preset}: the auction is shown");
+        assert!(
+            pane.contains("'zz' is not one of the legal moves"),
+            "{preset}: a mistyped move is explained"
+        );
+        assert!(
+            pane.contains('♠') || pane.contains('♥'),
+            "{preset}: suits shown"
+        );
+        let record = s.path(&format!("{preset}.jsonl"));
+        let o = common::tarneeb(&["replay", record.to_str().unwrap()]);
+        assert!(o.status.success(), "{preset}: the game replays");
+        let text = std::fs::read_to_string(&record).unwrap();
+        assert!(text.contains(r#""name":"human""#), "{preset}");
+    }
+    common::assert_no_leftovers(&s.marker);
+}

@@ -50,6 +50,10 @@ fn play_traces_equal_what_the_bots_really_received_and_wrote() {
             s.path("g.jsonl").display().to_string(),
             "--trace".into(),
             dir.display().to_string(),
+            // The tee bot keeps its raw input and output in the scratch directory, which a
+            // sandboxed bot cannot write to.
+            "--sandbox".into(),
+            "none".into(),
         ];
         for seat in 0..4 {
             let prefix = s.path(&format!("bot{seat}"));

@@ -96,6 +96,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
         (None, None) => (Vec::new(), a.first_dealer),
     };
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
+    // Masking creates the record and its logs empty before the bots start (a mask needs a
+    // file to cover); a game that never starts must not leave those behind.
+    let stem = record
+        .file_stem()
+        .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+    let made_for_mask: Vec<PathBuf> = std::iter::once(record.clone())
+        .chain((0..4).map(|i| record.with_file_name(format!("{stem}.seat{i}.stderr.log"))))
+        .filter(|p| !p.exists())
+        .collect();
     sandbox.mask_record(&record);
     for p in [&a.deals, &a.deals_from].into_iter().flatten() {
         sandbox.mask(p);
@@ -143,7 +152,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             stderr_log,
             stderr_cap: a.limits.stderr_cap,
             max_line: a.limits.max_line,
-            sandbox: sandbox.clone(),
+            // The terminal seat is our own program acting for the person at the keyboard: it
+            // needs the terminal, which a sandbox's new session would take away.
+            sandbox: if cmd.trim() == "human" {
+                std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
+            } else {
+                sandbox.clone()
+            },
         });
     }
     let bots: [BotSpec; 4] = specs
@@ -190,7 +205,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
             );
         }
     };
-    let outcome = play_game(&cfg, stop, &mut report)?;
+    let outcome = play_game(&cfg, stop, &mut report).inspect_err(|e| {
+        if matches!(e, tarneeb_referee::referee::RefereeError::Spawn { .. }) {
+            for p in &made_for_mask {
+                if std::fs::metadata(p).is_ok_and(|m| m.len() == 0) {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+        }
+    })?;
     if json {
         let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result});
         outln!("{v}")?;

@@ -18,6 +18,9 @@ use crate::rules::{Deal, Rules, Seat, StartScores};
 
 /// How long a bot may take to exit after `game_end` or the end of its input.
 pub const EXIT_LIMIT: Duration = Duration::from_secs(5);
+/// How long a bot that declared `multi_game` is watched after `game_end` for output it must not
+/// write.
+const KEPT_QUIET: Duration = Duration::from_millis(500);
 
 /// What to check and how.
 pub struct CheckConfig {
@@ -364,9 +367,13 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     bot.send(hello, None);
     let deadline = Instant::now() + Duration::from_millis(cfg.time.handshake_ms);
     let mut answered = false;
+    let mut multi_game = false;
     while !answered && Instant::now() < deadline {
         match bot.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Some(BotEvent::Line { .. }) => answered = true,
+            Some(BotEvent::Line { text, .. }) => {
+                answered = true;
+                multi_game = crate::protocol::read_hello(&text).is_ok_and(|h| h.multi_game);
+            }
             Some(BotEvent::Eof { .. }) => break,
             _ => {}
         }
@@ -380,7 +387,12 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         Some(line) => bot.send(line, None),
         None => bot.close_stdin(),
     }
-    let deadline = Instant::now() + EXIT_LIMIT;
+    // A bot that declared multi_game may stay up after game_end for the next game
+    // (protocol.md 4.4): it must then stay quiet, and exit at the end of its input (the other
+    // probe).
+    let stays_up = multi_game && game_end.is_some();
+    let limit = if stays_up { KEPT_QUIET } else { EXIT_LIMIT };
+    let deadline = Instant::now() + limit;
     let mut extra = Vec::new();
     let mut exited = false;
     while Instant::now() < deadline {
@@ -398,7 +410,16 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         Some(_) => "game_end",
         None => "the end of its input (stdin closed)",
     };
-    if !exited {
+    if stays_up {
+        check.details.push(format!(
+            "declares multi_game: may stay up after game_end ({})",
+            if exited {
+                "it exited"
+            } else {
+                "it stayed up, quiet"
+            }
+        ));
+    } else if !exited {
         check.details.push(format!(
             "still running {} s after {what}: exit when it arrives",
             EXIT_LIMIT.as_secs()
@@ -412,7 +433,7 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         ));
     }
     bot.stop(Duration::from_millis(200));
-    check.passed = exited && extra.is_empty();
+    check.passed = (exited || stays_up) && extra.is_empty();
     if game_end.is_some() {
         check.details.push(format!(
             "sent:   {}",

@@ -306,6 +306,19 @@ fn play_watched(
     result
 }
 
+/// The sandbox the seats ran in, for the record's header: one label, or each distinct one in
+/// seat order (a `--bot human` seat runs outside the sandbox).
+fn sandbox_label(bots: &[BotSpec; 4]) -> String {
+    let mut labels: Vec<String> = Vec::new();
+    for b in bots {
+        let l = b.sandbox.label();
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    labels.join(", ")
+}
+
 fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
     RefereeError::Record {
         path: cfg.record.display().to_string(),
@@ -339,7 +352,7 @@ impl Table<'_, '_> {
             bots: bots.clone(),
             time: self.cfg.time,
             on_fault: self.cfg.on_fault.to_string(),
-            sandbox: Some(self.cfg.bots[0].sandbox.label()),
+            sandbox: Some(sandbox_label(&self.cfg.bots)),
             start_scores: self.cfg.start_scores,
         };
         self.write(&RecordLine::Header(Box::new(header)))?;

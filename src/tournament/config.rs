@@ -19,6 +19,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::results::SANDBOX_SETTINGS;
+
 /// Flags taking a value, as config keys (with `_`).
 const VALUE_FLAGS: &[&str] = &[
     "out",
@@ -41,12 +43,6 @@ const VALUE_FLAGS: &[&str] = &[
     "stderr_cap",
     "events",
     "sandbox_view",
-    "memory_limit",
-    "process_limit",
-    "file_size_limit",
-    "open_files_limit",
-    "disk_limit",
-    "cpu_limit",
 ];
 
 /// Flags that may be given several times: a list of values in a config.
@@ -229,7 +225,7 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 Some(false) => {}
                 None => return Err(format!("{key} must be true or false")),
             },
-            k if VALUE_FLAGS.contains(&k) => {
+            k if VALUE_FLAGS.contains(&k) || SANDBOX_SETTINGS.contains(&k) => {
                 flags.push(format!("--{}", k.replace('_', "-")));
                 flags.push(scalar(key, value)?);
             }
@@ -238,7 +234,7 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                     "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
                     VALUE_FLAGS.join(", "),
                     SWITCHES.join(", "),
-                    LIST_FLAGS.join(", ")
+                    SANDBOX_SETTINGS.join(", ")
                 ))
             }
         }

@@ -13,6 +13,20 @@ use crate::protocol::FaultKind;
 use crate::record::RecordLine;
 
 pub const TOURNAMENT_FILE: &str = "tournament.json";
+
+/// The keys of `tournament.json` that hold the sandbox's limits and extra paths and variables,
+/// by the names of the flags that give them (so `--config` reads them back). Shards of one
+/// tournament may differ in them.
+pub const SANDBOX_SETTINGS: &[&str] = &[
+    "sandbox_ro",
+    "sandbox_env",
+    "memory_limit",
+    "process_limit",
+    "file_size_limit",
+    "open_files_limit",
+    "disk_limit",
+    "cpu_limit",
+];
 pub const RESULTS_FILE: &str = "results.jsonl";
 pub const STANDINGS_FILE: &str = "standings.txt";
 
@@ -222,18 +236,9 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), Stri
         if let Some(o) = v.as_object_mut() {
             o.remove("shard");
             // Shards of one tournament may run under other limits on other machines.
-            for k in [
-                "limits",
-                "sandbox_ro",
-                "sandbox_env",
-                "memory_limit",
-                "process_limit",
-                "file_size_limit",
-                "open_files_limit",
-                "disk_limit",
-                "cpu_limit",
-            ] {
-                o.remove(k);
+            o.remove("limits");
+            for k in SANDBOX_SETTINGS {
+                o.remove(*k);
             }
             let label = match o.remove("sandbox") {
                 Some(Value::String(s)) => s,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{python_bot, root, stderr, stdout, tarneeb, Scratch};
+use common::{fault_count, python_bot, root, stderr, stdout, tarneeb, Scratch};
 use serde_json::Value;
 
 fn pimc(extra: &str) -> String {
@@ -34,12 +34,7 @@ fn play_clean(scratch: &Scratch, rules: &str, seed: &str, bots: [&str; 4]) {
     assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
     let game: Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert!(game["finished"].as_bool().unwrap());
-    let faults: usize = game["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["faults"].as_array().unwrap().len())
-        .sum();
+    let faults = fault_count(&game);
     assert_eq!(faults, 0, "{rules}");
     let log = std::fs::read_to_string(record.with_extension("seat0.stderr.log")).unwrap();
     assert!(log.contains(" samples in "), "{log}");

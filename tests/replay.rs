@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{root, stderr, stdout, tarneeb, Scratch, FAULT_BOT, RANDOM_BOT};
+use common::{fault_count, root, stderr, stdout, tarneeb, Scratch, FAULT_BOT, RANDOM_BOT};
 
 use std::path::Path;
 use std::process::Output;
@@ -420,12 +420,7 @@ fn games_with_faults_replay() {
     let out = replay(&record, &["--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let game: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let faults: usize = game["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["faults"].as_array().unwrap().len())
-        .sum();
+    let faults = fault_count(&game);
     assert_eq!(
         faults,
         values.iter().filter(|v| v["type"] == "fault").count()

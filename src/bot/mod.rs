@@ -134,6 +134,47 @@ pub enum BotError {
     Pipe { command: String, source: io::Error },
 }
 
+impl BotSpec {
+    /// A bot playing `seat` of the game recorded at `record`, with its stderr logged beside
+    /// the record (see [`stderr_log_path`]), in the referee's working directory and
+    /// environment.
+    pub fn beside_record(
+        command: Vec<String>,
+        record: &Path,
+        seat: usize,
+        stderr_cap: u64,
+        max_line: usize,
+        sandbox: Arc<Sandbox>,
+    ) -> BotSpec {
+        BotSpec {
+            command,
+            cwd: None,
+            env: Vec::new(),
+            stderr_log: stderr_log_path(record, seat),
+            stderr_cap,
+            max_line,
+            sandbox,
+        }
+    }
+}
+
+/// Where a seat's stderr goes: `RECORD.seatN.stderr.log` beside the record, where `RECORD`
+/// is the record's file name without `.zst` and its last extension.
+///
+/// One function because the name is spelled by the writer (the bot's log) and by the sandbox
+/// (which hides every log of a game from the bots): if the two ever disagreed, a log would
+/// show through the read-only view of the working directory.
+pub fn stderr_log_path(record: &Path, seat: usize) -> PathBuf {
+    let plain = match record.extension() {
+        Some(e) if e == "zst" => record.with_extension(""),
+        _ => record.to_path_buf(),
+    };
+    let stem = plain
+        .file_stem()
+        .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+    record.with_file_name(format!("{stem}.seat{seat}.stderr.log"))
+}
+
 /// Splits a command line the way a POSIX shell splits words (quotes, backslash escapes), so
 /// users can write `--bot "python3 'my bot.py' --level 3"`. No shell runs: `$VAR`, globs,
 /// pipes and redirections are not interpreted, which keeps one bot = one process tree that

@@ -672,3 +672,24 @@ fn pin_to_cpu_sets_the_affinity_of_a_bot() {
     let err = pin_to_cpu(bot.pid(), 1 << 20).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
 }
+
+/// The log name is what README and protocol.md promise (`RECORD.seatN.stderr.log`), and a
+/// compressed tournament record's logs are named like a plain one's.
+#[test]
+fn stderr_logs_are_named_after_the_record() {
+    use std::path::Path;
+    let log = |r: &str, s| super::stderr_log_path(Path::new(r), s);
+    assert_eq!(
+        log("out/game.jsonl", 2),
+        Path::new("out/game.seat2.stderr.log")
+    );
+    assert_eq!(log("r", 0), Path::new("r.seat0.stderr.log"));
+    assert_eq!(
+        log("games/000012.jsonl.zst", 3),
+        Path::new("games/000012.seat3.stderr.log")
+    );
+    assert_eq!(
+        log("games/000012.jsonl", 3),
+        log("games/000012.jsonl.zst", 3)
+    );
+}

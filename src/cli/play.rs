@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
-use tarneeb_referee::bot::{split_command, stderr_tail, BotSpec};
+use tarneeb_referee::bot::{split_command, stderr_log_path, stderr_tail, BotSpec};
 use tarneeb_referee::protocol::{FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
@@ -98,11 +98,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
     // Masking creates the record and its logs empty before the bots start (a mask needs a
     // file to cover); a game that never starts must not leave those behind.
-    let stem = record
-        .file_stem()
-        .map_or("game".into(), |s| s.to_string_lossy().into_owned());
     let made_for_mask: Vec<PathBuf> = std::iter::once(record.clone())
-        .chain((0..4).map(|i| record.with_file_name(format!("{stem}.seat{i}.stderr.log"))))
+        .chain((0..4).map(|i| stderr_log_path(&record, i)))
         .filter(|p| !p.exists())
         .collect();
     sandbox.mask_record(&record);
@@ -141,25 +138,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
         } else {
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
         };
-        let stem = record
-            .file_stem()
-            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
-        let stderr_log = record.with_file_name(format!("{stem}.seat{i}.stderr.log"));
-        specs.push(BotSpec {
+        // The terminal seat is our own program acting for the person at the keyboard: it
+        // needs the terminal, which a sandbox's new session would take away.
+        let seat_sandbox = if cmd.trim() == "human" {
+            std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
+        } else {
+            sandbox.clone()
+        };
+        specs.push(BotSpec::beside_record(
             command,
-            cwd: None,
-            env: Vec::new(),
-            stderr_log,
-            stderr_cap: a.limits.stderr_cap,
-            max_line: a.limits.max_line,
-            // The terminal seat is our own program acting for the person at the keyboard: it
-            // needs the terminal, which a sandbox's new session would take away.
-            sandbox: if cmd.trim() == "human" {
-                std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
-            } else {
-                sandbox.clone()
-            },
-        });
+            &record,
+            i,
+            a.limits.stderr_cap,
+            a.limits.max_line,
+            seat_sandbox,
+        ));
     }
     let bots: [BotSpec; 4] = specs
         .try_into()

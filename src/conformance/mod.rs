@@ -134,16 +134,14 @@ fn specs(cfg: &CheckConfig, sc: &Scenario, record: &Path) -> [BotSpec; 4] {
             }
             c
         };
-        let stem = record.file_stem().unwrap_or_default().to_string_lossy();
-        BotSpec {
+        BotSpec::beside_record(
             command,
-            cwd: None,
-            env: Vec::new(),
-            stderr_log: record.with_file_name(format!("{stem}.seat{i}.stderr.log")),
-            stderr_cap: cfg.stderr_cap,
-            max_line: cfg.max_line,
-            sandbox: cfg.sandbox.clone(),
-        }
+            record,
+            i,
+            cfg.stderr_cap,
+            cfg.max_line,
+            cfg.sandbox.clone(),
+        )
     })
 }
 

@@ -340,15 +340,15 @@ fn play_one(
 ) -> Result<GameRow, RefereeError> {
     let rel = record_path(spec.game, cfg.compress);
     let record = cfg.dir.join(&rel);
-    let stem = format!("{:06}", spec.game);
-    let bots: [BotSpec; 4] = std::array::from_fn(|i| BotSpec {
-        command: cfg.entrants[spec.seats[i]].command.clone(),
-        cwd: None,
-        env: Vec::new(),
-        stderr_log: record.with_file_name(format!("{stem}.seat{i}.stderr.log")),
-        stderr_cap: cfg.stderr_cap,
-        max_line: cfg.max_line,
-        sandbox: cfg.sandbox.clone(),
+    let bots: [BotSpec; 4] = std::array::from_fn(|i| {
+        BotSpec::beside_record(
+            cfg.entrants[spec.seats[i]].command.clone(),
+            &record,
+            i,
+            cfg.stderr_cap,
+            cfg.max_line,
+            cfg.sandbox.clone(),
+        )
     });
     let mut keys = vec![DealKey::Seed(spec.seed)];
     let (deals, first_dealer, fingerprint) = match cfg.deals.len() {

@@ -160,6 +160,21 @@ pub fn json_lines(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// How many faults a game's `replay --json` lists, over all its hands.
+pub fn fault_count(replay_json: &Value) -> usize {
+    replay_json["hands"]
+        .as_array()
+        .expect("replay --json has hands")
+        .iter()
+        .map(|h| {
+            h["faults"]
+                .as_array()
+                .expect("each hand lists its faults")
+                .len()
+        })
+        .sum()
+}
+
 /// Writes `text` to `name` in a directory of this test process (kept for a look afterwards).
 pub fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tarneeb-test-files-{}", std::process::id()));

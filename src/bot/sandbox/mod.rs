@@ -185,12 +185,9 @@ impl Sandbox {
     /// (the record and logs of a record in the working directory itself, a trace) is created
     /// empty here, or a bot would see it appear through the working directory's read-only view.
     pub fn mask_record(&mut self, record: &Path) {
-        let stem = record
-            .file_stem()
-            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
         self.mask_new_file(record);
         for i in 0..4 {
-            self.mask_new_file(&record.with_file_name(format!("{stem}.seat{i}.stderr.log")));
+            self.mask_new_file(&super::stderr_log_path(record, i));
         }
         let dir = match record.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

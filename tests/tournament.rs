@@ -44,6 +44,10 @@ fn three(dir: &Path, extra: &[&str]) -> Vec<String> {
         "42".into(),
         "--jobs".into(),
         "2".into(),
+        // Results are compared across runs: a Python bot slow to start on a loaded machine
+        // must not forfeit one run's handshake and not another's.
+        "--handshake-timeout".into(),
+        "120s".into(),
         "--out".into(),
         dir.display().to_string(),
     ];

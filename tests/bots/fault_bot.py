@@ -80,8 +80,13 @@ def main():
                 # The parent exits; its child still holds stdout, so no end-of-file arrives.
                 os._exit(0)
             if mode == "unsolicited":
-                send({"type": "move", "id": rid, "move": rng.choice(legal)})
-                send({"type": "note", "text": "nobody asked"})
+                # One write for both lines, so the extra line is in the pipe before the referee
+                # can send another request: written separately, a slow machine could deliver
+                # it while the next request is outstanding (a bad reply, not an unsolicited line).
+                move = {"type": "move", "id": rid, "move": rng.choice(legal)}
+                note = {"type": "note", "text": "nobody asked"}
+                sys.stdout.write(json.dumps(move) + "\n" + json.dumps(note) + "\n")
+                sys.stdout.flush()
                 continue
             if mode == "stale":
                 send({"type": "move", "id": rid - 1, "move": legal[0]})

@@ -31,6 +31,10 @@ fn tournament(dir: &Path, a: &str, b: &str, games: u32, extra: &[&str]) -> Vec<S
         "5",
         "--jobs",
         "1",
+        // Runs are compared with each other: a Python bot slow to start on a loaded machine
+        // must not forfeit a handshake in one run and not in the other.
+        "--handshake-timeout",
+        "120s",
         "--out",
         &dir.display().to_string(),
     ]

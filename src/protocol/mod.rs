@@ -2,9 +2,10 @@
 //! with bot authors and `protocol/schema.json` its machine-readable form: every change here
 //! changes both.
 //!
-//! Messages are one JSON object per line, with a `"type"`. The referee sends `hello`, `deal`,
-//! `request`, `move`, `trick`, `hand_end`, `fault` and `game_end`; a bot sends `hello` once and
-//! one `move` per request.
+//! Messages are one JSON object per line, with a `"type"`. The referee sends `hello` (or
+//! `new_game` to a bot kept from an earlier game), `deal`, `request`, `move`, `trick`,
+//! `hand_end`, `fault` and `game_end`; a bot answers `hello` or `new_game` with `hello`, and each
+//! request with one `move`.
 
 mod fault_policy;
 mod hot_json;

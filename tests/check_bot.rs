@@ -42,7 +42,7 @@ fn assert_passes(bot: &str, extra: &[&str]) {
         "bid of 13",
         "minimum bid by score",
         "the end of a game",
-        "exits on game_end",
+        "quiet after game_end",
         "exits at the end of its input",
     ] {
         assert!(
@@ -105,6 +105,24 @@ fn the_js_c_and_rust_sample_bots_pass() {
     assert_passes(&rust.display().to_string(), &["--games", "1"]);
 }
 
+/// protocol.md section 1: a bot "may exit at game_end"; one that waits for the end of its input
+/// instead (without declaring multi_game) is right, and check-bot says so.
+#[test]
+fn a_bot_may_wait_for_the_end_of_its_input_after_game_end() {
+    let s = Scratch::new("check-stays");
+    let bot = python_bot(
+        "tests/bots/broken_bot.py",
+        &["stays-after-game-end", &s.marker],
+    );
+    let o = check_bot(&bot, &["--rules", "classic", "--games", "1"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let b = block(&out, "quiet after game_end");
+    assert!(b.first().is_some_and(|l| l.starts_with("pass")), "{out}");
+    assert!(b.join("\n").contains("it stayed up, quiet"), "{out}");
+    common::assert_no_leftovers(&s.marker);
+}
+
 /// Each broken bot: the check that must fail, and texts its report must hold (the fault, the
 /// message sent, the bot's answer).
 #[test]
@@ -156,9 +174,12 @@ fn bots_broken_one_way_each_fail_with_the_triggering_message() {
             vec!["handshake", "sent:   {\"type\":\"hello\""],
         ),
         (
-            broken("stays-after-game-end"),
-            "exits on game_end",
-            vec!["still running", "sent:   {\"type\":\"game_end\""],
+            broken("talks-after-game-end"),
+            "quiet after game_end",
+            vec![
+                "wrote 1 line(s) after game_end",
+                "sent:   {\"type\":\"game_end\"",
+            ],
         ),
         (
             broken("stays-after-eof"),

@@ -233,6 +233,24 @@ fn faulted_and_undeclared_bots_get_fresh_processes() {
     common::assert_no_leftovers(&s.marker);
 }
 
+/// protocol.md 4.4: limits are per game. The kernel counts `--cpu-limit` over a process's whole
+/// life, so under it no process is kept: every game gets fresh ones, multi_game or not.
+#[test]
+fn no_process_is_kept_under_a_cpu_limit() {
+    let s = Scratch::new("kept-cpu");
+    let bot = python_bot(MULTI, &["multi", &s.marker]);
+    let dir = s.path("cpu");
+    run_ok(&tournament(&dir, &bot, &bot, 2, &["--cpu-limit", "5m"]));
+    let per = games_per_process(&dir);
+    assert_eq!(
+        per.len(),
+        16,
+        "4 games x 4 seats, each its own process: {per:?}"
+    );
+    assert!(per.values().all(|&n| n == 1), "{per:?}");
+    common::assert_no_leftovers(&s.marker);
+}
+
 /// An interrupted tournament with bots kept up resumes to the results of a run with a fresh
 /// process per game.
 #[test]

@@ -178,3 +178,56 @@ fn the_reply_example_answers_the_request_example() {
         "the reply example echoes id {request_id}"
     );
 }
+
+/// Every JSON example in protocol.md, the illustrations of sections 4.1 to 4.4 too (a `"..."`
+/// key stands for the rest of the rules, which the schema leaves open), is a message the schema
+/// allows: one to a bot or one from a bot.
+#[test]
+fn every_json_example_matches_the_schema() {
+    let doc = std::fs::read_to_string(root().join("protocol.md")).unwrap();
+    let to_bot = validator("to_bot");
+    let from_bot = validator("from_bot");
+    let mut blocks = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(l) = lines.next() {
+        if l.trim_end() == "```json" {
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            blocks.push(body);
+        }
+    }
+    let mut checked = 0;
+    for body in &blocks {
+        // A block is one pretty-printed message or one message per line.
+        let messages: Vec<Value> = match serde_json::from_str::<Value>(&body.join("\n")) {
+            Ok(v) => vec![v],
+            Err(_) => body
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+                .collect(),
+        };
+        for msg in messages {
+            let to = to_bot.iter_errors(&msg).next().is_none();
+            let from = from_bot.iter_errors(&msg).next().is_none();
+            assert!(
+                to || from,
+                "a protocol.md example the schema refuses: {msg}\nto a bot: {:?}\nfrom a bot: {:?}",
+                to_bot
+                    .iter_errors(&msg)
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>(),
+                from_bot
+                    .iter_errors(&msg)
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+            );
+            checked += 1;
+        }
+    }
+    // hello, its replies, request (pretty), move reply, deal, move, trick, hand_end, fault,
+    // game_end, new_game and the per-game requests of section 7.
+    assert!(checked >= 20, "only {checked} examples found");
+}

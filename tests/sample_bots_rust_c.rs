@@ -3,7 +3,8 @@
 //! Python bot, plus rules files that switch on the options with extra decisions (throw-ins,
 //! No Trump, doubling, Dakak, Out of Call, trump by first lead, ...). Every game must end with
 //! exit code 0 and a result that is not a forfeit (a forfeit would mean a crash, a bad line or
-//! an illegal move).
+//! an illegal move). And every sample bot, Python and JS too, fed by hand, ignores what a later
+//! version of the protocol may add (`every_sample_bot_ignores_what_it_does_not_know_and_plays_on`).
 //!
 //! The bots are built here: `cargo build --release --manifest-path sample-bots/rust/Cargo.toml`
 //! (its own workspace and target directory; slow the first time) and `gcc -O2` into a temp dir.
@@ -253,5 +254,133 @@ fn every_sample_bot_plays_the_same_kept_up_as_fresh() {
         let (fresh, none) = rows(&["--fresh-bots"]);
         assert_eq!(none, 0);
         assert_eq!(kept, fresh, "{rules}");
+    }
+}
+
+/// protocol.md section 2's forward-compatibility rule and sections 4.3 and 4.4, for every
+/// sample bot (C, Rust, both Python bots, and JS when `node` is installed), fed by hand: fields
+/// it does not know (in `hello`, its rules, events, a request and its view) and a message type
+/// it does not know are ignored; events are not answered; after `game_end` it answers
+/// `new_game` like `hello`; every line it writes is a reply the schema allows, with a legal
+/// move and the request's id; and it exits when its input ends.
+#[test]
+fn every_sample_bot_ignores_what_it_does_not_know_and_plays_on() {
+    use serde_json::{json, Value};
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let mut bots: Vec<String> = vec![
+        c_bot().to_string(),
+        rust_bot().to_string(),
+        RANDOM.to_string(),
+        "python3 sample-bots/python/heuristic_bot.py".to_string(),
+    ];
+    let node = Command::new("node").arg("--version").output();
+    if matches!(node, Ok(ref o) if o.status.success()) {
+        bots.push("node sample-bots/js/heuristic_bot.js".to_string());
+    } else {
+        eprintln!("note: `node` is not installed; the JS bot is left out");
+    }
+    let mut rules = serde_json::to_value(tarneeb_referee::rules::Rules::classic()).unwrap();
+    rules["a-house-rule-of-2030"] = json!({"on": true});
+    let time = json!({"handshake_ms": 10000, "move_ms": 30000, "bank_ms": null, "increment_ms": 0});
+    let hand =
+        json!(["KS", "JS", "6S", "5S", "KH", "8H", "AD", "KD", "8D", "3D", "TC", "6C", "4C"]);
+    // The classic call request of protocol.md 7.1, with fields of a later version added.
+    let mut request: Value = serde_json::from_str(
+        r#"{"type":"request","id":3,"decision":"call","legal":["pass","10","11","12","13"],"view":{"seat":0,"hand_number":1,"dealer":1,"phase":"auction","team_scores":[0,0],"hand":["KS","JS","6S","5S","KH","8H","AD","KD","8D","3D","TC","6C","4C"],"announcements":[],"auction":[{"seat":2,"call":"8"},{"seat":3,"call":"9"}],"contract":null,"trump":null,"tricks":[],"current_trick":{"leader":1,"cards":[]},"tricks_won":[0,0,0,0],"strikes":[0,0,0,0],"cards_left":[13,13,13,13]},"time":{"limit_ms":30000,"bank_ms":null}}"#,
+    )
+    .unwrap();
+    request["hint"] = json!("a field of a later version");
+    request["view"]["mood"] = json!({"table": "calm"});
+    let mut second = request.clone();
+    second["id"] = json!(1);
+    let lines = [
+        json!({"type": "hello", "protocol": 1, "seat": 0, "rules": rules, "time": time, "lobby": {"room": 7}}),
+        json!({"type": "weather", "sky": "clear", "id": 3}),
+        json!({"type": "deal", "hand_number": 1, "dealer": 1, "hand": hand, "announcements": [], "cut": 7}),
+        json!({"type": "move", "hand_number": 1, "seat": 2, "decision": "call", "move": "8", "ms": 12}),
+        json!({"type": "move", "hand_number": 1, "seat": 3, "decision": "call", "move": "9"}),
+        request,
+        json!({"type": "fault", "seat": 1, "kind": "a-kind-of-2030", "action": "substitute"}),
+        json!({"type": "game_end", "winner": 0, "reason": "target", "hands": 1, "team_scores": [31, 0], "elo": 1500}),
+        json!({"type": "new_game", "protocol": 1, "seat": 0, "rules": rules, "time": time}),
+        json!({"type": "deal", "hand_number": 1, "dealer": 1, "hand": hand, "announcements": []}),
+        second,
+    ];
+    let mut input = String::new();
+    for l in &lines {
+        input.push_str(&l.to_string());
+        input.push('\n');
+    }
+    let from_bot = common::schema_validator("from_bot");
+    for bot in &bots {
+        let words = tarneeb_referee::bot::split_command(bot).unwrap();
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{bot}: {e}"));
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        // stdin is closed here: the bot must exit by itself (generous bound, loaded machines).
+        let mut stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut out = String::new();
+            let _ = stdout.read_to_string(&mut out);
+            out
+        });
+        let mut waited = Duration::ZERO;
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if waited > Duration::from_secs(60) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            waited += Duration::from_millis(50);
+        };
+        assert!(
+            status.is_some(),
+            "{bot}: still running 60 s after its input ended"
+        );
+        let out = reader.join().unwrap();
+        let replies: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{bot}: {e}: {l}")))
+            .collect();
+        assert_eq!(replies.len(), 4, "{bot}: hello, move, hello, move:\n{out}");
+        for (reply, (kind, id)) in replies.iter().zip([
+            ("hello", None),
+            ("move", Some(3)),
+            ("hello", None),
+            ("move", Some(1)),
+        ]) {
+            let errs: Vec<String> = from_bot.iter_errors(reply).map(|e| e.to_string()).collect();
+            assert!(errs.is_empty(), "{bot}: {reply}: {errs:?}");
+            assert_eq!(reply["type"], kind, "{bot}: {out}");
+            if let Some(id) = id {
+                assert_eq!(reply["id"], id, "{bot}: {out}");
+                let mv = reply["move"].as_str().unwrap();
+                assert!(
+                    ["pass", "10", "11", "12", "13"].contains(&mv),
+                    "{bot}: {mv}"
+                );
+            }
+        }
+        assert_eq!(
+            replies[0], replies[2],
+            "{bot}: new_game is answered like hello"
+        );
     }
 }

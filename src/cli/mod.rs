@@ -70,7 +70,7 @@ enum Command {
     /// into rare situations (a throw-in offer, the dealer forced to bid, No Trump, double and
     /// redouble, a bid of 13, the 400 minimum bid by score, the last hands of a game). Checked:
     /// the handshake, every reply's format, id and legality, nothing written unasked, reply
-    /// times against the limit, and that the bot exits on game_end and at the end of its input.
+    /// times against the limit, and that the bot is quiet after game_end and exits at the end of its input.
     /// Each failure shows the message that triggered it and the bot's answer. Exit code 0 when
     /// every check passed, 1 when one failed, 2 for bad usage.
     CheckBot(check_bot::CheckBotArgs),

@@ -18,9 +18,9 @@ use crate::rules::{Deal, Rules, Seat, StartScores};
 
 /// How long a bot may take to exit after `game_end` or the end of its input.
 pub const EXIT_LIMIT: Duration = Duration::from_secs(5);
-/// How long a bot that declared `multi_game` is watched after `game_end` for output it must not
-/// write.
-const KEPT_QUIET: Duration = Duration::from_millis(500);
+/// How long a bot is watched after `game_end` for output it must not write (it may exit then,
+/// or wait for the end of its input: protocol.md section 1).
+const QUIET_AFTER_END: Duration = Duration::from_millis(500);
 
 /// What to check and how.
 pub struct CheckConfig {
@@ -106,7 +106,7 @@ pub fn check(cfg: &CheckConfig, scenarios: &[Scenario], stop: &AtomicBool) -> Re
     };
     report.checks.push(probe_exit(
         cfg,
-        "exits on game_end",
+        "quiet after game_end",
         &hello,
         Some(&game_end),
     ));
@@ -331,8 +331,8 @@ fn first_and_last_lines(cfg: &CheckConfig, sc: &Scenario) -> Option<(Vec<u8>, Ve
     ))
 }
 
-/// Starts the bot alone, shakes hands, then sends `game_end` (or closes its input) and waits
-/// for it to exit, without writing anything more.
+/// Starts the bot alone, shakes hands, then sends `game_end` and watches that it writes
+/// nothing more, or closes its input and waits for it to exit without writing anything more.
 fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8]>) -> Check {
     let mut check = Check {
         name: name.to_string(),
@@ -385,11 +385,15 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         Some(line) => bot.send(line, None),
         None => bot.close_stdin(),
     }
-    // A bot that declared multi_game may stay up after game_end for the next game
-    // (protocol.md 4.4): it must then stay quiet, and exit at the end of its input (the other
-    // probe).
-    let stays_up = multi_game && game_end.is_some();
-    let limit = if stays_up { KEPT_QUIET } else { EXIT_LIMIT };
+    // protocol.md section 1: a bot "should exit when it reads end-of-file (and may exit at
+    // game_end)"; one that declared multi_game waits there for new_game (4.4). Either way it
+    // must stay quiet after game_end, and exit at the end of its input (the other probe).
+    let stays_up = game_end.is_some();
+    let limit = if stays_up {
+        QUIET_AFTER_END
+    } else {
+        EXIT_LIMIT
+    };
     let deadline = Instant::now() + limit;
     let mut extra = Vec::new();
     let mut exited = false;
@@ -410,7 +414,12 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     };
     if stays_up {
         check.details.push(format!(
-            "declares multi_game: may stay up after game_end ({})",
+            "{}: {}",
+            if multi_game {
+                "declares multi_game: waits for new_game or the end of its input"
+            } else {
+                "may exit at game_end or wait for the end of its input"
+            },
             if exited {
                 "it exited"
             } else {

@@ -2,9 +2,10 @@
 //! with bot authors and `protocol/schema.json` its machine-readable form: every change here
 //! changes both.
 //!
-//! Messages are one JSON object per line, with a `"type"`. The referee sends `hello`, `deal`,
-//! `request`, `move`, `trick`, `hand_end`, `fault` and `game_end`; a bot sends `hello` once and
-//! one `move` per request.
+//! Messages are one JSON object per line, with a `"type"`. The referee sends `hello` (or
+//! `new_game` to a bot kept from an earlier game), `deal`, `request`, `move`, `trick`,
+//! `hand_end`, `fault` and `game_end`; a bot answers `hello` or `new_game` with `hello`, and each
+//! request with one `move`.
 
 mod fault_policy;
 mod hot_json;
@@ -406,8 +407,12 @@ pub fn read_hello(line: &str) -> Result<HelloReply, String> {
     }
     let h: HelloReply = serde_json::from_value(value)
         .map_err(|e| format!("not a valid hello reply ({e}): {}", excerpt(line)))?;
-    if h.name.trim().is_empty() || h.name.len() > 100 {
-        return Err("the hello reply's name must be 1 to 100 characters".to_string());
+    // Characters, not bytes (protocol.md 4.1, the schema's maxLength): a name in Arabic
+    // takes two bytes a letter.
+    if h.name.trim().is_empty() || h.name.chars().count() > 100 {
+        return Err(
+            "the hello reply's name must be 1 to 100 characters, not all blank".to_string(),
+        );
     }
     Ok(h)
 }
@@ -458,6 +463,18 @@ mod tests {
         let h = read_hello(r#"{"type":"hello","name":"b","multi_game":true}"#).unwrap();
         assert!(h.multi_game);
         assert!(read_hello(r#"{"type":"hello","name":"b","multi_game":1}"#).is_err());
+        // protocol.md 4.1: a name is 1 to 100 characters (not bytes), not all blank.
+        let hello = |name: &str| {
+            read_hello(&serde_json::json!({"type": "hello", "name": name}).to_string())
+        };
+        assert!(
+            hello(&"\u{637}".repeat(100)).is_ok(),
+            "100 Arabic letters, 200 bytes"
+        );
+        assert!(hello(&"\u{637}".repeat(101)).is_err());
+        assert!(hello(&"b".repeat(100)).is_ok());
+        assert!(hello(&"b".repeat(101)).is_err());
+        assert!(hello("   ").is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::{EventDelivery, RefereeError, Table};
 use crate::bot::BotEvent;
 use crate::protocol::{read_move, FaultKind, ReadReply, ToBot, TurnClock};
-use crate::rules::{Decision, Move, Seat, View};
+use crate::rules::{Decision, DecisionKind, Move, MoveList, Seat, View};
 
 /// How a request to a bot came out.
 pub(super) enum Answer {
@@ -109,13 +109,9 @@ impl Table<'_, '_> {
                     }
                     let ms = took.as_millis() as u64;
                     self.charge_bank(i, ms);
-                    return Ok(match Move::parse(d.kind, &reply_mv) {
-                        Ok(mv) if legal.contains(&mv) => Answer::Move(mv, ms),
-                        Ok(mv) => Answer::Fault(
-                            FaultKind::IllegalMove,
-                            format!("{mv} is not legal now; legal: {}", legal_text(&legal)),
-                        ),
-                        Err(e) => Answer::Fault(FaultKind::IllegalMove, e.to_string()),
+                    return Ok(match legal_reply(d.kind, &legal, &reply_mv) {
+                        Ok(mv) => Answer::Move(mv, ms),
+                        Err(detail) => Answer::Fault(FaultKind::IllegalMove, detail),
                     });
                 }
                 BotEvent::TooLong { limit, at } => {
@@ -195,10 +191,58 @@ impl Table<'_, '_> {
     }
 }
 
-fn legal_text(legal: &crate::rules::MoveList) -> String {
+/// The legal move a reply names. protocol.md section 3: answer with one of the legal moves
+/// "exactly as written there", so `qd`, ` QD` or `08H` are not `QD` or `8H` (the schema's
+/// pattern says the same): a bot that passes here passes any referee of the protocol. The
+/// detail says how the move should have been written when it was only a matter of spelling.
+fn legal_reply(kind: DecisionKind, legal: &MoveList, text: &str) -> Result<Move, String> {
+    if let Some(mv) = legal.iter().find(|m| m.text().as_str() == text) {
+        return Ok(*mv);
+    }
+    match Move::parse(kind, text) {
+        Ok(mv) if legal.contains(&mv) => Err(format!(
+            "'{text}' is not written as the request lists it: write \"{}\", exactly as in legal",
+            mv.text()
+        )),
+        Ok(mv) => Err(format!(
+            "{mv} is not legal now; legal: {}",
+            legal_text(legal)
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn legal_text(legal: &MoveList) -> String {
     legal
         .iter()
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{DealSource, Game, Rules};
+
+    /// protocol.md section 3: a reply's move is one of `legal` exactly as written there.
+    #[test]
+    fn a_reply_names_a_legal_move_exactly_as_listed() {
+        let mut game = Game::new(Rules::classic(), Seat::from_index(0));
+        game.deal(DealSource::from_seed(1).next_deal());
+        let kind = game.decision().expect("the auction starts").kind;
+        assert_eq!(kind, DecisionKind::Call);
+        let legal = game.legal_moves();
+        for mv in legal.iter() {
+            assert_eq!(legal_reply(kind, &legal, mv.text().as_str()), Ok(*mv));
+        }
+        assert!(legal.iter().any(|m| m.text().as_str() == "7"), "{legal:?}");
+        for spelt in ["PASS", "Pass", " pass", "pass ", "07", "7 "] {
+            let e = legal_reply(kind, &legal, spelt).unwrap_err();
+            assert!(e.contains("exactly as in legal"), "{spelt:?}: {e}");
+        }
+        let e = legal_reply(kind, &legal, "13NT").unwrap_err();
+        assert!(e.contains("not legal now"), "{e}");
+        assert!(legal_reply(kind, &legal, "AS").is_err());
+    }
 }

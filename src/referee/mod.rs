@@ -286,8 +286,12 @@ fn play_watched(
     let finished = result.is_ok();
     let mut ending: Vec<Bot> = Vec::new();
     for (seat, s) in Seat::ALL.into_iter().zip(std::mem::take(&mut table.seats)) {
-        // Only after a complete game: an interrupted or failed one stops everything.
-        let fit = finished && s.alive && s.multi_game && !s.faulted;
+        // Only after a complete game: an interrupted or failed one stops everything. Not
+        // under --cpu-limit either: the kernel counts a process's CPU time over its whole life,
+        // so a kept process would carry one game's time into the next (protocol.md 4.4: limits
+        // are per game).
+        let per_game_cpu = cfg.bots[seat.index()].sandbox.limits().cpu_limit.is_none();
+        let fit = finished && s.alive && s.multi_game && !s.faulted && per_game_cpu;
         let bot = if fit {
             processes.give_back(seat, s.bot)
         } else {

@@ -4,7 +4,9 @@
 usage: broken_bot.py MODE [MARKER]
 
 MODE is what it gets wrong:
-  stays-after-game-end  keeps reading after game_end instead of exiting
+  talks-after-game-end  writes a line after game_end (nothing may come after it)
+  stays-after-game-end  keeps reading after game_end until its input ends (allowed:
+                        protocol.md section 1 says a bot may exit at game_end)
   stays-after-eof       sleeps when its input ends instead of exiting
   no-throw-in           never heard of throw-in decisions: crashes when asked one
   no-trump-nt           crashes when No Trump is among its trump choices
@@ -33,6 +35,8 @@ def main():
         if kind == "hello":
             send({"type": "hello", "name": "broken-" + mode})
         elif kind == "game_end":
+            if mode == "talks-after-game-end":
+                send({"type": "note", "text": "good game"})
             if mode != "stays-after-game-end":
                 return
         elif kind == "request":

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
+use super::infer;
 use super::sample::Knowledge;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
@@ -39,7 +40,7 @@ impl Table<'_> {
         self.view.hand.iter().copied().collect()
     }
 
-    /// Before the play: nothing is known of the other hands but that they hold the rest.
+    /// Before the play: the other hands hold the rest, as the auction so far describes them.
     fn blind(&self) -> Knowledge {
         let mut counts = BySeat([13; 4]);
         counts[self.me()] = 0;
@@ -49,6 +50,8 @@ impl Table<'_> {
             unseen: CardSet::FULL.minus(self.mine()),
             counts,
             void: BySeat([0; 4]),
+            played: BySeat([CardSet::EMPTY; 4]),
+            clues: infer::clues(self.rules, self.view),
         }
     }
 
@@ -68,8 +71,10 @@ impl Table<'_> {
             };
             for (i, &c) in t.cards.iter().enumerate() {
                 played.insert(c);
+                let seat = t.leader.plus(i);
+                k.played[seat].insert(c);
                 if c.suit() != led {
-                    k.show_out(t.leader.plus(i), led);
+                    k.show_out(seat, led);
                 }
             }
         }
@@ -111,7 +116,9 @@ impl Table<'_> {
             let mut positions = Vec::new();
             let mut per = 0;
             for _ in 0..BATCH {
-                let Some(hands) = k.sample(rng) else { break };
+                let Some(hands) = k.sample_fitting(rng) else {
+                    break;
+                };
                 let ps = make(&hands);
                 per = ps.len();
                 positions.extend(ps);

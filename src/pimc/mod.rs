@@ -5,6 +5,7 @@
 
 pub mod decide;
 pub mod infer;
+pub mod quick;
 pub mod sample;
 pub mod wire;
 
@@ -54,21 +55,21 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
             "request" => {
                 let id = msg.id.unwrap_or(0);
                 let started = Instant::now();
-                // A solver fault must cost one move, not the game: fall back to a legal move.
-                let first = msg.legal.first().cloned().unwrap_or_default();
-                let (text, effort) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    answer(&cfg, rules.as_ref(), &msg)
-                }))
-                .unwrap_or((first, Effort::default()));
-                let reply = serde_json::json!({"type": "move", "id": id, "move": text});
+                let budget = budget(&cfg, &msg);
+                let (text, effort) = answer_in_time(cfg, rules.clone(), msg, budget);
+                let reply = serde_json::json!({"type": "move", "id": id, "move": text.0});
                 writeln!(output, "{reply}")?;
                 output.flush()?;
                 let ms = started.elapsed().as_secs_f64() * 1e3;
                 let rate = effort.samples as f64 / (ms / 1e3).max(1e-6);
+                let how = if text.1 {
+                    ""
+                } else {
+                    " (solving missed the budget: a quick answer)"
+                };
                 eprintln!(
-                    "pimc: request {id} {}: {text} after {} samples in {ms:.0} ms ({rate:.0} samples/s)",
-                    msg.decision.as_deref().unwrap_or("?"),
-                    effort.samples
+                    "pimc: request {id} {}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
+                    text.2, text.0, effort.samples
                 );
             }
             "game_end" => break,
@@ -89,33 +90,87 @@ fn kind_of(decision: &str) -> Option<DecisionKind> {
     .find(|k| k.as_str() == decision)
 }
 
-/// The reply's move, written exactly as the request's legal list has it.
-fn answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> (String, Effort) {
-    let first = msg.legal.first().cloned().unwrap_or_default();
-    let (Some(kind), Some(view), Some(rules)) = (
-        msg.decision.as_deref().and_then(kind_of),
-        msg.view.as_ref(),
-        rules,
-    ) else {
-        return (first, Effort::default());
-    };
-    let legal: Vec<Move> = msg
-        .legal
-        .iter()
-        .filter_map(|t| Move::parse(kind, t).ok())
-        .collect();
-    if legal.len() != msg.legal.len() || legal.is_empty() {
-        return (first, Effort::default());
-    }
+/// The time a move may take: `--ms`, and never more than 40% of the referee's limit.
+fn budget(cfg: &PimcConfig, msg: &Incoming) -> Duration {
     let limit = msg
         .time
         .as_ref()
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
+    Duration::from_millis(cfg.ms.min(limit))
+}
+
+/// The move (as the legal list writes it), whether solving found it (or the clock ran out and
+/// [`quick`] did), and the decision's name. Solving runs on a worker thread: a deal DDS is
+/// slow on must not make the bot late, so at the budget (plus a tenth for the reply) the bot
+/// answers by rules of thumb and leaves the worker to finish unheard.
+fn answer_in_time(
+    cfg: PimcConfig,
+    rules: Option<Rules>,
+    msg: Incoming,
+    budget: Duration,
+) -> ((String, bool, String), Effort) {
+    let decision = msg.decision.clone().unwrap_or_else(|| "?".into());
+    let first = msg.legal.first().cloned().unwrap_or_default();
+    let msg = std::sync::Arc::new(msg);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (worker_rules, worker_msg) = (rules.clone(), msg.clone());
+    let spawned = std::thread::Builder::new().spawn(move || {
+        // A solver fault must cost one move, not the game: the quick answer stands in.
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            answer(&cfg, worker_rules.as_ref(), &worker_msg, budget)
+        }));
+        let _ = tx.send(got.ok());
+    });
+    let solved = spawned
+        .ok()
+        .and_then(|_| {
+            rx.recv_timeout(budget + budget / 10 + Duration::from_millis(5))
+                .ok()
+        })
+        .flatten();
+    if let Some((text, effort)) = solved {
+        return ((text, true, decision), effort);
+    }
+    let text = quick_answer(rules.as_ref(), &msg).unwrap_or(first);
+    ((text, false, decision), Effort::default())
+}
+
+/// The request's legal moves, parsed; `None` if any is unreadable (then the first is sent).
+fn legal_moves(msg: &Incoming) -> Option<(DecisionKind, Vec<Move>)> {
+    let kind = msg.decision.as_deref().and_then(kind_of)?;
+    let legal: Vec<Move> = msg
+        .legal
+        .iter()
+        .filter_map(|t| Move::parse(kind, t).ok())
+        .collect();
+    (legal.len() == msg.legal.len() && !legal.is_empty()).then_some((kind, legal))
+}
+
+fn quick_answer(rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
+    let (_, legal) = legal_moves(msg)?;
+    let mv = quick::answer(rules?, msg.view.as_ref()?, &legal);
+    let i = legal.iter().position(|&m| m == mv)?;
+    Some(msg.legal[i].clone())
+}
+
+/// The reply's move, written exactly as the request's legal list has it.
+fn answer(
+    cfg: &PimcConfig,
+    rules: Option<&Rules>,
+    msg: &Incoming,
+    budget: Duration,
+) -> (String, Effort) {
+    let first = msg.legal.first().cloned().unwrap_or_default();
+    let (Some((kind, legal)), Some(view), Some(rules)) =
+        (legal_moves(msg), msg.view.as_ref(), rules)
+    else {
+        return (first, Effort::default());
+    };
     let table = Table {
         rules,
         view,
-        deadline: Instant::now() + Duration::from_millis(cfg.ms.min(limit)),
+        deadline: Instant::now() + budget,
         max_samples: cfg.max_samples.unwrap_or(usize::MAX),
     };
     let id = msg.id.unwrap_or(0);

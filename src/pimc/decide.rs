@@ -14,7 +14,8 @@ use crate::rules::{
     BidForm, BySeat, Call, Card, CardSet, DecisionKind, Move, Rules, Seat, Strain, Trick,
 };
 
-/// Deals solved together: one per core keeps both cores busy between clock checks.
+/// Positions solved together: one per core keeps both cores busy between clock checks (a
+/// decision that solves several positions per deal, as a call's strains, takes one deal).
 const BATCH: usize = 2;
 
 /// What one decision cost, for the bot's stderr log.
@@ -115,12 +116,15 @@ impl Table<'_> {
             let started = Instant::now();
             let mut positions = Vec::new();
             let mut per = 0;
-            for _ in 0..BATCH {
+            while positions.len() < BATCH {
                 let Some(hands) = k.sample_fitting(rng) else {
                     break;
                 };
                 let ps = make(&hands);
                 per = ps.len();
+                if per == 0 {
+                    break;
+                }
                 positions.extend(ps);
             }
             if positions.is_empty() || per == 0 {

@@ -55,8 +55,8 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
             "request" => {
                 let id = msg.id.unwrap_or(0);
                 let started = Instant::now();
-                let budget = budget(&cfg, &msg);
-                let (text, effort) = answer_in_time(cfg, rules.clone(), msg, budget);
+                let (think, hard) = budget(&cfg, &msg);
+                let (text, effort) = answer_in_time(cfg, rules.clone(), msg, think, hard);
                 let reply = serde_json::json!({"type": "move", "id": id, "move": text.0});
                 writeln!(output, "{reply}")?;
                 output.flush()?;
@@ -90,25 +90,36 @@ fn kind_of(decision: &str) -> Option<DecisionKind> {
     .find(|k| k.as_str() == decision)
 }
 
-/// The time a move may take: `--ms`, and never more than 40% of the referee's limit.
-fn budget(cfg: &PimcConfig, msg: &Incoming) -> Duration {
+/// A floor under the hard limit of a move: one batch of full deals takes DDS a few hundred
+/// milliseconds (a median of about 0.4 s for a call's five strains on a loaded 2-core machine),
+/// so a small `--ms` still gets one batch solved.
+const FLOOR_MS: u64 = 1000;
+
+/// The time a move may take: thinking time `--ms` (no new batch of deals starts after it),
+/// and the hard limit at which the bot answers whatever the solver is doing: `--ms`, but at
+/// least [`FLOOR_MS`]; both never more than 40% of the referee's limit.
+fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
         .time
         .as_ref()
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
-    Duration::from_millis(cfg.ms.min(limit))
+    (
+        Duration::from_millis(cfg.ms.min(limit)),
+        Duration::from_millis(cfg.ms.max(FLOOR_MS).min(limit)),
+    )
 }
 
 /// The move (as the legal list writes it), whether solving found it (or the clock ran out and
 /// [`quick`] did), and the decision's name. Solving runs on a worker thread: a deal DDS is
-/// slow on must not make the bot late, so at the budget (plus a tenth for the reply) the bot
-/// answers by rules of thumb and leaves the worker to finish unheard.
+/// slow on must not make the bot late, so at the hard limit (less a tenth for the reply) the
+/// bot answers by rules of thumb and leaves the worker to finish unheard.
 fn answer_in_time(
     cfg: PimcConfig,
     rules: Option<Rules>,
     msg: Incoming,
-    budget: Duration,
+    think: Duration,
+    hard: Duration,
 ) -> ((String, bool, String), Effort) {
     let decision = msg.decision.clone().unwrap_or_else(|| "?".into());
     let first = msg.legal.first().cloned().unwrap_or_default();
@@ -118,14 +129,14 @@ fn answer_in_time(
     let spawned = std::thread::Builder::new().spawn(move || {
         // A solver fault must cost one move, not the game: the quick answer stands in.
         let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            answer(&cfg, worker_rules.as_ref(), &worker_msg, budget)
+            answer(&cfg, worker_rules.as_ref(), &worker_msg, think)
         }));
         let _ = tx.send(got.ok());
     });
     let solved = spawned
         .ok()
         .and_then(|_| {
-            rx.recv_timeout(budget + budget / 10 + Duration::from_millis(5))
+            rx.recv_timeout(hard - hard / 10)
                 .ok()
         })
         .flatten();

@@ -195,7 +195,7 @@ pub fn clues(rules: &Rules, view: &ViewIn) -> Vec<Clue> {
                         seat: c.seat,
                         strain: None,
                         low: None,
-                        high: Some(next - PARTNER_SHARE + 0.5),
+                        high: Some(next - PARTNER_SHARE + 1.0),
                         long: None,
                     });
                 }

@@ -135,10 +135,7 @@ fn answer_in_time(
     });
     let solved = spawned
         .ok()
-        .and_then(|_| {
-            rx.recv_timeout(hard - hard / 10)
-                .ok()
-        })
+        .and_then(|_| rx.recv_timeout(hard - hard / 10).ok())
         .flatten();
     if let Some((text, effort)) = solved {
         return ((text, true, decision), effort);

@@ -95,18 +95,20 @@ fn kind_of(decision: &str) -> Option<DecisionKind> {
 /// so a small `--ms` still gets one batch solved.
 const FLOOR_MS: u64 = 1000;
 
-/// The time a move may take: thinking time `--ms` (no new batch of deals starts after it),
-/// and the hard limit at which the bot answers whatever the solver is doing: `--ms`, but at
-/// least [`FLOOR_MS`]; both never more than 40% of the referee's limit.
+/// The time a move may take: the hard limit, by which the bot answers whatever the solver
+/// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
+/// stops at `--ms` or at 70% of the hard limit, whichever is sooner, so that the batch under
+/// way usually ends in time. Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
         .time
         .as_ref()
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
+    let hard = cfg.ms.max(FLOOR_MS).min(limit);
     (
-        Duration::from_millis(cfg.ms.min(limit)),
-        Duration::from_millis(cfg.ms.max(FLOOR_MS).min(limit)),
+        Duration::from_millis(cfg.ms.min(hard * 7 / 10)),
+        Duration::from_millis(hard),
     )
 }
 
@@ -265,5 +267,28 @@ mod tests {
         );
         assert_eq!(out[2]["id"], 9);
         assert!(["AS", "2H"].contains(&out[2]["move"].as_str().unwrap()));
+    }
+
+    #[test]
+    fn thinking_stops_well_before_the_hard_limit() {
+        let msg = |limit: Option<u64>| -> Incoming {
+            let time = limit.map_or(String::new(), |l| format!(r#","time":{{"limit_ms":{l}}}"#));
+            serde_json::from_str(&format!(r#"{{"type":"request"{time}}}"#)).unwrap()
+        };
+        let cfg = |ms| PimcConfig {
+            ms,
+            seed: 0,
+            max_samples: None,
+        };
+        let ms = |d: Duration| d.as_millis();
+        // The default: think 0.7 s, answer by 0.9 s at the latest (the watchdog's 90%).
+        let (think, hard) = budget(&cfg(1000), &msg(None));
+        assert_eq!((ms(think), ms(hard)), (700, 1000));
+        // A small --ms thinks that long but may finish its one batch within the floor.
+        let (think, hard) = budget(&cfg(50), &msg(Some(30_000)));
+        assert_eq!((ms(think), ms(hard)), (50, 1000));
+        // The referee's limit caps both (40% of it).
+        let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
+        assert_eq!((ms(think), ms(hard)), (280, 400));
     }
 }

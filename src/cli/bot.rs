@@ -30,16 +30,26 @@ enum BotKind {
         /// At most this many sampled deals per move (with --seed: the same moves every run).
         #[arg(long, value_name = "N")]
         samples: Option<usize>,
+        /// Deal the unseen cards as if the auction said nothing about the hands (to measure
+        /// what reading the bids is worth).
+        #[arg(long)]
+        ignore_bids: bool,
     },
 }
 
 pub fn run(a: BotArgs) -> Result<()> {
     match a.kind {
-        BotKind::Pimc { ms, seed, samples } => {
+        BotKind::Pimc {
+            ms,
+            seed,
+            samples,
+            ignore_bids,
+        } => {
             let cfg = PimcConfig {
                 ms,
                 seed,
                 max_samples: samples,
+                ignore_bids,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

@@ -30,6 +30,8 @@ pub struct Table<'a> {
     pub view: &'a ViewIn,
     pub deadline: Instant,
     pub max_samples: usize,
+    /// Whether the auction shapes the sampled hands (see [`infer`]).
+    pub read_bids: bool,
 }
 
 impl Table<'_> {
@@ -51,7 +53,11 @@ impl Table<'_> {
     }
 
     fn blind_for(&self, calling: bool) -> Knowledge {
-        let mut clues = infer::clues(self.rules, self.view);
+        let mut clues = if self.read_bids {
+            infer::clues(self.rules, self.view)
+        } else {
+            Vec::new()
+        };
         if calling && self.rules.individual.is_none() {
             let partner = self.me().partner();
             clues.retain(|c| c.seat == partner && c.low.is_some());

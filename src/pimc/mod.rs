@@ -27,6 +27,8 @@ pub struct PimcConfig {
     pub seed: u64,
     /// Stop after this many sampled deals even with time left (for reproducible moves).
     pub max_samples: Option<usize>,
+    /// Sample as if the auction said nothing (to measure what reading it is worth).
+    pub ignore_bids: bool,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -182,6 +184,7 @@ fn answer(
         view,
         deadline: Instant::now() + budget,
         max_samples: cfg.max_samples.unwrap_or(usize::MAX),
+        read_bids: !cfg.ignore_bids,
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -220,6 +223,7 @@ mod tests {
             ms: 20,
             seed: 1,
             max_samples: Some(2),
+            ignore_bids: false,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -279,6 +283,7 @@ mod tests {
             ms,
             seed: 0,
             max_samples: None,
+            ignore_bids: false,
         };
         let ms = |d: Duration| d.as_millis();
         // The default: think 0.7 s, answer by 0.9 s at the latest (the watchdog's 90%).

@@ -152,3 +152,47 @@ fn pimc_beats_the_heuristic_bot_on_duplicate_deals_by_a_margin_random_play_never
     );
     let _ = root();
 }
+
+/// BRIEF and protocol.md through `check-bot`: the handshake, every preset, every rare situation
+/// (throw-in, forced dealer, No Trump, double and redouble, a bid of 13, 400's minimum by score,
+/// the end of a game) and exiting on `game_end` and at the end of input.
+#[test]
+fn pimc_passes_check_bot_on_every_preset() {
+    let scratch = Scratch::new("pimc-check");
+    let out = scratch.path("out");
+    let o = tarneeb(&[
+        "check-bot",
+        &pimc("--ms 20"),
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let report = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{report}{}", stderr(&o));
+    assert!(report.contains("summary: all "), "{report}");
+    for preset in ["classic", "egyptian", "400", "41"] {
+        assert!(
+            report
+                .lines()
+                .any(|l| l.starts_with(&format!("pass  {preset}: game 1"))),
+            "{preset} played: {report}"
+        );
+    }
+    assert!(report.contains("exits at the end of its input"), "{report}");
+    // Every answer is logged with its sample rate (the number a bot author tunes --ms by).
+    let logs: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with("stderr.log"))
+        .collect();
+    let mut answers = 0;
+    for log in logs {
+        let text = std::fs::read_to_string(&log).unwrap();
+        for l in text.lines().filter(|l| l.starts_with("pimc: request ")) {
+            assert!(l.contains(" samples/s)"), "{}: {l}", log.display());
+            answers += 1;
+        }
+    }
+    assert!(answers > 100, "{answers} answers logged");
+}

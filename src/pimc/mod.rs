@@ -4,6 +4,8 @@
 //! the seed makes a move depend only on the request and the budget's sample count.
 
 pub mod decide;
+pub mod infer;
+pub mod quick;
 pub mod sample;
 pub mod wire;
 
@@ -25,6 +27,8 @@ pub struct PimcConfig {
     pub seed: u64,
     /// Stop after this many sampled deals even with time left (for reproducible moves).
     pub max_samples: Option<usize>,
+    /// Sample as if the auction said nothing (to measure what reading it is worth).
+    pub ignore_bids: bool,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -53,21 +57,21 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
             "request" => {
                 let id = msg.id.unwrap_or(0);
                 let started = Instant::now();
-                // A solver fault must cost one move, not the game: fall back to a legal move.
-                let first = msg.legal.first().cloned().unwrap_or_default();
-                let (text, effort) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    answer(&cfg, rules.as_ref(), &msg)
-                }))
-                .unwrap_or((first, Effort::default()));
-                let reply = serde_json::json!({"type": "move", "id": id, "move": text});
+                let (think, hard) = budget(&cfg, &msg);
+                let (text, effort) = answer_in_time(cfg, rules.clone(), msg, think, hard);
+                let reply = serde_json::json!({"type": "move", "id": id, "move": text.0});
                 writeln!(output, "{reply}")?;
                 output.flush()?;
                 let ms = started.elapsed().as_secs_f64() * 1e3;
                 let rate = effort.samples as f64 / (ms / 1e3).max(1e-6);
+                let how = if text.1 {
+                    ""
+                } else {
+                    " (solving missed the budget: a quick answer)"
+                };
                 eprintln!(
-                    "pimc: request {id} {}: {text} after {} samples in {ms:.0} ms ({rate:.0} samples/s)",
-                    msg.decision.as_deref().unwrap_or("?"),
-                    effort.samples
+                    "pimc: request {id} {}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
+                    text.2, text.0, effort.samples
                 );
             }
             "game_end" => break,
@@ -88,34 +92,99 @@ fn kind_of(decision: &str) -> Option<DecisionKind> {
     .find(|k| k.as_str() == decision)
 }
 
-/// The reply's move, written exactly as the request's legal list has it.
-fn answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> (String, Effort) {
-    let first = msg.legal.first().cloned().unwrap_or_default();
-    let (Some(kind), Some(view), Some(rules)) = (
-        msg.decision.as_deref().and_then(kind_of),
-        msg.view.as_ref(),
-        rules,
-    ) else {
-        return (first, Effort::default());
-    };
-    let legal: Vec<Move> = msg
-        .legal
-        .iter()
-        .filter_map(|t| Move::parse(kind, t).ok())
-        .collect();
-    if legal.len() != msg.legal.len() || legal.is_empty() {
-        return (first, Effort::default());
-    }
+/// A floor under the hard limit of a move: one batch of full deals takes DDS a few hundred
+/// milliseconds (a median of about 0.4 s for a call's five strains on a loaded 2-core machine),
+/// so a small `--ms` still gets one batch solved.
+const FLOOR_MS: u64 = 1000;
+
+/// The time a move may take: the hard limit, by which the bot answers whatever the solver
+/// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
+/// stops at `--ms` or at 70% of the hard limit, whichever is sooner, so that the batch under
+/// way usually ends in time. Both are kept under 40% of the referee's limit.
+fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
         .time
         .as_ref()
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
+    let hard = cfg.ms.max(FLOOR_MS).min(limit);
+    (
+        Duration::from_millis(cfg.ms.min(hard * 7 / 10)),
+        Duration::from_millis(hard),
+    )
+}
+
+/// The move (as the legal list writes it), whether solving found it (or the clock ran out and
+/// [`quick`] did), and the decision's name. Solving runs on a worker thread: a deal DDS is
+/// slow on must not make the bot late, so at the hard limit (less a tenth for the reply) the
+/// bot answers by rules of thumb and leaves the worker to finish unheard.
+fn answer_in_time(
+    cfg: PimcConfig,
+    rules: Option<Rules>,
+    msg: Incoming,
+    think: Duration,
+    hard: Duration,
+) -> ((String, bool, String), Effort) {
+    let decision = msg.decision.clone().unwrap_or_else(|| "?".into());
+    let first = msg.legal.first().cloned().unwrap_or_default();
+    let msg = std::sync::Arc::new(msg);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (worker_rules, worker_msg) = (rules.clone(), msg.clone());
+    let spawned = std::thread::Builder::new().spawn(move || {
+        // A solver fault must cost one move, not the game: the quick answer stands in.
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            answer(&cfg, worker_rules.as_ref(), &worker_msg, think)
+        }));
+        let _ = tx.send(got.ok());
+    });
+    let solved = spawned
+        .ok()
+        .and_then(|_| rx.recv_timeout(hard - hard / 10).ok())
+        .flatten();
+    if let Some((text, effort)) = solved {
+        return ((text, true, decision), effort);
+    }
+    let text = quick_answer(rules.as_ref(), &msg).unwrap_or(first);
+    ((text, false, decision), Effort::default())
+}
+
+/// The request's legal moves, parsed; `None` if any is unreadable (then the first is sent).
+fn legal_moves(msg: &Incoming) -> Option<(DecisionKind, Vec<Move>)> {
+    let kind = msg.decision.as_deref().and_then(kind_of)?;
+    let legal: Vec<Move> = msg
+        .legal
+        .iter()
+        .filter_map(|t| Move::parse(kind, t).ok())
+        .collect();
+    (legal.len() == msg.legal.len() && !legal.is_empty()).then_some((kind, legal))
+}
+
+fn quick_answer(rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
+    let (_, legal) = legal_moves(msg)?;
+    let mv = quick::answer(rules?, msg.view.as_ref()?, &legal);
+    let i = legal.iter().position(|&m| m == mv)?;
+    Some(msg.legal[i].clone())
+}
+
+/// The reply's move, written exactly as the request's legal list has it.
+fn answer(
+    cfg: &PimcConfig,
+    rules: Option<&Rules>,
+    msg: &Incoming,
+    budget: Duration,
+) -> (String, Effort) {
+    let first = msg.legal.first().cloned().unwrap_or_default();
+    let (Some((kind, legal)), Some(view), Some(rules)) =
+        (legal_moves(msg), msg.view.as_ref(), rules)
+    else {
+        return (first, Effort::default());
+    };
     let table = Table {
         rules,
         view,
-        deadline: Instant::now() + Duration::from_millis(cfg.ms.min(limit)),
+        deadline: Instant::now() + budget,
         max_samples: cfg.max_samples.unwrap_or(usize::MAX),
+        read_bids: !cfg.ignore_bids,
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -154,6 +223,7 @@ mod tests {
             ms: 20,
             seed: 1,
             max_samples: Some(2),
+            ignore_bids: false,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -201,5 +271,29 @@ mod tests {
         );
         assert_eq!(out[2]["id"], 9);
         assert!(["AS", "2H"].contains(&out[2]["move"].as_str().unwrap()));
+    }
+
+    #[test]
+    fn thinking_stops_well_before_the_hard_limit() {
+        let msg = |limit: Option<u64>| -> Incoming {
+            let time = limit.map_or(String::new(), |l| format!(r#","time":{{"limit_ms":{l}}}"#));
+            serde_json::from_str(&format!(r#"{{"type":"request"{time}}}"#)).unwrap()
+        };
+        let cfg = |ms| PimcConfig {
+            ms,
+            seed: 0,
+            max_samples: None,
+            ignore_bids: false,
+        };
+        let ms = |d: Duration| d.as_millis();
+        // The default: think 0.7 s, answer by 0.9 s at the latest (the watchdog's 90%).
+        let (think, hard) = budget(&cfg(1000), &msg(None));
+        assert_eq!((ms(think), ms(hard)), (700, 1000));
+        // A small --ms thinks that long but may finish its one batch within the floor.
+        let (think, hard) = budget(&cfg(50), &msg(Some(30_000)));
+        assert_eq!((ms(think), ms(hard)), (50, 1000));
+        // The referee's limit caps both (40% of it).
+        let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
+        assert_eq!((ms(think), ms(hard)), (280, 400));
     }
 }

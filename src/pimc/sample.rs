@@ -1,10 +1,21 @@
 //! Deals of the cards a player cannot see that agree with everything public: the cards
-//! already played, each seat's number of cards, and the suits a seat has shown out of.
+//! already played, each seat's number of cards, and the suits a seat has shown out of; and,
+//! softly, the auction (see [`infer`](super::infer)): deals far from what a seat's calls said
+//! are mostly turned down.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+use super::infer::Clue;
 use crate::rules::{BySeat, Card, CardSet, Seat, Suit};
+
+/// Candidate deals tried for one that fits the auction before the best-fitting one is taken
+/// instead (a bound on the time a sample can cost, however tight or contradictory the clues).
+pub const TRIES: usize = 64;
+
+/// How sharply a deal is turned down for each estimated trick it lies from the auction: a
+/// deal `d` tricks away is kept with probability `exp(-d^2 / (2 SPREAD^2))`.
+const SPREAD: f64 = 1.0;
 
 /// What a seat knows about the other hands.
 #[derive(Clone, Debug)]
@@ -17,6 +28,11 @@ pub struct Knowledge {
     pub counts: BySeat<u32>,
     /// Suits each seat is known to be out of (a bit per suit).
     pub void: BySeat<u8>,
+    /// Cards each seat has played this hand (with its unseen cards, its hand as dealt, which
+    /// is what its calls described).
+    pub played: BySeat<CardSet>,
+    /// What the auction said about the other seats' hands.
+    pub clues: Vec<Clue>,
 }
 
 impl Knowledge {
@@ -27,6 +43,37 @@ impl Knowledge {
 
     fn may_hold(&self, seat: Seat, c: Card) -> bool {
         self.void[seat] & (1 << c.suit().index()) == 0
+    }
+
+    /// One deal that agrees with the public play, drawn in proportion to how well it fits the
+    /// auction: candidates are kept with a probability falling with their distance from the
+    /// calls, and after [`TRIES`] refusals the closest candidate is taken. `None` only if the
+    /// public play is contradictory.
+    pub fn sample_fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
+        if self.clues.is_empty() {
+            return self.sample(rng);
+        }
+        let mut best: Option<(f64, BySeat<CardSet>)> = None;
+        for _ in 0..TRIES {
+            let hands = self.sample(rng)?;
+            let d = self.distance(&hands);
+            let keep = (-(d * d) / (2.0 * SPREAD * SPREAD)).exp();
+            if rng.gen::<f64>() < keep {
+                return Some(hands);
+            }
+            if best.as_ref().is_none_or(|(b, _)| d < *b) {
+                best = Some((d, hands));
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+
+    /// How far a deal lies from the auction: each clue's distance for its seat's dealt hand.
+    pub fn distance(&self, hands: &BySeat<CardSet>) -> f64 {
+        self.clues
+            .iter()
+            .map(|c| c.distance(hands[c.seat].union(self.played[c.seat])))
+            .sum()
     }
 
     /// One deal of the unseen cards, uniform enough for sampling: cards with the fewest
@@ -92,6 +139,8 @@ mod tests {
             unseen,
             counts: BySeat([5, 5, 0, 5]),
             void: BySeat([0; 4]),
+            played: BySeat([CardSet::EMPTY; 4]),
+            clues: Vec::new(),
         };
         // Seat 1 is out of the suit of the first unseen card, if seats 0 and 3 can take them.
         let suit = unseen.iter().next().unwrap().suit();
@@ -109,5 +158,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn samples_lean_towards_what_the_auction_said() {
+        use crate::pimc::infer::estimate;
+        use crate::rules::Strain;
+        let mut deck: Vec<Card> = Card::all().collect();
+        let mut rng = Pcg64::seed_from_u64(3);
+        deck.shuffle(&mut rng);
+        let mine: CardSet = deck[..13].iter().copied().collect();
+        let spades = Strain::Trump(Suit::Spades);
+        let mut k = Knowledge {
+            me: Seat::S0,
+            mine,
+            unseen: CardSet::FULL.minus(mine),
+            counts: BySeat([0, 13, 13, 13]),
+            void: BySeat([0; 4]),
+            played: BySeat([CardSet::EMPTY; 4]),
+            clues: Vec::new(),
+        };
+        let mean = |k: &Knowledge, rng: &mut Pcg64, seat: Seat| {
+            let n = 400;
+            let sum: f64 = (0..n)
+                .map(|_| estimate(k.sample_fitting(rng).unwrap()[seat], spades))
+                .sum();
+            sum / f64::from(n)
+        };
+        let free = mean(&k, &mut rng, Seat::S1);
+        // Seat 1 bid spades at a level saying "6 tricks alone, 4+ spades"; seat 3 passed.
+        k.clues = vec![
+            Clue {
+                seat: Seat::S1,
+                strain: Some(spades),
+                low: Some(6.0),
+                high: None,
+                long: Some((Suit::Spades, 4)),
+            },
+            Clue {
+                seat: Seat::S3,
+                strain: None,
+                low: None,
+                high: Some(2.0),
+                long: None,
+            },
+        ];
+        let bid = mean(&k, &mut rng, Seat::S1);
+        let passed = mean(&k, &mut rng, Seat::S3);
+        assert!(bid > free + 2.0, "bidder {bid:.2}, unconstrained {free:.2}");
+        assert!(passed < free, "passer {passed:.2}, unconstrained {free:.2}");
+        // Impossible clues cost bounded time and still give a deal of the right shape.
+        k.clues[0].low = Some(40.0);
+        let h = k.sample_fitting(&mut rng).unwrap();
+        assert_eq!(h[Seat::S1].len(), 13);
     }
 }

@@ -50,6 +50,9 @@ pub struct ViewIn {
     #[serde(default)]
     pub current_trick: Option<TrickIn>,
     pub cards_left: [u8; 4],
+    /// 400 and Forty-One: each player's score (it sets the lowest bid each could make).
+    #[serde(default)]
+    pub seat_scores: Option<[i32; 4]>,
 }
 
 #[derive(Debug, Deserialize)]

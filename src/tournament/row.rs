@@ -41,6 +41,9 @@ pub struct GameRow {
     /// same cards, but its dealer can differ after an all-pass redeal at one table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hand_dealers: Vec<u8>,
+    /// `--analyze`: the tricks each seat gave away double-dummy, over the hands played out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<super::accuracy::RowAccuracy>,
 }
 
 fn no_timeouts(t: &[u32; 4]) -> bool {
@@ -75,6 +78,7 @@ impl GameRow {
             timeouts: [0; 4],
             hand_deltas: Vec::new(),
             hand_dealers: Vec::new(),
+            accuracy: None,
         }
     }
 }

@@ -20,7 +20,7 @@ pub struct CardVerdict {
     /// Tricks this card gave away to the other side (0 for a best card).
     pub cost: u8,
     /// The best cards here when the card played cost tricks. When it cost nothing this holds
-    /// the card played and maybe not every other best card (only the value was solved for).
+    /// the card played only (the other best cards are not solved for).
     pub best: CardSet,
     /// The declaring side's double-dummy tricks for the whole hand after this card.
     pub side_tricks_after: u8,

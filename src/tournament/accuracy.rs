@@ -16,19 +16,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::row::GameRow;
+pub use super::row::RowAccuracy;
 use super::stats::t975;
 use crate::analysis::game_accuracy;
 use crate::record::replay_file;
 use crate::rules::Seat;
-
-/// What a results row keeps of one game's analysis.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RowAccuracy {
-    /// Hands played out (13 tricks), each analysed card by card.
-    pub hands: u32,
-    /// Tricks each seat's cards gave away double-dummy, summed over those hands.
-    pub tricks_lost: [u32; 4],
-}
 
 /// Analyses the game record at `path` (plain or zstd-compressed).
 pub fn of_record(path: &Path) -> Result<RowAccuracy, String> {

@@ -43,7 +43,16 @@ pub struct GameRow {
     pub hand_dealers: Vec<u8>,
     /// `--analyze`: the tricks each seat gave away double-dummy, over the hands played out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub accuracy: Option<super::accuracy::RowAccuracy>,
+    pub accuracy: Option<RowAccuracy>,
+}
+
+/// What a results row keeps of one game's analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowAccuracy {
+    /// Hands played out (13 tricks), each analysed card by card.
+    pub hands: u32,
+    /// Tricks each seat's cards gave away double-dummy, summed over those hands.
+    pub tricks_lost: [u32; 4],
 }
 
 fn no_timeouts(t: &[u32; 4]) -> bool {

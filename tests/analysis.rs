@@ -8,14 +8,23 @@ use std::path::Path;
 
 use common::{python_bot, stderr, tarneeb, Scratch};
 use serde_json::Value;
+use tarneeb_referee::analysis::{analyse_game_by, game_accuracy, Method};
+use tarneeb_referee::record::replay_file;
 
 /// Plays a short game (at most four deals: analysis solves every card) between random bots.
 fn play(scratch: &Scratch, preset: &str, seed: &str) -> std::path::PathBuf {
-    let rules = scratch.file(
-        &format!("{preset}.rules.json"),
+    play_rules(
+        scratch,
+        &format!("{preset}-{seed}"),
         &format!(r#"{{"preset": "{preset}", "max-hands": 4}}"#),
-    );
-    let record = scratch.path(&format!("{preset}.jsonl"));
+        seed,
+    )
+}
+
+/// Plays a short game under the rules `json` between random bots; its record is `name.jsonl`.
+fn play_rules(scratch: &Scratch, name: &str, json: &str, seed: &str) -> std::path::PathBuf {
+    let rules = scratch.file(&format!("{name}.rules.json"), json);
+    let record = scratch.path(&format!("{name}.jsonl"));
     let bot = python_bot("sample-bots/python/random_bot.py", &[]);
     let mut args = vec![
         "play".to_string(),
@@ -183,4 +192,47 @@ fn the_html_page_embeds_the_analysis_when_asked() {
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&plain).unwrap();
     assert!(html.contains(r#"id="analysis">null</script>"#));
+}
+
+/// The fast analysis (DDS's play analyser, best cards at a known value, the par reused as the
+/// played trump's strain) gives exactly what solving every position afresh gives, on games of
+/// every preset and of the two rules DDS cannot see (trump named by the first lead, first lead
+/// in trumps), which the fast path solves lead by lead at the first card.
+#[test]
+fn the_fast_analysis_equals_solving_every_position_on_games_of_every_preset() {
+    let scratch = Scratch::new("analysis-fast");
+    let mut games = Vec::new();
+    for (preset, seeds) in [
+        ("classic", ["11", "12"]),
+        ("egyptian", ["13", "14"]),
+        ("400", ["15", "16"]),
+        ("41", ["17", "18"]),
+    ] {
+        for seed in seeds {
+            games.push(play(&scratch, preset, seed));
+        }
+    }
+    for (name, contract) in [
+        ("first-lead", r#"{"trump": "first-lead"}"#),
+        ("trump-first-lead", r#"{"trump-first-lead": true}"#),
+    ] {
+        let rules = format!(r#"{{"preset": "classic", "max-hands": 3, "contract": {contract}}}"#);
+        games.push(play_rules(&scratch, name, &rules, "19"));
+    }
+    let mut hands = 0;
+    for record in &games {
+        let g = replay_file(record).unwrap();
+        let fast = analyse_game_by(&g, Method::Play).unwrap();
+        let full = analyse_game_by(&g, Method::Positions).unwrap();
+        assert_eq!(fast, full, "{}", record.display());
+        let (seats, game) = game_accuracy(&g).unwrap();
+        assert_eq!(
+            (seats, game),
+            (fast.seats, fast.game),
+            "{}",
+            record.display()
+        );
+        hands += fast.hands.len();
+    }
+    assert!(hands >= 20, "only {hands} hands were played out");
 }

@@ -473,3 +473,65 @@ fn compressed_records_are_read_everywhere() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&again);
 }
+
+/// `--analyze`: every row carries each seat's double-dummy tricks lost, the standings show
+/// the column (text and JSON, also `tarneeb standings` over the directory), and over a small
+/// duplicate match the random bot gives away more tricks per hand than the heuristic bot.
+#[test]
+fn analyze_ranks_card_play_by_double_dummy_tricks_lost() {
+    let dir = out_dir("analyze");
+    let o = tarneeb(&[
+        "tournament".to_string(),
+        "--bot".into(),
+        format!("rnd={RANDOM}"),
+        "--bot".into(),
+        format!("heur={}", heuristic()),
+        "--games".into(),
+        "1".into(),
+        "--seed".into(),
+        "5".into(),
+        "--jobs".into(),
+        "2".into(),
+        "--analyze".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let all = rows(&dir);
+    assert_eq!(all.len(), 2);
+    for r in &all {
+        let a = &r["accuracy"];
+        assert!(a["hands"].as_u64().unwrap() > 0, "{r}");
+        assert_eq!(a["tricks_lost"].as_array().unwrap().len(), 4, "{r}");
+    }
+    let table = text(&o.stdout);
+    assert!(table.contains("DD lost/hand"), "{table}");
+    assert!(
+        table.contains("Student's t over those per-game values"),
+        "{table}"
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap())
+            .unwrap();
+    let lost = |name: &str| -> Value {
+        json["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()["dd_lost"]
+            .clone()
+    };
+    let (rnd, heur) = (lost("rnd"), lost("heur"));
+    assert_eq!(rnd["games"], 2, "{rnd}");
+    assert!(rnd["low"].as_f64().unwrap() <= rnd["per_hand"].as_f64().unwrap());
+    assert!(
+        rnd["per_hand"].as_f64().unwrap() > heur["per_hand"].as_f64().unwrap(),
+        "random {rnd} against heuristic {heur}"
+    );
+    // The standings of the directory read the rows' analysis back.
+    let again = tarneeb(&["standings".to_string(), dir.display().to_string()]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains("DD lost/hand"));
+    assert_eq!(text(&again.stdout), table.split("champion").next().unwrap());
+}

@@ -4,8 +4,9 @@
 
 use serde::Serialize;
 
+use super::play::play_totals;
 use super::position::{Position, PositionError};
-use super::solver::{solve_many, CardValues, Want};
+use super::solver::{best_cards_many, solve_many, CardValues, Want};
 use crate::record::verified::{VerifiedGame, VerifiedHand};
 use crate::rules::{BidForm, BySeat, Card, CardSet, Seat, Strain, Team, TrumpChoice};
 
@@ -19,7 +20,7 @@ pub struct CardVerdict {
     /// Tricks this card gave away to the other side (0 for a best card).
     pub cost: u8,
     /// The best cards here when the card played cost tricks. When it cost nothing this holds
-    /// the card played and maybe not every other best card (only the value was solved for).
+    /// the card played only (the other best cards are not solved for).
     pub best: CardSet,
     /// The declaring side's double-dummy tricks for the whole hand after this card.
     pub side_tricks_after: u8,
@@ -125,6 +126,19 @@ fn side_of(h: &VerifiedHand, leader: Seat) -> Team {
         .map_or(leader.team(), |c| c.declarer.team())
 }
 
+/// How the side's double-dummy totals along the play are found. Both give the same values
+/// (a test compares them on recorded games of every preset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// DDS's play analyser, hand by hand on all cores: one full search per hand, then one
+    /// null-window search per card on a warm transposition table.
+    Play,
+    /// Every position solved afresh for its best value, as one batch, the best cards found
+    /// without their value known and every strain solved: several times slower, kept as
+    /// the reference the fast path is checked against.
+    Positions,
+}
+
 /// One hand's place in the batch of positions.
 struct Plan {
     hand: u32,
@@ -138,6 +152,16 @@ struct Plan {
     winners: Vec<Seat>,
 }
 
+impl Plan {
+    /// Tricks the side won before card `k`.
+    fn won_before(&self, k: usize) -> u8 {
+        self.winners[..k / 4]
+            .iter()
+            .filter(|w| w.team() == self.side)
+            .count() as u8
+    }
+}
+
 type Solved = Vec<Result<CardValues, PositionError>>;
 
 fn value(solved: &Solved, i: usize, hand: u32) -> Result<&CardValues, AnalysisError> {
@@ -148,15 +172,13 @@ fn value(solved: &Solved, i: usize, hand: u32) -> Result<&CardValues, AnalysisEr
 }
 
 /// The side's double-dummy total for the whole hand at each position (the tricks it has won,
-/// plus its share of the rest with best play), then the tricks it took. A card's cost is how
-/// far it moved the total against its own side.
-fn totals(plan: &Plan, positions: &[Position], solved: &Solved) -> Result<Vec<u8>, AnalysisError> {
-    let won_before = |k: usize| -> u8 {
-        plan.winners[..k / 4]
-            .iter()
-            .filter(|w| w.team() == plan.side)
-            .count() as u8
-    };
+/// plus its share of the rest with best play), then the tricks it took, from every position
+/// solved for its best value. A card's cost is how far it moved the total against its own side.
+fn totals_of(
+    plan: &Plan,
+    positions: &[Position],
+    solved: &Solved,
+) -> Result<Vec<u8>, AnalysisError> {
     let mut totals = Vec::with_capacity(53);
     for k in 0..plan.cards.len() {
         let v = value(solved, plan.first + k, plan.hand)?;
@@ -166,10 +188,59 @@ fn totals(plan: &Plan, positions: &[Position], solved: &Solved) -> Result<Vec<u8
         } else {
             left - v.best()
         };
-        totals.push(won_before(k) + share);
+        totals.push(plan.won_before(k) + share);
     }
-    totals.push(won_before(4 * plan.winners.len()));
+    totals.push(plan.won_before(4 * plan.winners.len()));
     Ok(totals)
+}
+
+/// The totals of every hand by `method`.
+fn all_totals(
+    plans: &[Plan],
+    positions: &[Position],
+    method: Method,
+) -> Result<Vec<Vec<u8>>, AnalysisError> {
+    match method {
+        Method::Positions => {
+            let cards: Vec<Position> = plans
+                .iter()
+                .flat_map(|p| positions[p.first..p.first + p.cards.len()].iter().cloned())
+                .collect();
+            let mut solved = solve_many(&cards, Want::Best);
+            // Index the answers as the positions are.
+            let mut full: Solved = Vec::with_capacity(positions.len());
+            full.resize(positions.len(), Err(PositionError::HandOver));
+            let mut at = 0;
+            for p in plans {
+                for k in 0..p.cards.len() {
+                    full[p.first + k] =
+                        std::mem::replace(&mut solved[at], Err(PositionError::HandOver));
+                    at += 1;
+                }
+            }
+            plans
+                .iter()
+                .map(|p| totals_of(p, positions, &full))
+                .collect()
+        }
+        Method::Play => {
+            let hands: Vec<(&Plan, &Position, Vec<Card>)> = plans
+                .iter()
+                .map(|p| {
+                    let cards = p.cards.iter().map(|&(_, c)| c).collect();
+                    (p, &positions[p.first], cards)
+                })
+                .collect();
+            super::parallel::map(&hands, |(plan, start, cards)| {
+                play_totals(start, cards, plan.side).map_err(|problem| AnalysisError {
+                    hand: plan.hand,
+                    problem,
+                })
+            })
+            .into_iter()
+            .collect()
+        }
+    }
 }
 
 /// The tricks card `k` gave away; `None` if it would beat best play (a solver fault).
@@ -182,8 +253,19 @@ fn cost(plan: &Plan, totals: &[u8], seat: Seat, k: usize) -> Option<u8> {
     }
 }
 
-/// Every position of every hand played out, solved as one batch.
-pub fn analyse_game(g: &VerifiedGame) -> Result<GameAnalysis, AnalysisError> {
+/// Double-dummy play never gains on best play: a negative cost is a solver fault.
+fn checked_cost(plan: &Plan, totals: &[u8], seat: Seat, k: usize) -> Result<u8, AnalysisError> {
+    cost(plan, totals, seat, k).ok_or_else(|| AnalysisError {
+        hand: plan.hand,
+        problem: PositionError::Rejected(format!(
+            "{} of seat {seat} would beat best play",
+            plan.cards[k].1
+        )),
+    })
+}
+
+/// Every hand played out, its positions and (contract games) its strain table's positions.
+fn plan_game(g: &VerifiedGame, strains: bool) -> Result<(Vec<Position>, Vec<Plan>), AnalysisError> {
     let mut positions = Vec::new();
     let mut plans = Vec::new();
     for h in &g.hands {
@@ -201,15 +283,15 @@ pub fn analyse_game(g: &VerifiedGame) -> Result<GameAnalysis, AnalysisError> {
                 })?;
             }
         }
-        let mut strains = Vec::new();
-        if let (Some(c), Some(contract)) = (&g.header.rules.contract, &h.contract) {
+        let mut table = Vec::new();
+        if let (true, Some(c), Some(contract)) = (strains, &g.header.rules.contract, &h.contract) {
             for strain in Strain::ALL {
                 if strain == Strain::NoTrump && !(c.no_trump || c.bids == BidForm::Strains) {
                     continue;
                 }
                 let mut q = Position::new(h.hands, Some(strain), contract.declarer);
                 q.must_lead = strain.trump().filter(|_| c.trump_first_lead);
-                strains.push((strain, positions.len()));
+                table.push((strain, positions.len()));
                 positions.push(q);
             }
         }
@@ -218,70 +300,129 @@ pub fn analyse_game(g: &VerifiedGame) -> Result<GameAnalysis, AnalysisError> {
             side,
             first,
             cards,
-            strains,
+            strains: table,
             winners: h.tricks.iter().map(|t| t.winner).collect(),
         });
     }
-    // Best values alone fix every total and so every cost; the best cards are asked again
-    // only where a card cost something (a solve for the best value is the cheapest).
-    let mut solved = solve_many(&positions, Want::Best);
-    let mut costly = Vec::new();
-    for plan in &plans {
-        let totals = totals(plan, &positions, &solved)?;
+    Ok((positions, plans))
+}
+
+/// Every card of every hand played out, valued by DDS's play analyser (the fast path).
+pub fn analyse_game(g: &VerifiedGame) -> Result<GameAnalysis, AnalysisError> {
+    analyse_game_by(g, Method::Play)
+}
+
+/// Card-play accuracy only, per seat and for the game (what a tournament keeps): the totals
+/// along the play fix every card's cost, so neither best cards nor the strain table are
+/// solved.
+pub fn game_accuracy(g: &VerifiedGame) -> Result<(BySeat<Accuracy>, Accuracy), AnalysisError> {
+    let (positions, plans) = plan_game(g, false)?;
+    let totals = all_totals(&plans, &positions, Method::Play)?;
+    let mut seats = BySeat([Accuracy::default(); 4]);
+    let mut game = Accuracy::default();
+    for (plan, totals) in plans.iter().zip(&totals) {
         for k in 0..plan.cards.len() {
             let seat = positions[plan.first + k].to_play();
-            if cost(plan, &totals, seat, k) != Some(0) {
-                costly.push(plan.first + k);
+            let cost = checked_cost(plan, totals, seat, k)?;
+            seats[seat].add(cost);
+            game.add(cost);
+        }
+    }
+    for s in Seat::ALL {
+        seats[s].finish(plans.len());
+    }
+    game.finish(plans.len());
+    Ok((seats, game))
+}
+
+/// Every position of every hand played out, its totals found by `method`.
+pub fn analyse_game_by(g: &VerifiedGame, method: Method) -> Result<GameAnalysis, AnalysisError> {
+    let (positions, plans) = plan_game(g, true)?;
+    let totals = all_totals(&plans, &positions, method)?;
+    // The totals fix every cost; the best cards are asked only where a card cost something,
+    // with the value they reach already known.
+    let (mut costly, mut picked) = (Vec::new(), Vec::new());
+    for (plan, totals) in plans.iter().zip(&totals) {
+        for k in 0..plan.cards.len() {
+            let p = &positions[plan.first + k];
+            let seat = p.to_play();
+            if checked_cost(plan, totals, seat, k)? != 0 {
+                let share = totals[k] - plan.won_before(k);
+                let mine = if seat.team() == plan.side {
+                    share
+                } else {
+                    p.tricks_left() - share
+                };
+                costly.push((plan.first + k, plan.hand));
+                picked.push((p.clone(), mine));
             }
         }
     }
-    let picked: Vec<Position> = costly.iter().map(|&i| positions[i].clone()).collect();
-    for (i, r) in costly.into_iter().zip(solve_many(&picked, Want::BestCards)) {
-        solved[i] = r;
+    // The strain table: the trump played with the declarer leading is the par itself (the
+    // reference method solves it anyway, so the comparison checks this too).
+    let mut strain_positions = Vec::new();
+    let mut strain_known = Vec::new();
+    for plan in &plans {
+        for &(_, at) in &plan.strains {
+            let is_par = positions[at] == positions[plan.first]
+                && positions[at].to_play().team() == plan.side;
+            if is_par && method == Method::Play {
+                continue;
+            }
+            strain_positions.push(positions[at].clone());
+            strain_known.push((plan.hand, at));
+        }
+    }
+    let mut best_at: Vec<Option<CardSet>> = vec![None; positions.len()];
+    let found = match method {
+        Method::Play => best_cards_many(&picked),
+        Method::Positions => {
+            let ps: Vec<Position> = picked.iter().map(|(p, _)| p.clone()).collect();
+            solve_many(&ps, Want::BestCards)
+        }
+    };
+    for ((i, hand), r) in costly.iter().zip(found) {
+        let v = r.map_err(|problem| AnalysisError {
+            hand: *hand,
+            problem,
+        })?;
+        best_at[*i] = Some(v.best_cards());
+    }
+    let mut strain_value: Vec<Option<u8>> = vec![None; positions.len()];
+    for (&(hand, at), r) in strain_known
+        .iter()
+        .zip(solve_many(&strain_positions, Want::Best))
+    {
+        strain_value[at] = Some(r.map_err(|problem| AnalysisError { hand, problem })?.best());
     }
     let mut seats = BySeat([Accuracy::default(); 4]);
     let mut game = Accuracy::default();
     let mut hands = Vec::with_capacity(plans.len());
-    for plan in plans {
-        let totals = totals(&plan, &positions, &solved)?;
+    for (plan, totals) in plans.into_iter().zip(totals) {
         let mut verdicts = Vec::with_capacity(52);
         for (k, &(trick, card)) in plan.cards.iter().enumerate() {
-            let v = value(&solved, plan.first + k, plan.hand)?;
-            let after = totals[k + 1];
-            // Double-dummy play never gains on best play: a negative cost is a solver fault.
-            let cost = cost(&plan, &totals, v.seat, k).ok_or_else(|| AnalysisError {
-                hand: plan.hand,
-                problem: PositionError::Rejected(format!(
-                    "{card} of seat {} would beat best play",
-                    v.seat
-                )),
-            })?;
-            seats[v.seat].add(cost);
+            let seat = positions[plan.first + k].to_play();
+            let cost = checked_cost(&plan, &totals, seat, k)?;
+            seats[seat].add(cost);
             game.add(cost);
             verdicts.push(CardVerdict {
                 trick,
-                seat: v.seat,
+                seat,
                 card,
                 cost,
-                // Where the card cost nothing only its value was asked: it is a best card.
-                best: if cost == 0 {
-                    v.best_cards().union(CardSet::from_iter([card]))
-                } else {
-                    v.best_cards()
-                },
-                side_tricks_after: after,
+                // Where the card cost nothing it is a best card; the others were not asked.
+                best: best_at[plan.first + k].unwrap_or_else(|| CardSet::from_iter([card])),
+                side_tricks_after: totals[k + 1],
             });
         }
         let strains = plan
             .strains
             .iter()
-            .map(|&(strain, at)| {
-                Ok(StrainTricks {
-                    strain,
-                    tricks: value(&solved, at, plan.hand)?.best(),
-                })
+            .map(|&(strain, at)| StrainTricks {
+                strain,
+                tricks: strain_value[at].unwrap_or(totals[0]),
             })
-            .collect::<Result<Vec<_>, AnalysisError>>()?;
+            .collect();
         hands.push(HandAnalysis {
             number: plan.hand,
             side: plan.side,

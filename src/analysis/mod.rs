@@ -5,13 +5,18 @@
 
 pub mod dds_map;
 pub mod game;
+mod parallel;
+pub mod play;
 pub mod position;
 pub mod report;
 pub mod solver;
 
-pub use game::{analyse_game, AnalysisError, GameAnalysis, HandAnalysis};
+pub use game::{
+    analyse_game, analyse_game_by, game_accuracy, Accuracy, AnalysisError, GameAnalysis,
+    HandAnalysis, Method,
+};
 pub use position::{Position, PositionError};
-pub use solver::{card_values_many, solve_many, CardValues, DdSolver, Want};
+pub use solver::{best_cards_many, card_values_many, solve_many, CardValues, DdSolver, Want};
 
 #[cfg(test)]
 mod tests;

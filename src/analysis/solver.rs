@@ -98,19 +98,24 @@ fn target(p: &Position, want: Want) -> Target {
     }
 }
 
-fn plan(p: &Position) -> Plan {
-    let restricted = p.table.is_empty()
+/// Whether DDS cannot see what binds the lead here (a trump the lead will name, a lead
+/// restricted to trumps), so each allowed lead is solved on its own.
+pub(super) fn needs_per_lead(p: &Position) -> bool {
+    p.table.is_empty()
         && (p.trump.is_none()
             || p.must_lead
-                .is_some_and(|s| !p.held[p.to_play()].of_suit(s).is_empty()));
-    if restricted {
+                .is_some_and(|s| !p.held[p.to_play()].of_suit(s).is_empty()))
+}
+
+fn plan(p: &Position) -> Plan {
+    if needs_per_lead(p) {
         Plan::PerLead(p.legal_cards().iter().collect())
     } else {
         Plan::Direct
     }
 }
 
-fn board(p: &Position) -> Result<Board, PositionError> {
+pub(super) fn board(p: &Position) -> Result<Board, PositionError> {
     p.validate()?;
     let trump = p.trump.expect("a direct plan has a trump");
     let table: Vec<_> = p.table.plays().map(|(_, c)| card_to_dds(c)).collect();
@@ -159,10 +164,43 @@ pub fn card_values_many(positions: &[Position]) -> Vec<Result<CardValues, Positi
 
 /// Every position solved for `want`, as one batch over all cores.
 pub fn solve_many(positions: &[Position], want: Want) -> Vec<Result<CardValues, PositionError>> {
+    solve_batch(positions, &|_, p| target(p, want))
+}
+
+/// The best cards of each position whose best value for the player on turn is already known
+/// (the analysis has it from the play analyser): DDS then searches only for cards reaching
+/// that value, one null-window search each, instead of finding the value first. Each
+/// position's [`CardValues`] holds its best cards at that value.
+pub fn best_cards_many(positions: &[(Position, u8)]) -> Vec<Result<CardValues, PositionError>> {
+    let ps: Vec<Position> = positions.iter().map(|(p, _)| p.clone()).collect();
+    let known = |i: usize, p: &Position| -> Target {
+        if maybe_one_run(p) {
+            Target::Legal
+        } else {
+            // Every card reaches 0 tricks: DDS then lists them all without a search.
+            Target::All(dds_bridge::TrickCount::try_new(positions[i].1).ok())
+        }
+    };
+    solve_batch(&ps, &known)
+        .into_iter()
+        .zip(positions)
+        .map(|(r, &(_, best))| {
+            let v = r?;
+            let cards = v.values.into_iter().filter(|&(_, s)| s >= best);
+            Ok(sorted(v.seat, cards.map(|(c, _)| (c, best)).collect()))
+        })
+        .collect()
+}
+
+/// Every position solved for the target `target_of` gives it, as one batch over all cores.
+fn solve_batch(
+    positions: &[Position],
+    target_of: &dyn Fn(usize, &Position) -> Target,
+) -> Vec<Result<CardValues, PositionError>> {
     // First round: every direct position, and every position after an allowed lead.
     let mut objectives = Vec::new();
     let mut jobs: Vec<Result<(Plan, usize), PositionError>> = Vec::new();
-    for p in positions {
+    for (i, p) in positions.iter().enumerate() {
         if p.tricks_left() == 0 {
             jobs.push(Err(PositionError::HandOver));
             continue;
@@ -171,7 +209,7 @@ pub fn solve_many(positions: &[Position], want: Want) -> Vec<Result<CardValues, 
             Plan::Direct => board(p).map(|b| {
                 objectives.push(Objective {
                     board: b,
-                    target: target(p, want),
+                    target: target_of(i, p),
                 });
                 (Plan::Direct, objectives.len() - 1)
             }),

@@ -246,6 +246,16 @@ fn dds_agrees_with_brute_force_on_random_endings_of_three_to_five_cards() {
             "best cards, {p:?}"
         );
     }
+    // With the value known, as the whole-game analysis asks for the cards that cost nothing.
+    let known: Vec<(Position, u8)> = batch.iter().map(|(p, w)| (p.clone(), w[0].1)).collect();
+    for (got, (p, want)) in best_cards_many(&known).into_iter().zip(&batch) {
+        let got = got.unwrap();
+        assert_eq!(
+            (got.best(), got.best_cards()),
+            best(want),
+            "best cards at a known value, {p:?}"
+        );
+    }
     for (got, (p, want)) in solve_many(&positions, Want::Best).into_iter().zip(&batch) {
         let got = got.unwrap();
         assert_eq!(got.best(), best(want).0, "best value, {p:?}");

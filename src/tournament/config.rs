@@ -49,7 +49,7 @@ const VALUE_FLAGS: &[&str] = &[
 const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
-const SWITCHES: &[&str] = &["no_duplicate", "no_pin"];
+const SWITCHES: &[&str] = &["no_duplicate", "no_pin", "analyze"];
 
 /// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
 /// flags the file stands for, ahead of the other flags. Arguments without `--config` come

@@ -8,8 +8,9 @@
 //! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
 //! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
 //! head-to-head intervals and the crosstable, [`report`] writes it all out; [`config`] reads
-//! `--config` files.
+//! `--config` files; [`accuracy`] is the double-dummy column of `--analyze`.
 
+pub mod accuracy;
 pub mod boards;
 pub mod config;
 pub mod deal_sets;

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::accuracy;
 use super::standings::Standings;
 use super::verdict::SprtTracker;
 
@@ -64,6 +65,10 @@ pub fn render_table(s: &Standings) -> String {
     if boards {
         rows[0].extend(["board Elo".to_string(), "95% interval".to_string()]);
     }
+    let dd = s.entrants.iter().any(|e| e.dd_lost.is_some());
+    if dd {
+        rows[0].extend(["DD lost/hand".to_string(), "95% interval".to_string()]);
+    }
     for (i, e) in s.entrants.iter().enumerate() {
         let mut board = Vec::new();
         if let (true, Some(b)) = (boards, &e.board_elo) {
@@ -86,6 +91,11 @@ pub fn render_table(s: &Standings) -> String {
             format!("[{:+.1}, {:+.1}]", e.elo_low, e.elo_high),
         ]);
         rows.last_mut().expect("a row").extend(board);
+        if dd {
+            rows.last_mut()
+                .expect("a row")
+                .extend(accuracy::cells(e.dd_lost.as_ref()));
+        }
     }
     aligned(&rows, &[1])
 }
@@ -119,6 +129,9 @@ pub fn render(s: &Standings) -> String {
     out.push_str(TABLE_LEGEND);
     if s.board_pairs > 0 {
         out.push_str(BOARD_LEGEND);
+    }
+    if s.entrants.iter().any(|e| e.dd_lost.is_some()) {
+        out.push_str(accuracy::LEGEND);
     }
     let forfeits: Vec<String> = s
         .entrants

@@ -41,6 +41,18 @@ pub struct GameRow {
     /// same cards, but its dealer can differ after an all-pass redeal at one table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hand_dealers: Vec<u8>,
+    /// `--analyze`: the tricks each seat gave away double-dummy, over the hands played out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<RowAccuracy>,
+}
+
+/// What a results row keeps of one game's analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowAccuracy {
+    /// Hands played out (13 tricks), each analysed card by card.
+    pub hands: u32,
+    /// Tricks each seat's cards gave away double-dummy, summed over those hands.
+    pub tricks_lost: [u32; 4],
 }
 
 fn no_timeouts(t: &[u32; 4]) -> bool {
@@ -75,6 +87,7 @@ impl GameRow {
             timeouts: [0; 4],
             hand_deltas: Vec::new(),
             hand_dealers: Vec::new(),
+            accuracy: None,
         }
     }
 }

@@ -59,6 +59,8 @@ pub struct RunConfig {
     pub compress: bool,
     /// `--trace DIR`: each game's lines to and from its seats, one file per seat.
     pub trace: Option<PathBuf>,
+    /// `--analyze`: each game's double-dummy tricks lost per seat go into its row.
+    pub analyze: bool,
 }
 
 /// How a run ended.
@@ -422,7 +424,15 @@ fn play_one(
         timeouts: summary.map_or([0; 4], |s| s.timeouts),
         hand_deltas,
         hand_dealers,
+        accuracy: cfg.analyze.then(|| analysed(&record)).flatten(),
     })
+}
+
+/// The game's double-dummy accuracy; a failed analysis is said and leaves the row without it.
+fn analysed(record: &std::path::Path) -> Option<super::accuracy::RowAccuracy> {
+    super::accuracy::of_record(record)
+        .map_err(|e| eprintln!("tarneeb: {e}; the game's row has no analysis"))
+        .ok()
 }
 
 /// A name for recorded deals that stays the same across runs and builds: FNV-1a over the first

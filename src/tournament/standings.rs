@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::accuracy::{per_entrant, EntrantAccuracy};
 use super::boards::{unit_boards, BoardScale};
 use super::pairs::{sorted_rows, team, units};
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
@@ -48,6 +49,9 @@ pub struct EntrantStanding {
     /// The rating fitted to who won the boards of each duplicate pair (see
     /// [`super::boards`]), with its 95% interval; `None` without such pairs.
     pub board_elo: Option<Rating>,
+    /// `--analyze`: double-dummy tricks lost per hand per seat (see [`super::accuracy`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dd_lost: Option<EntrantAccuracy>,
 }
 
 impl EntrantStanding {
@@ -160,6 +164,7 @@ pub fn standings(rows: &[GameRow]) -> Standings {
             elo_low: 0.0,
             elo_high: 0.0,
             board_elo: None,
+            dd_lost: None,
         })
         .collect();
     let slot = |name: &str| input.names.iter().position(|n| n == name).unwrap();
@@ -205,6 +210,9 @@ pub fn standings(rows: &[GameRow]) -> Standings {
         if e.games > 0 {
             e.score = (e.wins as f64 + e.draws as f64 / 2.0) / e.games as f64;
         }
+    }
+    for (e, a) in table.iter_mut().zip(per_entrant(rows, &input.names)) {
+        e.dd_lost = a;
     }
     let all_units = units(rows);
     let index = |n: &str| slot(n);

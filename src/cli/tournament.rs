@@ -187,15 +187,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         rounds: a.rounds,
     };
     let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
-    if let Some((k, n)) = a.shard {
-        if !a.format.is_static() {
-            return Err(usage(format!(
-                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
-                a.format.name()
-            )));
-        }
-        schedule.retain(|g| g.game % n == k - 1);
-    }
+    let total = match a.shard {
+        Some((k, n)) => schedule.shard(k, n).map_err(usage)?,
+        None => schedule.total_games(),
+    };
     let sprt = match &a.sprt {
         None => None,
         Some(text) => {
@@ -284,10 +279,6 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             prior.len()
         );
     }
-    let total = match a.shard {
-        Some(_) => schedule.queued().count() as u64,
-        None => schedule.total_games(),
-    };
     let cfg = RunConfig {
         dir: a.out.clone(),
         entrants,

@@ -368,6 +368,17 @@ impl Schedule {
         }
     }
 
+    /// Whether every game is known in advance (see [`Format::is_static`]).
+    pub fn is_static(&self) -> bool {
+        self.plan.format.is_static()
+    }
+
+    /// Game `game` of a static schedule (whatever the shard); `None` for other formats and
+    /// numbers past the end.
+    pub fn static_game(&self, game: u64) -> Option<GameSpec> {
+        (self.is_static() && game < self.total_games()).then(|| self.static_spec(game))
+    }
+
     /// The next game that can be played now.
     pub fn next_game(&mut self) -> Option<GameSpec> {
         if matches!(self.stage, Stage::Static) {

@@ -216,8 +216,12 @@ pub fn from_dir(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
         .pointer("/entrants/0/name")
         .and_then(|v| v.as_str())
         .ok_or_else(|| format!("{}: no entrants", path.display()))?;
-    let rows = super::results::read_rows(dir)?;
-    Ok(Some(replay(cfg, entrant, &rows)))
+    let mut t = SprtTracker::new(cfg, entrant);
+    super::results::stream_rows(dir, |r| {
+        t.push(&r);
+        Ok(())
+    })?;
+    Ok(Some(t))
 }
 
 #[cfg(test)]

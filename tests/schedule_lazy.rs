@@ -1,4 +1,4 @@
-//! The lazy static schedule (round robin, gauntlet) against the whole schedule earlier versions
+//! The static schedules (round robin, gauntlet): who meets whom, and the lazy schedule against the whole schedule earlier versions
 //! built before the first game: the same games in the same order on the same seeds (so
 //! tournaments started before resume identically), and nothing held per game.
 
@@ -153,4 +153,26 @@ fn a_ten_million_game_schedule_holds_nothing_per_game() {
         (last.deal_set, last.pair, last.sides),
         (4_999_999, Some(4_999_999), [1, 0])
     );
+}
+
+#[test]
+fn rotate_meets_only_disjoint_partnerships() {
+    let mut s = Schedule::new(plan(4, Format::RoundRobin, Partners::Rotate, false)).unwrap();
+    let games = drain(&mut s, |_| None);
+    // 6 partnerships, 3 disjoint pairings, 2 deal sets each.
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let mut seats = g.seats.to_vec();
+        seats.sort();
+        assert_eq!(seats, vec![0, 1, 2, 3]);
+    }
+    assert!(Schedule::new(plan(3, Format::RoundRobin, Partners::Rotate, false)).is_err());
+}
+
+#[test]
+fn gauntlet_plays_the_first_against_each_other() {
+    let mut s = Schedule::new(plan(4, Format::Gauntlet, Partners::Own, false)).unwrap();
+    let games = drain(&mut s, |_| None);
+    assert_eq!(games.len(), 6);
+    assert!(games.iter().all(|g| g.sides.contains(&0)));
 }

@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
-use super::integrity::GameSet;
 use super::results::{record_path, record_summary, stream_rows, ResultsFile};
 use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};

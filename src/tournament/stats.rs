@@ -196,7 +196,7 @@ pub fn mean_score_of_classes(counts: [u64; 5]) -> Option<MeanScore> {
     }
     let var = ss / (nf - 1.0 + weight).max(weight);
     let se = (var / nf).sqrt();
-    let q = t975((n as u64).saturating_sub(1).max(1));
+    let q = t975(n.saturating_sub(1).max(1));
     let (low, high) = ((mean - q * se).max(0.0), (mean + q * se).min(1.0));
     let los = if se > 0.0 {
         normal_cdf((mean - 0.5) / se)
@@ -208,7 +208,7 @@ pub fn mean_score_of_classes(counts: [u64; 5]) -> Option<MeanScore> {
         0.5
     };
     Some(MeanScore {
-        n: n as u64,
+        n,
         score: mean,
         low,
         high,

@@ -5,7 +5,9 @@ usage: standings_rows.py DIR [N]   (N defaults to 1,000,000)
 
 Six entrants in a round robin of duplicate pairs, partnered with themselves; the entrant
 `loser` loses every game (the case whose rating fit used to grow with the rows), the others
-win at random. Only results.jsonl and tournament.json are written: standings reads nothing else.
+win at random. Written: tournament.json, results.jsonl and, because standings checks every row
+against its record (seed in the header, the result line), a two-line record per game
+(games/NNNNNN.jsonl: a header and the result; about 4 GB of disk blocks for a million).
 """
 
 import itertools
@@ -22,6 +24,17 @@ def main():
     ents = ["a", "b", "c", "d", "e", "loser"]
     with open(os.path.join(out, "tournament.json"), "w") as f:
         json.dump({"entrants": [{"name": e, "command": [e]} for e in ents]}, f)
+    os.makedirs(os.path.join(out, "games"), exist_ok=True)
+    header = (
+        '{"type":"header","format":1,"referee":"tarneeb-referee 0.1.0","rules":{"target":31,"max-'
+        'hands":200,"contract":{"bids":"numbers","strain-order":"c-d-h-s-nt","auction":"eliminati'
+        'on","dealer-forced-7":false,"all-pass":"same-dealer","trump":"declarer-names","no-trump"'
+        ':false,"trump-first-lead":false,"doubling":"off","defenders-multiplied":false,"kaboot":"'
+        'bonus","instant-win-only-bid-13":false,"instant-win-not-when-negative":false,"throw-in-w'
+        'eak-hand":false,"throw-in-long-suit":false,"dakak":false,"out-of-call":false}},"seed":%d'
+        ',"first_dealer":1,"bots":[],"time":{"handshake_ms":10000,"move_ms":30000,"bank_ms":null,'
+        '"increment_ms":0},"on_fault":"forfeit"}'
+        "\n")
     rng = random.Random(1)
     matches = list(itertools.combinations(ents, 2))
     with open(os.path.join(out, "results.jsonl"), "w") as f:
@@ -40,6 +53,10 @@ def main():
                        "forfeit_seat": None, "record": "games/%06d.jsonl" % game,
                        "referee_us_per_move": 12.5}
                 f.write(json.dumps(row, separators=(",", ":")) + "\n")
+                with open(os.path.join(out, row["record"]), "w") as r:
+                    r.write(header % seed)
+                    r.write('{"type":"result","winner":%d,"reason":"target","hands":7,'
+                            '"team_scores":[%d,%d]}\n' % (w, *row["team_scores"]))
                 game += 1
             pair += 1
 

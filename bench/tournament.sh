@@ -13,7 +13,8 @@
 #     game's CPU-seconds (jobs x wall) per game minus the cost of one hand (2-hand minus
 #     1-hand).
 # Each measure is taken ROUNDS times (kept and fresh alternating); the median is printed.
-# Knobs: ROUNDS (3), PY_GAMES (20), NATIVE_GAMES (501), TARNEEB_BIN.
+# Knobs: ROUNDS (3), PY_GAMES (20), NATIVE_GAMES (501), TARNEEB_BIN, SANDBOX (bwrap: the
+# sandbox on, exit if bwrap is missing; none to compare), SKIP_PYTHON (1 to skip part 1).
 # A benchmark reports figures; it asserts nothing about time and is not part of `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,8 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 PY_GAMES=${PY_GAMES:-20}
 NATIVE_GAMES=${NATIVE_GAMES:-501}
+SANDBOX=${SANDBOX:-bwrap}
+SKIP_PYTHON=${SKIP_PYTHON:-0}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tarneeb-tbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -46,7 +49,7 @@ run() {
   [[ $mode == fresh ]] && flag=(--fresh-bots)
   local t0 t1
   t0=$(date +%s.%N)
-  "$tmp/tarneeb" tournament --out "$out" --jobs 2 --seed 7 "${flag[@]}" "$@" > /dev/null
+  "$tmp/tarneeb" tournament --out "$out" --jobs 2 --seed 7 --sandbox "$SANDBOX" "${flag[@]}" "$@" > /dev/null
   t1=$(date +%s.%N)
   echo "$(wc -l < "$out/results.jsonl") $(echo "$t1 - $t0" | bc -l)"
   rm -rf "$out"
@@ -72,8 +75,11 @@ py=(--bot "random=python3 sample-bots/python/random_bot.py"
     --bot "heuristic=python3 sample-bots/python/heuristic_bot.py" --games "$PY_GAMES")
 native=(--bot "c=$tmp/c_bot" --bot "rust=$tmp/rust_bot")
 
-echo "== python round robin ($((2 * PY_GAMES)) games), kept vs fresh, $ROUNDS rounds"
-measure python "${py[@]}"
+echo "sandbox: $SANDBOX"
+if [[ $SKIP_PYTHON != 1 ]]; then
+  echo "== python round robin ($((2 * PY_GAMES)) games), kept vs fresh, $ROUNDS rounds"
+  measure python "${py[@]}"
+fi
 echo "== native round robin ($((2 * NATIVE_GAMES)) games)"
 measure native "${native[@]}" --games "$NATIVE_GAMES"
 echo "== native fixed cost (max-hands 1 and 2, $((2 * NATIVE_GAMES)) games each)"
@@ -88,6 +94,7 @@ ms_per_game() { printf '%s' "${results[$1]}" | awk 'NF == 2 {print 2000 * $2 / $
 echo
 printf '%-34s %12s %12s %8s\n' measure kept fresh ratio
 for key in python native; do
+  [[ $key == python && $SKIP_PYTHON == 1 ]] && continue
   k=$(gps "$key-kept"); f=$(gps "$key-fresh")
   printf '%-34s %12.1f %12.1f %8.2f\n' "$key round robin: games/s" "$k" "$f" "$(echo "$k / $f" | bc -l)"
 done

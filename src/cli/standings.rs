@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::merged_rows;
-use tarneeb_referee::tournament::standings::standings;
+use tarneeb_referee::tournament::results::merged_stream;
+use tarneeb_referee::tournament::standings::from_totals;
+use tarneeb_referee::tournament::tally::Tally;
 use tarneeb_referee::tournament::verdict;
 
 #[derive(clap::Args, Debug)]
@@ -27,10 +28,17 @@ pub fn run(args: StandingsArgs) -> u8 {
         [one] => verdict::from_dir(one),
         _ => Ok(None),
     };
-    match merged_rows(&args.dirs).and_then(|(rows, sandboxes)| Ok((rows, sandboxes, verdict?))) {
-        Ok((rows, sandboxes, verdict)) => match out!(
+    // Rows are streamed into running totals: memory does not grow with the rows.
+    let mut tally = Tally::new();
+    match merged_stream(&args.dirs, |r| tally.push(r)).and_then(|s| Ok((s, verdict?))) {
+        Ok((sandboxes, verdict)) => match out!(
             "{}",
-            report::full(&standings(&rows), verdict.as_ref(), &sandboxes, args.json)
+            report::full(
+                &from_totals(tally.totals()),
+                verdict.as_ref(),
+                &sandboxes,
+                args.json
+            )
         ) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("tarneeb: cannot write the standings: {e}");

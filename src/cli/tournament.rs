@@ -10,11 +10,11 @@ use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{claim_dir, read_rows, sandbox_line, STANDINGS_FILE};
+use tarneeb_referee::tournament::results::{claim_dir, sandbox_line, STANDINGS_FILE};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::sprt::parse_sprt;
-use tarneeb_referee::tournament::standings::standings;
+use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::{out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
@@ -194,15 +194,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         rounds: a.rounds,
     };
     let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
-    if let Some((k, n)) = a.shard {
-        if !a.format.is_static() {
-            return Err(usage(format!(
-                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
-                a.format.name()
-            )));
-        }
-        schedule.retain(|g| g.game % n == k - 1);
-    }
+    let total = match a.shard {
+        Some((k, n)) => schedule.shard(k, n).map_err(usage)?,
+        None => schedule.total_games(),
+    };
     let sprt = match &a.sprt {
         None => None,
         Some(text) => {
@@ -286,18 +281,6 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         config["analyze"] = json!(true);
     }
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
-    let prior = read_rows(&a.out).map_err(usage)?;
-    if resumed {
-        eprintln!(
-            "resuming {}: {} finished games kept",
-            a.out.display(),
-            prior.len()
-        );
-    }
-    let total = match a.shard {
-        Some(_) => schedule.queued().count() as u64,
-        None => schedule.total_games(),
-    };
     let cfg = RunConfig {
         dir: a.out.clone(),
         entrants,
@@ -318,6 +301,15 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         trace: a.trace.clone(),
         analyze: a.analyze,
     };
+    // Read as a stream: a resumed tournament of millions of games holds no rows.
+    let prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;
+    if resumed {
+        eprintln!(
+            "resuming {}: {} finished games kept",
+            a.out.display(),
+            prior.rows()
+        );
+    }
     let stop = signals::install();
     let _ = become_subreaper();
     let summary = match runner::run(&cfg, schedule, prior, stop) {
@@ -339,7 +331,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     if summary.interrupted {
         eprintln!(
             "tarneeb: interrupted: {} finished games are kept in {}; run the same command to resume",
-            summary.rows.len(),
+            summary.tally.rows(),
             a.out.display()
         );
         return Ok(130);
@@ -349,7 +341,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
         p.started, p.kept
     );
-    let table_standings = standings(&summary.rows);
+    let table_standings = from_totals(summary.tally.totals());
     let sandboxes = [cfg.sandbox.label()];
     let table = report::render(&table_standings) + &sandbox_line(&sandboxes);
     let json_path = a.out.join("standings.json");

@@ -69,40 +69,82 @@ pub fn mean_interval(xs: &[f64]) -> (f64, Option<(f64, f64)>) {
     (mean, Some((mean - half, mean + half)))
 }
 
+/// One entrant's running sums, kept by [`super::tally::Tally`] so the column needs no rows:
+/// per-game values enter Welford's update (mean and squared deviations), which gives the same
+/// mean and sample variance as a second pass over the values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AccuracySum {
+    games: u64,
+    seat_hands: u64,
+    lost: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl AccuracySum {
+    /// Counts one game where the entrant's seats lost `lost` tricks over `seat_hands`.
+    pub fn add(&mut self, lost: u64, seat_hands: u64) {
+        if seat_hands == 0 {
+            return;
+        }
+        let x = lost as f64 / seat_hands as f64;
+        self.games += 1;
+        self.seat_hands += seat_hands;
+        self.lost += lost;
+        let d = x - self.mean;
+        self.mean += d / self.games as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// Counts `row` for the entrant at `seats` (its seat indexes there), when the row carries
+    /// an analysis with a hand played out.
+    pub fn add_row(&mut self, row: &GameRow, seats: impl IntoIterator<Item = usize>) {
+        let Some(a) = row.accuracy.as_ref().filter(|a| a.hands > 0) else {
+            return;
+        };
+        let (mut n, mut l) = (0u64, 0u64);
+        for s in seats {
+            n += u64::from(a.hands);
+            l += u64::from(a.tricks_lost[s]);
+        }
+        self.add(l, n);
+    }
+
+    /// The column's figures (`None` before any analysed game).
+    pub fn finish(&self) -> Option<EntrantAccuracy> {
+        if self.games == 0 {
+            return None;
+        }
+        let interval = (self.games >= 2).then(|| {
+            let var = self.m2 / (self.games - 1) as f64;
+            let half = t975(self.games - 1) * (var / self.games as f64).sqrt();
+            (self.mean - half, self.mean + half)
+        });
+        Some(EntrantAccuracy {
+            games: self.games,
+            seat_hands: self.seat_hands,
+            tricks_lost: self.lost,
+            per_hand: self.mean,
+            low: interval.map(|i| i.0),
+            high: interval.map(|i| i.1),
+        })
+    }
+}
+
 /// Each of `names`' accuracy over the rows that carry an analysis (`None` for an entrant
 /// without one).
 pub fn per_entrant(rows: &[GameRow], names: &[String]) -> Vec<Option<EntrantAccuracy>> {
     names
         .iter()
         .map(|name| {
-            let mut values = Vec::new();
-            let (mut seat_hands, mut lost) = (0u64, 0u64);
+            let mut sum = AccuracySum::default();
             for r in rows {
-                let Some(a) = r.accuracy.as_ref().filter(|a| a.hands > 0) else {
-                    continue;
-                };
                 let seats: Vec<usize> = (0..4).filter(|&i| &r.seats[i] == name).collect();
-                if seats.is_empty() {
-                    continue;
+                if !seats.is_empty() {
+                    sum.add_row(r, seats);
                 }
-                let n = u64::from(a.hands) * seats.len() as u64;
-                let l: u64 = seats.iter().map(|&i| u64::from(a.tricks_lost[i])).sum();
-                seat_hands += n;
-                lost += l;
-                values.push(l as f64 / n as f64);
             }
-            if values.is_empty() {
-                return None;
-            }
-            let (per_hand, interval) = mean_interval(&values);
-            Some(EntrantAccuracy {
-                games: values.len() as u64,
-                seat_hands,
-                tricks_lost: lost,
-                per_hand,
-                low: interval.map(|i| i.0),
-                high: interval.map(|i| i.1),
-            })
+            sum.finish()
         })
         .collect()
 }
@@ -144,6 +186,14 @@ mod tests {
         assert!((low - (3.0 - 3.4374)).abs() < 1e-3, "{low}");
         assert!((high - (3.0 + 3.4374)).abs() < 1e-3, "{high}");
         assert_eq!(mean_interval(&[2.5]), (2.5, None));
+        // The running sums give the same figures as the two passes.
+        let mut sum = AccuracySum::default();
+        for lost in [1, 2, 3, 6] {
+            sum.add(lost, 1);
+        }
+        let a = sum.finish().unwrap();
+        assert!((a.per_hand - mean).abs() < 1e-12);
+        assert!((a.low.unwrap() - low).abs() < 1e-12 && (a.high.unwrap() - high).abs() < 1e-12);
     }
 
     #[test]

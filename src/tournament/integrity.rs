@@ -22,25 +22,84 @@ const TAIL: u64 = 16 * 1024;
 /// Checks `rows` (line numbers 1-based, as read from `file`, the `results.jsonl` of tournament
 /// directory `dir`). The error names the file, the line and what is wrong, and how to recover.
 pub fn check_rows(dir: &Path, file: &Path, rows: &[(usize, GameRow)]) -> Result<(), String> {
-    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut checker = RowChecker::new(dir, file);
     for (line, row) in rows {
-        if let Some(first) = seen.insert(row.game, *line) {
+        checker.check(*line, row, |game| {
+            rows.iter().find(|(_, r)| r.game == game).map(|(l, _)| *l)
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks rows one at a time as they are read (a results file is streamed, never held): each
+/// against its record, and no game twice. What it keeps is one bit per game number seen.
+pub struct RowChecker<'a> {
+    dir: &'a Path,
+    file: &'a Path,
+    seen: GameSet,
+}
+
+impl<'a> RowChecker<'a> {
+    pub fn new(dir: &'a Path, file: &'a Path) -> RowChecker<'a> {
+        RowChecker {
+            dir,
+            file,
+            seen: GameSet::default(),
+        }
+    }
+
+    /// Checks the row at `line`; `first_line(game)` finds the line of an earlier row of the same
+    /// game for the error (only called on that error).
+    pub fn check(
+        &mut self,
+        line: usize,
+        row: &GameRow,
+        first_line: impl FnOnce(u64) -> Option<usize>,
+    ) -> Result<(), String> {
+        if !self.seen.insert(row.game) {
+            let first = first_line(row.game).map_or("?".to_string(), |l| l.to_string());
             return Err(format!(
                 "{}:{line}: a second row for game {} (the first is line {first}); the results file was edited: remove the wrong line",
-                file.display(),
+                self.file.display(),
                 row.game
             ));
         }
-        if let Err(why) = check_row(dir, row) {
-            return Err(format!(
+        check_row(self.dir, row).map_err(|why| {
+            format!(
                 "{}:{line}: the row of game {} does not match its record {}: {why}; the results file or the record was edited: remove that line and run the same tournament command again to replay the game",
-                file.display(),
+                self.file.display(),
                 row.game,
                 row.record
-            ));
-        }
+            )
+        })
     }
-    Ok(())
+}
+
+/// A set of game numbers, one bit each, in blocks of 65,536 games allocated as they are used (so
+/// a forged row with a huge game number costs one block, not a bitmap up to it).
+#[derive(Default)]
+pub struct GameSet {
+    blocks: HashMap<u64, Box<[u64; 1024]>>,
+}
+
+impl GameSet {
+    /// Adds `game`; false when it was there already.
+    pub fn insert(&mut self, game: u64) -> bool {
+        let block = self
+            .blocks
+            .entry(game >> 16)
+            .or_insert_with(|| Box::new([0; 1024]));
+        let (word, bit) = (((game >> 6) & 1023) as usize, game & 63);
+        let new = block[word] & (1 << bit) == 0;
+        block[word] |= 1 << bit;
+        new
+    }
+
+    pub fn contains(&self, game: u64) -> bool {
+        self.blocks
+            .get(&(game >> 16))
+            .is_some_and(|b| b[((game >> 6) & 1023) as usize] & (1 << (game & 63)) != 0)
+    }
 }
 
 /// What differs between a row and its record, if anything.

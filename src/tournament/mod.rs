@@ -29,4 +29,5 @@ pub mod sprt;
 pub mod standings;
 pub mod stats;
 pub mod swiss;
+pub mod tally;
 pub mod verdict;

@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pairs::{game_score0, team, Unit};
+use std::collections::BTreeMap;
+
 use super::ratings::{FitReport, Z95};
-use super::row::GameRow;
-use super::stats::{classes, mean_score, normal_cdf, MeanScore};
+use super::stats::{mean_score_of_classes, normal_cdf, MeanScore};
 
 /// One cell of the crosstable: the row entrant's points against the column entrant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -25,41 +25,13 @@ pub struct Crosstable {
     pub cells: Vec<Vec<Cell>>,
 }
 
-/// Every game between two entrants on opposite sides (an entrant on both sides of a game has
-/// no opponent in it).
-pub fn crosstable(names: &[String], rows: &[GameRow]) -> Crosstable {
-    let n = names.len();
-    let mut cells = vec![vec![Cell::default(); n]; n];
-    let index = |s: &str| names.iter().position(|x| x == s);
-    for r in rows {
-        let s0 = game_score0(r);
-        let (t0, t1) = (distinct(team(r, 0)), distinct(team(r, 1)));
-        for a in &t0 {
-            for b in &t1 {
-                if t0.contains(b) || t1.contains(a) {
-                    continue;
-                }
-                if let (Some(i), Some(j)) = (index(a), index(b)) {
-                    cells[i][j].games += 1;
-                    cells[i][j].points += s0;
-                    cells[j][i].games += 1;
-                    cells[j][i].points += 1.0 - s0;
-                }
-            }
-        }
-    }
-    Crosstable {
-        names: names.to_vec(),
-        cells,
-    }
-}
-
-fn distinct(t: [&str; 2]) -> Vec<&str> {
-    if t[0] == t[1] {
-        vec![t[0]]
-    } else {
-        t.to_vec()
-    }
+/// Units between two entrants, from the lower-indexed one's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Meeting {
+    pub pairs: u64,
+    pub singles: u64,
+    /// Units of each score class 0, ¼, ½, ¾, 1.
+    pub classes: [u64; 5],
 }
 
 /// Two entrants' results against each other, from `a`'s side.
@@ -80,45 +52,34 @@ pub struct HeadToHead {
     pub rating_diff_high: f64,
 }
 
-/// The head-to-head of every two entrants (in `names` order) whose sides met.
+/// The head-to-head of every two entrants (in standings `order`) whose sides met, from their
+/// meetings (keyed by the lower index; see [`super::tally`]).
 pub fn head_to_head(
     names: &[String],
-    units: &[Unit<'_>],
+    meetings: &BTreeMap<(usize, usize), Meeting>,
     fit: &FitReport,
     order: &[usize],
 ) -> Vec<HeadToHead> {
     let mut out = Vec::new();
     for (x, &i) in order.iter().enumerate() {
         for &j in &order[x + 1..] {
-            let (a, b) = (names[i].as_str(), names[j].as_str());
-            let mut scores = Vec::new();
-            let (mut pairs, mut singles) = (0, 0);
-            for u in units {
-                let on = |side: [&str; 2], who: &str| side.contains(&who);
-                let s = if on(u.side0, a) && on(u.side1, b) && !on(u.side1, a) && !on(u.side0, b) {
-                    u.score0
-                } else if on(u.side1, a) && on(u.side0, b) && !on(u.side0, a) && !on(u.side1, b) {
-                    1.0 - u.score0
-                } else {
-                    continue;
-                };
-                scores.push(s);
-                if u.is_pair() {
-                    pairs += 1;
-                } else {
-                    singles += 1;
-                }
+            let Some(m) = meetings.get(&(i.min(j), i.max(j))) else {
+                continue;
+            };
+            let mut classes = m.classes;
+            if i > j {
+                classes.reverse();
             }
-            let Some(score) = mean_score(&scores) else {
+            let Some(score) = mean_score_of_classes(classes) else {
                 continue;
             };
             let (d, se) = difference(fit, i, j);
             out.push(HeadToHead {
-                a: a.to_string(),
-                b: b.to_string(),
-                pairs,
-                single_games: singles,
-                pentanomial: classes(&scores),
+                a: names[i].clone(),
+                b: names[j].clone(),
+                pairs: m.pairs,
+                single_games: m.singles,
+                pentanomial: classes,
                 score,
                 rating_diff: d,
                 rating_diff_low: d - Z95 * se,

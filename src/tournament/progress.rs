@@ -7,9 +7,8 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use super::ratings::{fit, Rating};
-use super::row::GameRow;
 use super::sprt::SprtState;
-use super::standings::rating_input;
+use super::tally::Tally;
 
 pub struct Progress {
     enabled: bool,
@@ -46,15 +45,15 @@ impl Progress {
         }
     }
 
-    /// The entrant rated highest on `rows` (refitted when rows were added, at most every two
-    /// seconds, and only when the line is shown at all).
-    pub fn leader(&mut self, rows: &[GameRow]) -> Option<(&str, Rating)> {
+    /// The entrant rated highest on the rows counted in `tally` (refitted when rows were added,
+    /// at most every two seconds, and only when the line is shown at all).
+    pub fn leader(&mut self, tally: &Tally) -> Option<(&str, Rating)> {
         let stale = self
             .fitted_at
             .is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
-        if self.enabled && rows.len() != self.fitted_rows && stale {
-            self.leader = top(rows);
-            self.fitted_rows = rows.len();
+        if self.enabled && tally.rows() as usize != self.fitted_rows && stale {
+            self.leader = top(tally);
+            self.fitted_rows = tally.rows() as usize;
             self.fitted_at = Some(Instant::now());
         }
         self.leader.as_ref().map(|(n, r)| (n.as_str(), *r))
@@ -121,8 +120,8 @@ impl Progress {
 }
 
 /// The entrant with the highest fitted rating.
-fn top(rows: &[GameRow]) -> Option<(String, Rating)> {
-    let input = rating_input(rows);
+fn top(tally: &Tally) -> Option<(String, Rating)> {
+    let input = tally.totals();
     let ratings = fit(input.names.len(), &input.observations);
     input
         .names
@@ -145,6 +144,7 @@ fn fmt_duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::row::GameRow;
 
     #[test]
     fn the_line_names_counts_and_the_leader() {
@@ -170,7 +170,11 @@ mod tests {
         let row = |game: u64, winner: u8| {
             GameRow::sample(game, None, game, ["a", "b", "a", "b"], Some(winner))
         };
-        let (name, r) = top(&[row(0, 1), row(1, 1), row(2, 0)]).unwrap();
+        let mut tally = Tally::new();
+        for r in [row(0, 1), row(1, 1), row(2, 0)] {
+            tally.push(r);
+        }
+        let (name, r) = top(&tally).unwrap();
         assert_eq!(name, "b");
         assert!(r.elo > 0.0 && r.low < r.elo);
         assert_eq!(fmt_duration(3725.0), "1h02m");

@@ -3,7 +3,7 @@
 //! the game ends, never rewritten) and `games/NNNNNN.jsonl` (the records).
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -98,39 +98,67 @@ pub fn differences(old: &Value, new: &Value) -> Vec<String> {
 /// their records (see `integrity`). A last line without its newline (the tournament was killed
 /// while writing it) is not a row: a note names it, and a resumed run plays its game again.
 pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
+    let mut rows = Vec::new();
+    stream_rows(dir, |r| {
+        rows.push(r);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// [`read_rows`] one row at a time, in file order, never holding the file: each row is checked
+/// (see `integrity`) and handed to `each`; returns how many rows there were.
+pub fn stream_rows(
+    dir: &Path,
+    mut each: impl FnMut(GameRow) -> Result<(), String>,
+) -> Result<u64, String> {
     let path = dir.join(RESULTS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+    let file = match File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
-    if complete.len() < text.len() {
-        eprintln!(
-            "tarneeb: {}:{}: an incomplete last line (a run stopped while writing it) is not counted; resuming plays its game again",
-            path.display(),
-            complete.lines().count() + 1
-        );
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut checker = super::integrity::RowChecker::new(dir, &path);
+    let (mut line, mut n, mut buf) = (0usize, 0u64, String::new());
+    loop {
+        buf.clear();
+        let read = reader
+            .read_line(&mut buf)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if read == 0 {
+            return Ok(n);
+        }
+        line += 1;
+        if !buf.ends_with('\n') {
+            eprintln!(
+                "tarneeb: {}:{line}: an incomplete last line (a run stopped while writing it) is not counted; resuming plays its game again",
+                path.display(),
+            );
+            return Ok(n);
+        }
+        if buf.trim().is_empty() {
+            continue;
+        }
+        let row: GameRow = serde_json::from_str(&buf).map_err(|e| {
+            format!(
+                "{}:{line}: not a result row (a torn or edited line): {e}; remove that line and run the same tournament command again to replay its game",
+                path.display(),
+            )
+        })?;
+        checker.check(line, &row, |game| first_line_of(&path, game))?;
+        n += 1;
+        each(row)?;
     }
-    let rows: Vec<(usize, GameRow)> = complete
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map(|r| (i + 1, r)).map_err(|e| {
-                format!(
-                    "{}:{}: not a result row (a torn or edited line): {e}; remove that line and run the same tournament command again to replay its game",
-                    path.display(),
-                    i + 1
-                )
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    super::integrity::check_rows(dir, &path, &rows)?;
-    Ok(rows.into_iter().map(|(_, r)| r).collect())
+}
+
+/// The line of `results.jsonl` holding the first row of `game` (for an error message).
+fn first_line_of(path: &Path, game: u64) -> Option<usize> {
+    let reader = BufReader::new(File::open(path).ok()?);
+    reader.lines().enumerate().find_map(|(i, l)| {
+        let r: GameRow = serde_json::from_str(&l.ok()?).ok()?;
+        (r.game == game).then_some(i + 1)
+    })
 }
 
 /// Appends rows to `results.jsonl`, one `write` per row.
@@ -151,11 +179,23 @@ impl ResultsFile {
             .truncate(false)
             .open(&path)
             .map_err(io)?;
-        let mut text = Vec::new();
-        file.read_to_end(&mut text).map_err(io)?;
-        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if keep < text.len() {
-            file.set_len(keep as u64).map_err(io)?;
+        // Only the end is read (the file may hold millions of rows): back to its last newline.
+        let len = file.metadata().map_err(io)?.len();
+        let (mut end, mut keep) = (len, 0);
+        let mut chunk = vec![0u8; 1 << 16];
+        while end > 0 {
+            let start = end.saturating_sub(chunk.len() as u64);
+            let part = &mut chunk[..(end - start) as usize];
+            file.seek(SeekFrom::Start(start)).map_err(io)?;
+            file.read_exact(part).map_err(io)?;
+            if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+                keep = start + i as u64 + 1;
+                break;
+            }
+            end = start;
+        }
+        if keep < len {
+            file.set_len(keep).map_err(io)?;
         }
         file.seek(SeekFrom::End(0)).map_err(io)?;
         Ok(ResultsFile { file, path })
@@ -219,9 +259,20 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
 /// are parts of one tournament (the same `tournament.json` but for `--shard` and the sandbox),
 /// a game present in several parts counts once.
 pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), String> {
+    let mut rows = Vec::new();
+    let sandboxes = merged_stream(dirs, |r| rows.push(r))?;
+    Ok((rows, sandboxes))
+}
+
+/// [`merged_rows`] streamed: every row counted (a game of one tournament once, the first
+/// directory's row) is handed to `each`, directory by directory in file order; returns the
+/// sandboxes.
+pub fn merged_stream(
+    dirs: &[PathBuf],
+    mut each: impl FnMut(GameRow),
+) -> Result<Vec<String>, String> {
     let mut configs = Vec::new();
     let mut sandboxes: Vec<String> = Vec::new();
-    let mut rows = Vec::new();
     for d in dirs {
         let t = d.join(TOURNAMENT_FILE);
         let text = std::fs::read_to_string(&t).map_err(|e| {
@@ -249,15 +300,18 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), Stri
             }
         }
         configs.push(v);
-        rows.push(read_rows(d)?);
     }
     let same = configs.windows(2).all(|w| w[0] == w[1]);
-    let mut all: Vec<GameRow> = rows.into_iter().flatten().collect();
-    if same {
-        all.sort_by_key(|r| r.game);
-        all.dedup_by_key(|r| r.game);
+    let mut counted = super::integrity::GameSet::default();
+    for d in dirs {
+        stream_rows(d, |r| {
+            if !same || counted.insert(r.game) {
+                each(r);
+            }
+            Ok(())
+        })?;
     }
-    Ok((all, sandboxes))
+    Ok(sandboxes)
 }
 
 /// The line under the standings that says which sandbox the games ran in, with a warning when

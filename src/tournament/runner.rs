@@ -4,6 +4,10 @@
 //!
 //! Every finished game becomes one row appended to `results.jsonl` at once; games that
 //! `results.jsonl` already holds (a resumed tournament) are taken from there, not played.
+//!
+//! Memory does not grow with the schedule: games are made as they are taken (see
+//! [`Schedule`]), and rows are counted into running totals ([`Tally`]: what the progress line
+//! and the final standings need) and not kept; earlier runs' rows are read as a stream.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,12 +15,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
-use super::results::{record_path, record_summary, ResultsFile};
+use super::results::{record_path, record_summary, stream_rows, ResultsFile};
 use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use super::sprt::SprtConfig;
+use super::tally::Tally;
 use super::verdict::SprtTracker;
 use crate::bot::{pin_to_cpu, Bot, BotSpec};
 use crate::protocol::{HandEndMsg, TimeLimits};
@@ -65,8 +71,8 @@ pub struct RunConfig {
 
 /// How a run ended.
 pub struct RunSummary {
-    /// Every row of the tournament directory: earlier runs' and this one's.
-    pub rows: Vec<GameRow>,
+    /// Every row of the tournament directory, earlier runs' and this one's, counted.
+    pub tally: Tally,
     pub interrupted: bool,
     /// The test, its verdict fixed at the first crossing.
     pub sprt: Option<SprtTracker>,
@@ -91,11 +97,80 @@ pub enum RunError {
     Results(String),
 }
 
+/// What earlier runs left in `results.jsonl`, read by [`load_prior`].
+pub struct Prior {
+    /// Every row, counted.
+    tally: Tally,
+    /// The test fed the rows in file order.
+    sprt: Option<SprtTracker>,
+    /// Static schedules: the games finished (each row was checked against the schedule).
+    done: GameSet,
+    /// Results-dependent schedules (bounded by the entrants): the rows, to feed the schedule
+    /// in its order.
+    rows: HashMap<u64, GameRow>,
+}
+
+impl Prior {
+    /// Rows read.
+    pub fn rows(&self) -> u64 {
+        self.tally.rows()
+    }
+}
+
+/// Reads the rows earlier runs left in `cfg.dir`, as a stream (each checked against its record
+/// and, for a static schedule, against the schedule's game of that number).
+pub fn load_prior(cfg: &RunConfig, schedule: &Schedule) -> Result<Prior, String> {
+    // Earlier runs' rows in file order (the order their games ended), so a resumed test
+    // reaches the verdict the interrupted run had, or would have had.
+    let mut prior = Prior {
+        tally: Tally::new(),
+        sprt: cfg.sprt.map(|c| SprtTracker::new(c, &cfg.entrants[0].name)),
+        done: GameSet::default(),
+        rows: HashMap::new(),
+    };
+    stream_rows(&cfg.dir, |row| {
+        if let Some(t) = prior.sprt.as_mut() {
+            t.push(&row);
+        }
+        match schedule.static_game(row.game) {
+            Some(spec) => {
+                check_prior(cfg, &spec, &row)?;
+                prior.done.insert(row.game);
+            }
+            // Beyond a static schedule (no such game: counted, never played) or a schedule
+            // that depends on results (checked when the schedule reaches it).
+            None if schedule.is_static() => {}
+            None => {
+                prior.rows.insert(row.game, row.clone());
+            }
+        }
+        prior.tally.push(row);
+        Ok(())
+    })?;
+    Ok(prior)
+}
+
+/// A row of an earlier run must be the game the schedule has under its number.
+fn check_prior(cfg: &RunConfig, spec: &GameSpec, row: &GameRow) -> Result<(), String> {
+    let names = seat_names(cfg, spec);
+    if row.seed != spec.seed || row.seats != names {
+        return Err(format!(
+            "{}: the row of game {} (seed {}, seats {:?}) does not match the schedule (seed {}, seats {:?})",
+            cfg.dir.join(super::results::RESULTS_FILE).display(),
+            spec.game, row.seed, row.seats, spec.seed, names
+        ));
+    }
+    Ok(())
+}
+
 struct Shared {
     schedule: Schedule,
-    /// Rows of earlier runs not yet matched with the schedule, by game.
+    /// Rows of earlier runs not yet matched with a results-dependent schedule, by game.
     prior: HashMap<u64, GameRow>,
-    rows: Vec<GameRow>,
+    /// Games of a static schedule earlier runs finished.
+    done: GameSet,
+    /// Every row so far, counted.
+    tally: Tally,
     results: ResultsFile,
     running: usize,
     /// No new game is started (an error, or SPRT decided).
@@ -120,19 +195,16 @@ impl Shared {
                 return Take::Stop;
             }
             match self.schedule.next_game() {
+                Some(spec) if self.done.contains(spec.game) => {}
                 Some(spec) => match self.prior.remove(&spec.game) {
                     Some(row) => {
-                        let names = seat_names(cfg, &spec);
-                        if row.seed != spec.seed || row.seats != names {
-                            self.error = Some(RunError::Results(format!(
-                                "{}: the row of game {} (seed {}, seats {:?}) does not match the schedule (seed {}, seats {:?})",
-                                cfg.dir.join(super::results::RESULTS_FILE).display(),
-                                spec.game, row.seed, row.seats, spec.seed, names
-                            )));
+                        if let Err(e) = check_prior(cfg, &spec, &row) {
+                            self.error = Some(RunError::Results(e));
                             self.halted = true;
                             return Take::Stop;
                         }
-                        self.accept(&spec, row);
+                        // Counted when it was read: the schedule only needs its result.
+                        self.finished(&spec, &row);
                     }
                     None => return Take::Play(spec),
                 },
@@ -142,7 +214,7 @@ impl Shared {
         }
     }
 
-    fn accept(&mut self, spec: &GameSpec, row: GameRow) {
+    fn finished(&mut self, spec: &GameSpec, row: &GameRow) {
         self.schedule.finished(
             spec.game,
             GameScore {
@@ -150,7 +222,11 @@ impl Shared {
                 team_scores: row.team_scores,
             },
         );
-        self.rows.push(row);
+    }
+
+    fn accept(&mut self, spec: &GameSpec, row: GameRow) {
+        self.finished(spec, &row);
+        self.tally.push(row);
     }
 }
 
@@ -163,24 +239,18 @@ fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
 pub fn run(
     cfg: &RunConfig,
     schedule: Schedule,
-    prior: Vec<GameRow>,
+    prior: Prior,
     stop: &AtomicBool,
 ) -> Result<RunSummary, RunError> {
     let results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
-    let resumed = prior.len() as u64;
-    // Earlier runs' rows in file order (the order their games ended), so a resumed test
-    // reaches the verdict the interrupted run had, or would have had.
-    let mut tracker = cfg.sprt.map(|c| SprtTracker::new(c, &cfg.entrants[0].name));
-    if let Some(t) = tracker.as_mut() {
-        for r in &prior {
-            t.push(r);
-        }
-    }
+    let resumed = prior.rows();
+    let tracker = prior.sprt;
     let halted = tracker.as_ref().is_some_and(|t| t.decided().is_some());
     let shared = Mutex::new(Shared {
         schedule,
-        prior: prior.into_iter().map(|r| (r.game, r)).collect(),
-        rows: Vec::new(),
+        prior: prior.rows,
+        done: prior.done,
+        tally: prior.tally,
         results,
         running: 0,
         halted,
@@ -203,9 +273,9 @@ pub fn run(
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         while s.live_workers > 0 {
             let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
-            let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
+            let leader = progress.leader(&s.tally).map(|(n, r)| (n.to_string(), r));
             progress.show(&Snapshot {
-                done: s.rows.len() as u64,
+                done: s.tally.rows(),
                 total: cfg.total,
                 running: s.running,
                 leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
@@ -217,9 +287,9 @@ pub fn run(
                 .0;
         }
         let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
-        let leader = progress.leader(&s.rows).map(|(n, r)| (n.to_string(), r));
+        let leader = progress.leader(&s.tally).map(|(n, r)| (n.to_string(), r));
         progress.show(&Snapshot {
-            done: s.rows.len() as u64,
+            done: s.tally.rows(),
             total: cfg.total,
             running: 0,
             leader: leader.as_ref().map(|(n, r)| (n.as_str(), *r)),
@@ -231,12 +301,9 @@ pub fn run(
     if let Some(e) = s.error.take() {
         return Err(e);
     }
-    // Rows of games the schedule never reached (SPRT stopped early) are still results.
-    let mut rows = s.rows;
-    rows.extend(s.prior.into_values());
-    rows.sort_by_key(|r| r.game);
+    // Rows of games the schedule never reached (SPRT stopped early) were counted when read.
     Ok(RunSummary {
-        rows,
+        tally: s.tally,
         interrupted: stop.load(Ordering::SeqCst),
         sprt: s.sprt,
         champion: s.schedule.champion(),

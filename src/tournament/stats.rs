@@ -162,15 +162,23 @@ const PSEUDO: f64 = 0.25;
 
 /// See the module documentation; `None` without scores.
 pub fn mean_score(scores: &[f64]) -> Option<MeanScore> {
-    let n = scores.len();
+    mean_score_of_classes(classes(scores))
+}
+
+/// [`mean_score`] of scores given as counts per class (unit scores are always one of the five
+/// classes, so nothing is lost; the standings keep only these counts).
+pub fn mean_score_of_classes(counts: [u64; 5]) -> Option<MeanScore> {
+    let n: u64 = counts.iter().sum();
     if n == 0 {
         return None;
     }
     let nf = n as f64;
-    let mean = scores.iter().sum::<f64>() / nf;
-    let mut ss: f64 = scores.iter().map(|s| (s - mean).powi(2)).sum();
+    let value = |k: usize| k as f64 / 4.0;
+    let mean = (0..5).map(|k| counts[k] as f64 * value(k)).sum::<f64>() / nf;
+    let mut ss: f64 = (0..5)
+        .map(|k| counts[k] as f64 * (value(k) - mean).powi(2))
+        .sum();
     // Only the classes the kind of unit can reach: 0, .5, 1 when no .25 or .75 occurred.
-    let counts = classes(scores);
     let penta = counts[1] + counts[3] > 0;
     let reachable: Vec<usize> = if penta {
         (0..5).collect()
@@ -188,7 +196,7 @@ pub fn mean_score(scores: &[f64]) -> Option<MeanScore> {
     }
     let var = ss / (nf - 1.0 + weight).max(weight);
     let se = (var / nf).sqrt();
-    let q = t975((n as u64).saturating_sub(1).max(1));
+    let q = t975(n.saturating_sub(1).max(1));
     let (low, high) = ((mean - q * se).max(0.0), (mean + q * se).min(1.0));
     let los = if se > 0.0 {
         normal_cdf((mean - 0.5) / se)
@@ -200,7 +208,7 @@ pub fn mean_score(scores: &[f64]) -> Option<MeanScore> {
         0.5
     };
     Some(MeanScore {
-        n: n as u64,
+        n,
         score: mean,
         low,
         high,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use super::boards::pair_boards;
 use super::row::GameRow;
-use super::sprt::{sprt, SprtConfig, SprtDecision, SprtState};
+use super::sprt::{sprt, sprt_of_classes, SprtConfig, SprtDecision, SprtState};
 
 /// The test as rows arrive.
 #[derive(Clone, Debug)]
@@ -24,7 +24,8 @@ pub struct SprtTracker {
     entrant: String,
     /// Games of duplicate pairs whose twin has not ended yet, by deals.
     open: BTreeMap<(u64, u64, Option<String>), GameRow>,
-    scores: Vec<f64>,
+    /// Units seen, by score class 0, ¼, ½, ¾, 1 (all the test needs).
+    classes: [u64; 5],
     current: SprtState,
     decided: Option<Decided>,
     rows_seen: usize,
@@ -45,7 +46,7 @@ impl SprtTracker {
             cfg,
             entrant: entrant.to_string(),
             open: BTreeMap::new(),
-            scores: Vec::new(),
+            classes: [0; 5],
             current: sprt(&cfg, &[]),
             decided: None,
             rows_seen: 0,
@@ -103,12 +104,12 @@ impl SprtTracker {
             }
         };
         let Some(unit) = unit else { return false };
-        self.scores.push(unit);
-        self.current = sprt(&self.cfg, &self.scores);
+        self.classes[(unit.clamp(0.0, 1.0) * 4.0).round() as usize] += 1;
+        self.current = sprt_of_classes(&self.cfg, self.classes);
         if self.decided.is_none() && self.current.decision != SprtDecision::Continue {
             self.decided = Some(Decided {
                 state: self.current,
-                units: self.scores.len(),
+                units: self.units(),
                 rows: self.rows_seen,
             });
             return true;
@@ -132,7 +133,7 @@ impl SprtTracker {
 
     /// Units seen so far.
     pub fn units(&self) -> usize {
-        self.scores.len()
+        self.classes.iter().sum::<u64>() as usize
     }
 
     /// Rows seen so far (games of other entrants included).
@@ -162,7 +163,7 @@ impl SprtTracker {
             "units_at_decision": self.decided.map(|d| d.units),
             "games_after_decision": self.decided.map(|d| self.rows_seen - d.rows),
             "llr_all_units": self.current.llr,
-            "units": self.scores.len(),
+            "units": self.units(),
         })
     }
 
@@ -216,8 +217,12 @@ pub fn from_dir(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
         .pointer("/entrants/0/name")
         .and_then(|v| v.as_str())
         .ok_or_else(|| format!("{}: no entrants", path.display()))?;
-    let rows = super::results::read_rows(dir)?;
-    Ok(Some(replay(cfg, entrant, &rows)))
+    let mut t = SprtTracker::new(cfg, entrant);
+    super::results::stream_rows(dir, |r| {
+        t.push(&r);
+        Ok(())
+    })?;
+    Ok(Some(t))
 }
 
 #[cfg(test)]
@@ -286,8 +291,8 @@ mod tests {
                 results.push(r);
             }
         }
-        assert_eq!(boards.scores[..3], [1.0, 1.0, 1.0]);
-        assert_eq!(results.scores[..3], [0.5, 0.5, 0.5]);
+        assert_eq!(boards.classes, [0, 0, 0, 0, 200]);
+        assert_eq!(results.classes, [0, 0, 200, 0, 0]);
         assert_eq!(boards.verdict().decision, SprtDecision::AcceptH1);
         assert!(boards.decided().unwrap().units < 50);
         assert_eq!(results.verdict().decision, SprtDecision::AcceptH0);
@@ -306,7 +311,7 @@ mod tests {
         assert_eq!(t.units(), 1);
         t.push(&row(1, Some(0), false, None));
         assert_eq!(t.units(), 2);
-        assert_eq!(t.scores, [0.0, 0.75]);
+        assert_eq!(t.classes, [1, 0, 0, 1, 0]);
         // A game of pair 0 in another tournament (other seed) is not its twin.
         let mut other = row(5, Some(0), false, Some(true));
         other.seed = 999;

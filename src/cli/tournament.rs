@@ -15,6 +15,7 @@ use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::sprt::parse_sprt;
 use tarneeb_referee::tournament::standings::standings;
+use tarneeb_referee::tournament::swiss_shards::{self, Shard};
 use tarneeb_referee::{out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
@@ -83,9 +84,18 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Play only part K of N of the schedule (games with index % N == K-1), to spread one
-    /// round-robin or gauntlet over N machines; merge with `tarneeb standings DIR...`.
+    /// round-robin, gauntlet or Swiss over N machines; merge with `tarneeb standings DIR...`.
+    /// A Swiss shard needs --round, and --peers from round 2 on.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
+    /// Swiss: play the rounds up to R only (the same command with a larger R goes on). With
+    /// --shard, all shards play round R before any plays round R+1.
+    #[arg(long, value_name = "R")]
+    round: Option<u64>,
+    /// Swiss with --shard: the other shards' --out directories, whose results of the earlier
+    /// rounds the pairing needs (read, never written; this shard's own directory is skipped).
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    peers: Vec<PathBuf>,
     #[command(flatten)]
     limits: BotLimits,
     #[command(flatten)]
@@ -94,6 +104,34 @@ pub struct TournamentArgs {
     /// DIR/GAME.seatN.trace (one file per seat per game; GAME as in DIR/games/).
     #[arg(long, value_name = "DIR")]
     trace: Option<PathBuf>,
+}
+
+/// The shard and last round of a sharded Swiss, after checking `--round` and `--peers`.
+fn swiss_shard(a: &TournamentArgs) -> Result<Option<(Shard, u64)>, Failure> {
+    if let Some(r) = a.round {
+        if a.format != Format::Swiss {
+            return Err(usage("--round is for --format swiss"));
+        }
+        if r == 0 || r > a.rounds {
+            return Err(usage(format!(
+                "--round {r}: give a round from 1 to --rounds ({})",
+                a.rounds
+            )));
+        }
+    }
+    let sharded = a.format == Format::Swiss && a.shard.is_some();
+    if !a.peers.is_empty() && !sharded {
+        return Err(usage(
+            "--peers is for a Swiss played in shards (--format swiss --shard K/N --round R)",
+        ));
+    }
+    match (sharded, a.shard, a.round) {
+        (true, Some((k, n)), Some(r)) => Ok(Some((Shard { k, n }, r))),
+        (true, _, _) => Err(usage(
+            "--shard with --format swiss needs --round R: every shard plays round 1 (--round 1), then, given the others' directories with --peers, round 2 (--round 2), and so on",
+        )),
+        _ => Ok(None),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -186,15 +224,23 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         seed: a.seed,
         rounds: a.rounds,
     };
-    let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
+    let swiss_shard = swiss_shard(&a)?;
+    // A Swiss played up to --round R is the whole one cut after round R.
+    let mut schedule = Schedule::new(Plan {
+        rounds: a.round.unwrap_or(a.rounds),
+        ..plan.clone()
+    })
+    .map_err(usage)?;
     if let Some((k, n)) = a.shard {
-        if !a.format.is_static() {
+        if !a.format.is_static() && a.format != Format::Swiss {
             return Err(usage(format!(
-                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
+                "--shard works with round-robin, gauntlet and swiss, not {} (its games depend on earlier results)",
                 a.format.name()
             )));
         }
-        schedule.retain(|g| g.game % n == k - 1);
+        if a.format.is_static() {
+            schedule.retain(|g| g.game % n == k - 1);
+        }
     }
     let sprt = match &a.sprt {
         None => None,
@@ -276,7 +322,14 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         config["rounds"] = json!(a.rounds);
     }
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
-    let prior = read_rows(&a.out).map_err(usage)?;
+    let prior = match swiss_shard {
+        Some((shard, round)) => {
+            let rows = swiss_shards::gather(&a.out, &config, &a.peers).map_err(usage)?;
+            swiss_shards::check_ready(&plan, &rows, shard, round, &a.out).map_err(usage)?;
+            rows
+        }
+        None => read_rows(&a.out).map_err(usage)?,
+    };
     if resumed {
         eprintln!(
             "resuming {}: {} finished games kept",
@@ -284,9 +337,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             prior.len()
         );
     }
-    let total = match a.shard {
-        Some(_) => schedule.queued().count() as u64,
-        None => schedule.total_games(),
+    let total = match (swiss_shard, a.shard) {
+        (Some((shard, round)), _) => swiss_shards::games_through(&plan, shard, round),
+        (None, Some(_)) => schedule.queued().count() as u64,
+        (None, None) => schedule.total_games(),
     };
     let cfg = RunConfig {
         dir: a.out.clone(),
@@ -306,6 +360,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         fresh_bots: a.fresh_bots,
         compress: a.compress,
         trace: a.trace.clone(),
+        only_shard: swiss_shard.map(|(s, _)| (s.k, s.n)),
     };
     let stop = signals::install();
     let _ = become_subreaper();
@@ -333,12 +388,20 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
+    let mut rows = summary.rows;
+    if let Some((shard, round)) = swiss_shard {
+        swiss_shards::waiting(&plan, shard, round, &summary.missing, &a.out)
+            .map_err(|e| usage(format!("{e} (this run's games are kept)")))?;
+        // The standings of this shard's games, as a round robin's shard shows; the peers'
+        // rows stay theirs.
+        rows.retain(|r| shard.owns(r.game));
+    }
     let p = summary.processes;
     eprintln!(
         "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
         p.started, p.kept
     );
-    let table_standings = standings(&summary.rows);
+    let table_standings = standings(&rows);
     let sandboxes = [cfg.sandbox.label()];
     let table = report::render(&table_standings) + &sandbox_line(&sandboxes);
     let json_path = a.out.join("standings.json");

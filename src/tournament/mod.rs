@@ -8,7 +8,7 @@
 //! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
 //! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
 //! head-to-head intervals and the crosstable, [`report`] writes it all out; [`config`] reads
-//! `--config` files.
+//! `--config` files; [`swiss_shards`] spreads a Swiss over machines.
 
 pub mod boards;
 pub mod config;
@@ -28,4 +28,5 @@ pub mod sprt;
 pub mod standings;
 pub mod stats;
 pub mod swiss;
+pub mod swiss_shards;
 pub mod verdict;

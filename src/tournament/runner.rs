@@ -59,6 +59,10 @@ pub struct RunConfig {
     pub compress: bool,
     /// `--trace DIR`: each game's lines to and from its seats, one file per seat.
     pub trace: Option<PathBuf>,
+    /// `Some((k, n))`: a shard of a Swiss (see [`super::swiss_shards`]) plays only games whose
+    /// index modulo `n` is `k − 1`; another shard's game not in the prior rows is skipped and
+    /// reported in [`RunSummary::missing`].
+    pub only_shard: Option<(u64, u64)>,
 }
 
 /// How a run ended.
@@ -71,6 +75,8 @@ pub struct RunSummary {
     pub champion: Option<Unit>,
     /// Bot processes started, and games given to a process kept from an earlier game.
     pub processes: ProcessCount,
+    /// Games of other shards the schedule reached but nobody has played (`only_shard`).
+    pub missing: Vec<u64>,
 }
 
 /// How the games' bot processes were had (see [`super::pool`]).
@@ -103,6 +109,7 @@ struct Shared {
     sprt: Option<SprtTracker>,
     live_workers: usize,
     processes: ProcessCount,
+    missing: Vec<u64>,
 }
 
 enum Take {
@@ -131,6 +138,9 @@ impl Shared {
                             return Take::Stop;
                         }
                         self.accept(&spec, row);
+                    }
+                    None if cfg.only_shard.is_some_and(|(k, n)| spec.game % n != k - 1) => {
+                        self.missing.push(spec.game)
                     }
                     None => return Take::Play(spec),
                 },
@@ -186,6 +196,7 @@ pub fn run(
         sprt: tracker,
         live_workers: cfg.jobs,
         processes: ProcessCount::default(),
+        missing: Vec::new(),
     });
     let changed = Condvar::new();
     let mut progress = Progress::new(resumed);
@@ -239,6 +250,7 @@ pub fn run(
         sprt: s.sprt,
         champion: s.schedule.champion(),
         processes: s.processes,
+        missing: s.missing,
     })
 }
 

@@ -19,11 +19,14 @@ pub mod pairwise;
 pub mod pool;
 pub mod progress;
 pub mod ratings;
+#[cfg(test)]
+mod ratings_coverage;
 pub mod report;
 pub mod results;
 pub mod row;
 pub mod runner;
 pub mod schedule;
+pub mod small_sample;
 pub mod sprt;
 pub mod standings;
 pub mod stats;

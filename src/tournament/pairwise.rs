@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pairs::{game_score0, team, Unit};
-use super::ratings::{FitReport, Z95};
+use super::ratings::FitReport;
 use super::row::GameRow;
 use super::stats::{classes, mean_score, normal_cdf, MeanScore};
 
@@ -121,8 +121,8 @@ pub fn head_to_head(
                 pentanomial: classes(&scores),
                 score,
                 rating_diff: d,
-                rating_diff_low: d - Z95 * se,
-                rating_diff_high: d + Z95 * se,
+                rating_diff_low: d - fit.quantile * se,
+                rating_diff_high: d + fit.quantile * se,
             });
         }
     }

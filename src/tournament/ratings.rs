@@ -63,7 +63,8 @@
 //! For **two entrants** (all observations A against B) the MLE has `p = s̄` and
 //! `Σ w (s − p)² / N = var`, the observed per-observation variance, so with `K = 0`:
 //! `SE(r_A − r_B) = sqrt(var / (N (s̄(1 − s̄))²)) / c = 400/ln10 × sqrt(var / N) / (s̄(1 − s̄))`,
-//! the textbook (pentanomial, as in fishtest and fastchess) error of the Elo of a mean score.
+//! the textbook (pentanomial, as in fishtest and fastchess) error of the Elo of a mean score
+//! (here times `sqrt(N / (N − 1))`, the sample variance's degrees of freedom).
 //! For **many entrants** the same single dispersion factor is used for everybody (the
 //! quasi-likelihood estimate; it is < 1 when pairs cancel the luck of the deal). Guards on
 //! little data: `K` (default 0; it was 1 before the degrees of freedom and `ψ` replaced it,

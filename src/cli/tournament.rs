@@ -15,6 +15,7 @@ use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::sprt::parse_sprt;
 use tarneeb_referee::tournament::standings::from_totals;
+use tarneeb_referee::tournament::swiss_shards::{self, Shard};
 use tarneeb_referee::{out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
@@ -83,9 +84,18 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Play only part K of N of the schedule (games with index % N == K-1), to spread one
-    /// round-robin or gauntlet over N machines; merge with `tarneeb standings DIR...`.
+    /// round-robin, gauntlet or Swiss over N machines; merge with `tarneeb standings DIR...`.
+    /// A Swiss shard needs --round, and --peers from round 2 on.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
+    /// Swiss: play the rounds up to R only (the same command with a larger R goes on). With
+    /// --shard, all shards play round R before any plays round R+1.
+    #[arg(long, value_name = "R")]
+    round: Option<u64>,
+    /// Swiss with --shard: the other shards' --out directories, whose results of the earlier
+    /// rounds the pairing needs (read, never written; this shard's own directory is skipped).
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    peers: Vec<PathBuf>,
     #[command(flatten)]
     limits: BotLimits,
     #[command(flatten)]
@@ -101,6 +111,34 @@ pub struct TournamentArgs {
     /// Costs about a third of a second of CPU per game of ten hands.
     #[arg(long)]
     analyze: bool,
+}
+
+/// The shard and last round of a sharded Swiss, after checking `--round` and `--peers`.
+fn swiss_shard(a: &TournamentArgs) -> Result<Option<(Shard, u64)>, Failure> {
+    if let Some(r) = a.round {
+        if a.format != Format::Swiss {
+            return Err(usage("--round is for --format swiss"));
+        }
+        if r == 0 || r > a.rounds {
+            return Err(usage(format!(
+                "--round {r}: give a round from 1 to --rounds ({})",
+                a.rounds
+            )));
+        }
+    }
+    let sharded = a.format == Format::Swiss && a.shard.is_some();
+    if !a.peers.is_empty() && !sharded {
+        return Err(usage(
+            "--peers is for a Swiss played in shards (--format swiss --shard K/N --round R)",
+        ));
+    }
+    match (sharded, a.shard, a.round) {
+        (true, Some((k, n)), Some(r)) => Ok(Some((Shard { k, n }, r))),
+        (true, _, _) => Err(usage(
+            "--shard with --format swiss needs --round R: every shard plays round 1 (--round 1), then, given the others' directories with --peers, round 2 (--round 2), and so on",
+        )),
+        _ => Ok(None),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -193,10 +231,17 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         seed: a.seed,
         rounds: a.rounds,
     };
-    let mut schedule = Schedule::new(plan.clone()).map_err(usage)?;
-    let total = match a.shard {
-        Some((k, n)) => schedule.shard(k, n).map_err(usage)?,
-        None => schedule.total_games(),
+    let swiss_shard = swiss_shard(&a)?;
+    // A Swiss played up to --round R is the whole one cut after round R.
+    let mut schedule = Schedule::new(Plan {
+        rounds: a.round.unwrap_or(a.rounds),
+        ..plan.clone()
+    })
+    .map_err(usage)?;
+    let total = match (swiss_shard, a.shard) {
+        (Some((shard, round)), _) => swiss_shards::games_through(&plan, shard, round),
+        (None, Some((k, n))) => schedule.shard(k, n).map_err(usage)?,
+        (None, None) => schedule.total_games(),
     };
     let sprt = match &a.sprt {
         None => None,
@@ -300,9 +345,17 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         compress: a.compress,
         trace: a.trace.clone(),
         analyze: a.analyze,
+        only_shard: swiss_shard.map(|(s, _)| (s.k, s.n)),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
-    let prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;
+    let mut prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;
+    if let Some((shard, round)) = swiss_shard {
+        // The other shards' rows only feed the pairings: this directory's results and
+        // standings stay its own games (`standings DIR...` merges the shards).
+        let rows = swiss_shards::gather(&a.out, &config, &a.peers).map_err(usage)?;
+        swiss_shards::check_ready(&plan, &rows, shard, round, &a.out).map_err(usage)?;
+        prior.add_peer_rows(rows);
+    }
     if resumed {
         eprintln!(
             "resuming {}: {} finished games kept",
@@ -335,6 +388,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             a.out.display()
         );
         return Ok(130);
+    }
+    if let Some((shard, round)) = swiss_shard {
+        swiss_shards::waiting(&plan, shard, round, &summary.missing, &a.out)
+            .map_err(|e| usage(format!("{e} (this run's games are kept)")))?;
     }
     let p = summary.processes;
     eprintln!(

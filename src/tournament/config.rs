@@ -34,6 +34,7 @@ const VALUE_FLAGS: &[&str] = &[
     "sprt",
     "shard",
     "rounds",
+    "round",
     "handshake_timeout",
     "move_timeout",
     "time_bank",
@@ -46,7 +47,7 @@ const VALUE_FLAGS: &[&str] = &[
 ];
 
 /// Flags that may be given several times: a list of values in a config.
-const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env"];
+const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env", "peers"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
 const SWITCHES: &[&str] = &["no_duplicate", "no_pin", "analyze"];

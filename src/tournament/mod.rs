@@ -8,7 +8,8 @@
 //! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
 //! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
 //! head-to-head intervals and the crosstable, [`report`] writes it all out; [`config`] reads
-//! `--config` files; [`accuracy`] is the double-dummy column of `--analyze`.
+//! `--config` files; [`accuracy`] is the double-dummy column of `--analyze`;
+//! [`swiss_shards`] spreads a Swiss over machines; [`tally`] keeps running totals.
 
 pub mod accuracy;
 pub mod boards;
@@ -20,14 +21,18 @@ pub mod pairwise;
 pub mod pool;
 pub mod progress;
 pub mod ratings;
+#[cfg(test)]
+mod ratings_coverage;
 pub mod report;
 pub mod results;
 pub mod row;
 pub mod runner;
 pub mod schedule;
+pub mod small_sample;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
 pub mod swiss;
+pub mod swiss_shards;
 pub mod tally;
 pub mod verdict;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
-use super::ratings::{FitReport, Z95};
+use super::ratings::FitReport;
 use super::stats::{mean_score_of_classes, normal_cdf, MeanScore};
 
 /// One cell of the crosstable: the row entrant's points against the column entrant.
@@ -82,8 +82,8 @@ pub fn head_to_head(
                 pentanomial: classes,
                 score,
                 rating_diff: d,
-                rating_diff_low: d - Z95 * se,
-                rating_diff_high: d + Z95 * se,
+                rating_diff_low: d - fit.quantile * se,
+                rating_diff_high: d + fit.quantile * se,
             });
         }
     }

@@ -47,23 +47,35 @@
 //! quasi-likelihood / "observed variance" correction):
 //!
 //! ```text
-//! φ_obs = Σ w (s − p)² / Σ w p (1 − p)            (over the real observations)
+//! φ_obs = (Σ w (s − p)² + R) / (Σ w p (1 − p) / N × (N − (n − 1) + ψ))   (real observations)
 //! φ     = (N φ_obs + K) / (N + K)                  (N = Σ w, K = FitOptions::dispersion_prior)
-//! SE_i  = sqrt(φ_i · I⁺_ii),   interval = elo ± 1.96 SE
+//! SE_i  = sqrt(φ_i · I⁺_ii),   interval = elo ± t(N − (n − 1)) SE
 //! ```
+//!
+//! Small samples (issue 13): the residuals are divided by the degrees of freedom left after
+//! fitting `n − 1` differences, as a sample variance by `N − 1`, and the quantile is Student's
+//! t on those degrees of freedom (1.96 from a few hundred on). Score classes (0, ¼, ½, ¾, 1;
+//! 0, ½, 1 for single games) the sample never reached share `ψ = ¼` of a pseudo-observation,
+//! `R` being its squared distance from the mean expected score, so identical scores keep a
+//! width; this is the head-to-head's rule (`stats`). Coverage by simulation:
+//! `ratings_coverage`.
 //!
 //! For **two entrants** (all observations A against B) the MLE has `p = s̄` and
 //! `Σ w (s − p)² / N = var`, the observed per-observation variance, so with `K = 0`:
 //! `SE(r_A − r_B) = sqrt(var / (N (s̄(1 − s̄))²)) / c = 400/ln10 × sqrt(var / N) / (s̄(1 − s̄))`,
-//! the textbook (pentanomial, as in fishtest and fastchess) error of the Elo of a mean score.
+//! the textbook (pentanomial, as in fishtest and fastchess) error of the Elo of a mean score
+//! (here times `sqrt(N / (N − 1))`, the sample variance's degrees of freedom).
 //! For **many entrants** the same single dispersion factor is used for everybody (the
-//! quasi-likelihood estimate; it is < 1 when pairs cancel the luck of the deal). Two guards keep
-//! it honest on little data: `K` (default 1) pseudo-observations of exactly binomial variance
-//! shrink `φ` toward 1, so a handful of identical pair scores does not claim zero error; and an
+//! quasi-likelihood estimate; it is < 1 when pairs cancel the luck of the deal). Guards on
+//! little data: `K` (default 0; it was 1 before the degrees of freedom and `ψ` replaced it,
+//! and made two entrants' intervals cover 98% at 10-20 pairs) pseudo-observations of exactly
+//! binomial variance shrink `φ` toward 1; and an
 //! entrant whose record is all wins or all losses (or who played nothing), whose estimate the
 //! prior alone bounds, uses `φ_i = max(φ, 1)`.
 
 use serde::{Deserialize, Serialize};
+
+use super::small_sample::{empty_classes, t975, PSEUDO};
 
 /// Elo points per natural-log unit of odds: 400 / ln 10 ≈ 173.7178.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -102,7 +114,7 @@ impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
             prior_draws: 2.0,
-            dispersion_prior: 1.0,
+            dispersion_prior: 0.0,
         }
     }
 }
@@ -115,6 +127,9 @@ pub struct FitReport {
     pub std_errors: Vec<f64>,
     /// The dispersion factor φ (before the per-entrant `max(φ, 1)` guard).
     pub dispersion: f64,
+    /// The multiple of a standard error that makes a two-sided 95% interval: Student's t with
+    /// the degrees of freedom left after the fit (observations minus `n − 1`).
+    pub quantile: f64,
     /// Covariance of the anchored ratings (Elo²), `φ I⁺`, so that the error of a difference is
     /// `sqrt(c_ii + c_jj − 2 c_ij)`.
     pub covariance: Vec<Vec<f64>>,
@@ -300,6 +315,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             ratings: Vec::new(),
             std_errors: Vec::new(),
             dispersion: 1.0,
+            quantile: Z95,
             covariance: Vec::new(),
             iterations: 0,
             converged: true,
@@ -384,13 +400,35 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         model += t.weight * p * (1.0 - p);
         total += t.weight;
     }
+    // Small samples: the residuals are measured around a fit that used `n − 1` degrees of
+    // freedom (divide by N − (n − 1), as a sample variance by N − 1), and score classes the
+    // sample never reached share a quarter of a pseudo-observation, around the mean expected
+    // score, so a sample of identical scores keeps a width (as the head-to-head does, in
+    // `stats`). The quantile is Student's t with N − (n − 1) degrees of freedom.
+    let params = n.saturating_sub(1) as f64;
+    let mut counts = [0.0f64; 5];
+    let mut expected = 0.0;
+    for t in real {
+        counts[(t.score * 4.0).round() as usize] += t.weight;
+        expected += t.weight * expected_score(t.diff(&r));
+    }
+    let empty = empty_classes(&counts);
+    let (mut pseudo_resid, mut pseudo_weight) = (0.0, 0.0);
+    if total > 0.0 && !empty.is_empty() {
+        let mean = expected / total;
+        let w = PSEUDO / empty.len() as f64;
+        pseudo_resid = empty.iter().map(|s| w * (s - mean).powi(2)).sum();
+        pseudo_weight = PSEUDO;
+    }
     let k = opts.dispersion_prior.max(0.0);
     let dispersion = if total > 0.0 && model > 0.0 {
-        let phi_obs = resid / model;
+        let free = (total - params + pseudo_weight).max(pseudo_weight.max(PSEUDO));
+        let phi_obs = (resid + pseudo_resid) / (model / total * free);
         (total * phi_obs + k) / (total + k)
     } else {
         1.0
     };
+    let quantile = t975((total - params).round().max(1.0) as u64);
     // Entrants at the boundary: all wins, all losses, or nothing played.
     let mut achieved = vec![0.0; n];
     let mut possible = vec![0.0; n];
@@ -420,8 +458,8 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         std_errors.push(se);
         ratings.push(Rating {
             elo: r[i],
-            low: r[i] - Z95 * se,
-            high: r[i] + Z95 * se,
+            low: r[i] - quantile * se,
+            high: r[i] + quantile * se,
         });
     }
     let phi = dispersion;
@@ -436,6 +474,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         ratings,
         std_errors,
         dispersion,
+        quantile,
         covariance,
         iterations,
         converged,
@@ -560,7 +599,10 @@ mod tests {
         // E[x²] = (.0625·20 + .25·40 + .5625·25 + 10) / 100 = 0.353125, var = 0.353125 − 0.5375²
         // = 0.06421875. Elo = −400 log10(1/0.5375 − 1) = 26.1067; textbook
         // SE = 400/ln10 × sqrt(0.06421875/100) / (0.5375 × 0.4625) = 17.7086 (difference),
-        // i.e. 8.8543 per anchored rating, 95% half-width 1.96 × 8.8543 = 17.3545.
+        // i.e. 8.8543 per anchored rating. Here the variance is the sample one (divided by
+        // N − 1 = 99, the fit's degrees of freedom: one difference for two entrants), so the SE
+        // is 8.8543 × sqrt(100/99) = 8.8989 and the 95% half-width t(99) × 8.8989 = 1.984217 ×
+        // 8.8989 = 17.6574.
         let counts = [5, 20, 40, 25, 10];
         let mut obs = Vec::new();
         for (k, &c) in counts.iter().enumerate() {
@@ -569,21 +611,23 @@ mod tests {
             }
         }
         let rep = fit_with(2, &obs, &EXACT);
-        let r = rep.ratings;
+        let r = rep.ratings.clone();
         assert!((r[0].elo - r[1].elo - 26.1067).abs() < 1e-3, "{r:?}");
         assert!(
-            (rep.std_errors[0] - 8.8543).abs() < 1e-3,
+            (rep.std_errors[0] - 8.8989).abs() < 1e-3,
             "{:?}",
             rep.std_errors
         );
-        assert!((r[0].high - r[0].elo - 17.3545).abs() < 1e-3);
+        assert!((r[0].high - r[0].elo - 17.6574).abs() < 1e-3, "{r:?}");
+        assert!((rep.quantile - 1.984217).abs() < 1e-4);
         // Formula check against the textbook expression itself.
         let (s, var, n) = (0.5375f64, 0.06421875f64, 100.0f64);
         let textbook = ELO_PER_NAT * (var / n).sqrt() / (s * (1.0 - s));
-        assert!((2.0 * rep.std_errors[0] - textbook).abs() < 1e-6);
-        // Defaults: K = 1 binomial pseudo-observation moves φ from φ_obs = 0.06421875 /
-        // (0.5375 × 0.4625) = 0.258325 to (100 φ_obs + 1) / 101 = 0.265669, so the SE grows by
-        // sqrt(0.265669 / 0.258325) = 1.01412 (checked without the virtual draws).
+        assert!((2.0 * rep.std_errors[0] / textbook - (100.0f64 / 99.0).sqrt()).abs() < 1e-6);
+        // φ = φ_obs × 100/99 = 0.06421875 / (0.5375 × 0.4625) × 100/99 = 0.260934; every
+        // class occurred, so no pseudo-observation. Defaults add no binomial pseudo-observation
+        // (K = 0) either: the same without the virtual draws.
+        assert!((rep.dispersion - 0.260934).abs() < 1e-5, "{rep:?}");
         let d = fit_with(
             2,
             &obs,
@@ -592,11 +636,7 @@ mod tests {
                 ..FitOptions::default()
             },
         );
-        assert!((d.dispersion - 0.265669).abs() < 1e-4, "{d:?}");
-        assert!(
-            (2.0 * d.std_errors[0] / textbook - 1.01412).abs() < 1e-3,
-            "{d:?}"
-        );
+        assert!((d.dispersion - rep.dispersion).abs() < 1e-12, "{d:?}");
     }
 
     /// Merging identical observations changes nothing: the same ratings, errors and
@@ -656,9 +696,13 @@ mod tests {
     fn binomial_games_have_binomial_error() {
         // 75 wins, 25 losses: var = 0.75 × 0.25, so SE(diff) = 173.7178 × sqrt(0.1875/100) / 0.1875
         // = 173.7178 × 0.0433013 / 0.1875 = 40.118 (= 1 / sqrt(Fisher information), φ = 1).
+        // Small-sample terms: the residuals 100 × 0.1875 = 18.75 over N − 1 = 99 degrees of
+        // freedom, and the class 1/2 (a draw) never occurred, so it gets a quarter
+        // pseudo-observation: φ = (18.75 + 0.25 × (0.5 − 0.75)²) / (0.1875 × 99.25) = 1.008396,
+        // SE = 40.118 × sqrt(1.008396) = 40.286.
         let rep = fit_with(2, &games(0, 1, 75, 25), &EXACT);
-        assert!((rep.dispersion - 1.0).abs() < 1e-9);
-        assert!((2.0 * rep.std_errors[0] - 40.118).abs() < 1e-2, "{rep:?}");
+        assert!((rep.dispersion - 1.008396).abs() < 1e-5, "{rep:?}");
+        assert!((2.0 * rep.std_errors[0] - 40.286).abs() < 1e-2, "{rep:?}");
     }
 
     #[test]

@@ -282,22 +282,11 @@ pub fn merged_stream(
                 t.display()
             )
         })?;
-        let mut v: Value =
+        let v: Value =
             serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
-        if let Some(o) = v.as_object_mut() {
-            o.remove("shard");
-            // Shards of one tournament may run under other limits on other machines.
-            o.remove("limits");
-            for k in SANDBOX_SETTINGS {
-                o.remove(*k);
-            }
-            let label = match o.remove("sandbox") {
-                Some(Value::String(s)) => s,
-                _ => "none (made before sandboxes existed)".to_string(),
-            };
-            if !sandboxes.contains(&label) {
-                sandboxes.push(label);
-            }
+        let (v, label) = shard_neutral(v);
+        if !sandboxes.contains(&label) {
+            sandboxes.push(label);
         }
         configs.push(v);
     }
@@ -312,6 +301,25 @@ pub fn merged_stream(
         })?;
     }
     Ok(sandboxes)
+}
+
+/// A `tournament.json` without what shards of one tournament may differ in (`shard`, the
+/// sandbox and its limits), and the sandbox's label: two shards of one tournament give the
+/// same value.
+pub fn shard_neutral(mut v: Value) -> (Value, String) {
+    let mut label = "none (made before sandboxes existed)".to_string();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("shard");
+        // Shards of one tournament may run under other limits on other machines.
+        o.remove("limits");
+        for k in SANDBOX_SETTINGS {
+            o.remove(*k);
+        }
+        if let Some(Value::String(s)) = o.remove("sandbox") {
+            label = s;
+        }
+    }
+    (v, label)
 }
 
 /// The line under the standings that says which sandbox the games ran in, with a warning when

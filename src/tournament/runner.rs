@@ -67,6 +67,10 @@ pub struct RunConfig {
     pub trace: Option<PathBuf>,
     /// `--analyze`: each game's double-dummy tricks lost per seat go into its row.
     pub analyze: bool,
+    /// `Some((k, n))`: a shard of a Swiss (see [`super::swiss_shards`]) plays only games whose
+    /// index modulo `n` is `k − 1`; another shard's game not in the prior rows is skipped and
+    /// reported in [`RunSummary::missing`].
+    pub only_shard: Option<(u64, u64)>,
 }
 
 /// How a run ended.
@@ -79,6 +83,8 @@ pub struct RunSummary {
     pub champion: Option<Unit>,
     /// Bot processes started, and games given to a process kept from an earlier game.
     pub processes: ProcessCount,
+    /// Games of other shards the schedule reached but nobody has played (`only_shard`).
+    pub missing: Vec<u64>,
 }
 
 /// How the games' bot processes were had (see [`super::pool`]).
@@ -114,6 +120,14 @@ impl Prior {
     /// Rows read.
     pub fn rows(&self) -> u64 {
         self.tally.rows()
+    }
+
+    /// Rows of other shards of a Swiss (see [`super::swiss_shards`]): they feed the
+    /// schedule's pairings but are neither counted nor written here.
+    pub fn add_peer_rows(&mut self, rows: impl IntoIterator<Item = GameRow>) {
+        for row in rows {
+            self.rows.entry(row.game).or_insert(row);
+        }
     }
 }
 
@@ -180,6 +194,7 @@ struct Shared {
     sprt: Option<SprtTracker>,
     live_workers: usize,
     processes: ProcessCount,
+    missing: Vec<u64>,
 }
 
 enum Take {
@@ -205,6 +220,9 @@ impl Shared {
                         }
                         // Counted when it was read: the schedule only needs its result.
                         self.finished(&spec, &row);
+                    }
+                    None if cfg.only_shard.is_some_and(|(k, n)| spec.game % n != k - 1) => {
+                        self.missing.push(spec.game)
                     }
                     None => return Take::Play(spec),
                 },
@@ -258,6 +276,7 @@ pub fn run(
         sprt: tracker,
         live_workers: cfg.jobs,
         processes: ProcessCount::default(),
+        missing: Vec::new(),
     });
     let changed = Condvar::new();
     let mut progress = Progress::new(resumed);
@@ -308,6 +327,7 @@ pub fn run(
         sprt: s.sprt,
         champion: s.schedule.champion(),
         processes: s.processes,
+        missing: s.missing,
     })
 }
 

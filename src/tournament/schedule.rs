@@ -329,7 +329,7 @@ impl Schedule {
     pub fn shard(&mut self, k: u64, n: u64) -> Result<u64, String> {
         if !self.plan.format.is_static() {
             return Err(format!(
-                "--shard works with round-robin and gauntlet, not {} (its games depend on earlier results)",
+                "--shard works with round-robin, gauntlet and swiss (with --round), not {} (its games depend on earlier results)",
                 self.plan.format.name()
             ));
         }

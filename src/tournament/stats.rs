@@ -25,6 +25,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::ratings::elo_from_score;
+use super::small_sample::PSEUDO;
+pub use super::small_sample::{classes, t975};
 
 /// Φ, the standard normal distribution function.
 pub fn normal_cdf(x: f64) -> f64 {
@@ -104,28 +106,6 @@ pub fn normal_quantile(p: f64) -> f64 {
     x - e / density
 }
 
-/// The 97.5% quantile of Student's t with `df` degrees of freedom (two-sided 95%): a table to
-/// 30, then the Cornish-Fisher expansion around the normal quantile (error below 1e-4).
-pub fn t975(df: u64) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010,
-        2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796, 2.0739,
-        2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => TABLE[df as usize - 1],
-        _ => {
-            let z = 1.959_963_984_540_054_f64;
-            let v = df as f64;
-            let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
-            z + (z3 + z) / (4.0 * v)
-                + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
-                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
-        }
-    }
-}
-
 /// The mean of unit scores with its interval, in score and in Elo.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeanScore {
@@ -147,18 +127,6 @@ pub struct MeanScore {
 pub fn elo_of(s: f64) -> f64 {
     elo_from_score(s.clamp(0.001, 0.999))
 }
-
-/// Counts of scores in the five classes 0, .25, .5, .75, 1 (each score rounded to its class).
-pub fn classes(scores: &[f64]) -> [u64; 5] {
-    let mut c = [0u64; 5];
-    for &s in scores {
-        c[(s.clamp(0.0, 1.0) * 4.0).round() as usize] += 1;
-    }
-    c
-}
-
-/// The pseudo-observation shared among empty classes (see the module documentation).
-const PSEUDO: f64 = 0.25;
 
 /// See the module documentation; `None` without scores.
 pub fn mean_score(scores: &[f64]) -> Option<MeanScore> {

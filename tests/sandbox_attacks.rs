@@ -411,6 +411,21 @@ fn forged_and_torn_result_rows_are_named_on_standings_and_resume() {
             "{err}"
         );
     }
+    // `--trust-rows` skips that check (and says nothing): the forged row is counted.
+    let trusted = common::command()
+        .args(["standings", "--trust-rows"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        trusted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
+    assert_ne!(
+        trusted.stdout, st.stdout,
+        "the forged winner changes the table"
+    );
     // A torn line in the middle.
     std::fs::write(
         &results,

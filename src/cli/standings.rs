@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::merged_stream;
+use tarneeb_referee::tournament::results::{merged_stream, RowCheck};
 use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::tally::Tally;
 use tarneeb_referee::tournament::verdict;
@@ -19,18 +19,40 @@ pub struct StandingsArgs {
     /// JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Take the rows of results.jsonl as written, without checking each against its game
+    /// record. By default every row's seed and result are compared with its record, so a
+    /// forged or edited row is refused; that opens every record, which is most of the time
+    /// on a directory of a million games. Use it only on directories you produced yourself
+    /// and kept out of others' reach.
+    #[arg(long)]
+    trust_rows: bool,
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
 pub fn run(args: StandingsArgs) -> u8 {
     // The SPRT verdict of a single directory, replayed in the order its games ended.
     let verdict = match args.dirs.as_slice() {
-        [one] => verdict::from_dir(one),
+        [one] => verdict::tracker_of(one),
         _ => Ok(None),
     };
-    // Rows are streamed into running totals: memory does not grow with the rows.
+    let check = if args.trust_rows {
+        RowCheck::Trusted
+    } else {
+        RowCheck::Records
+    };
+    // Rows are streamed, in one pass, into running totals and the test: memory does not
+    // grow with the rows.
     let mut tally = Tally::new();
-    match merged_stream(&args.dirs, |r| tally.push(r)).and_then(|s| Ok((s, verdict?))) {
+    let streamed = verdict.and_then(|mut verdict| {
+        let sandboxes = merged_stream(&args.dirs, check, |r| {
+            if let Some(t) = verdict.as_mut() {
+                t.push(&r);
+            }
+            tally.push(r);
+        })?;
+        Ok((sandboxes, verdict))
+    });
+    match streamed {
         Ok((sandboxes, verdict)) => match out!(
             "{}",
             report::full(

@@ -106,10 +106,32 @@ pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
     Ok(rows)
 }
 
+/// Whether rows are checked against their records as they are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowCheck {
+    /// Each row's seed and result against its record (see `integrity`): a forged or edited row
+    /// is refused. Opens every record, which is most of the time on big directories.
+    Records,
+    /// Rows taken as written (`standings --trust-rows`, for directories one produced oneself).
+    Trusted,
+}
+
 /// [`read_rows`] one row at a time, in file order, never holding the file: each row is checked
 /// (see `integrity`) and handed to `each`; returns how many rows there were.
 pub fn stream_rows(
     dir: &Path,
+    each: impl FnMut(GameRow) -> Result<(), String>,
+) -> Result<u64, String> {
+    stream_rows_with(dir, RowCheck::Records, each)
+}
+
+/// [`stream_rows`] with the check chosen.
+///
+/// Reading, parsing and checking run on a thread of their own, a few hundred rows ahead of
+/// `each`: on two cores that about halves `standings` on a million rows.
+pub fn stream_rows_with(
+    dir: &Path,
+    check: RowCheck,
     mut each: impl FnMut(GameRow) -> Result<(), String>,
 ) -> Result<u64, String> {
     let path = dir.join(RESULTS_FILE);
@@ -118,16 +140,48 @@ pub fn stream_rows(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<GameRow>, String>>(4);
+        let (dir, path) = (dir, path.as_path());
+        scope.spawn(move || {
+            let sent = parse_rows(file, dir, path, check, |batch| tx.send(Ok(batch)).is_ok());
+            if let Err(e) = sent {
+                let _ = tx.send(Err(e));
+            }
+        });
+        let mut n = 0u64;
+        // Returning early drops the receiver, which stops the reading thread at its next batch.
+        for batch in rx {
+            for row in batch? {
+                n += 1;
+                each(row)?;
+            }
+        }
+        Ok(n)
+    })
+}
+
+/// The reading side of [`stream_rows_with`]: rows in batches to `send` (false when nobody
+/// listens any more).
+fn parse_rows(
+    file: File,
+    dir: &Path,
+    path: &Path,
+    check: RowCheck,
+    mut send: impl FnMut(Vec<GameRow>) -> bool,
+) -> Result<(), String> {
+    const BATCH: usize = 256;
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut checker = super::integrity::RowChecker::new(dir, &path);
-    let (mut line, mut n, mut buf) = (0usize, 0u64, String::new());
+    let mut checker = super::integrity::RowChecker::new(dir, path);
+    let (mut line, mut buf) = (0usize, String::new());
+    let mut batch = Vec::with_capacity(BATCH);
     loop {
         buf.clear();
         let read = reader
             .read_line(&mut buf)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if read == 0 {
-            return Ok(n);
+            break;
         }
         line += 1;
         if !buf.ends_with('\n') {
@@ -135,7 +189,7 @@ pub fn stream_rows(
                 "tarneeb: {}:{line}: an incomplete last line (a run stopped while writing it) is not counted; resuming plays its game again",
                 path.display(),
             );
-            return Ok(n);
+            break;
         }
         if buf.trim().is_empty() {
             continue;
@@ -146,10 +200,18 @@ pub fn stream_rows(
                 path.display(),
             )
         })?;
-        checker.check(line, &row, |game| first_line_of(&path, game))?;
-        n += 1;
-        each(row)?;
+        if check == RowCheck::Records {
+            checker.check(line, &row, |game| first_line_of(path, game))?;
+        }
+        batch.push(row);
+        if batch.len() == BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+            return Ok(());
+        }
     }
+    if !batch.is_empty() {
+        send(batch);
+    }
+    Ok(())
 }
 
 /// The line of `results.jsonl` holding the first row of `game` (for an error message).
@@ -260,7 +322,7 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
 /// a game present in several parts counts once.
 pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), String> {
     let mut rows = Vec::new();
-    let sandboxes = merged_stream(dirs, |r| rows.push(r))?;
+    let sandboxes = merged_stream(dirs, RowCheck::Records, |r| rows.push(r))?;
     Ok((rows, sandboxes))
 }
 
@@ -269,6 +331,7 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), Stri
 /// sandboxes.
 pub fn merged_stream(
     dirs: &[PathBuf],
+    check: RowCheck,
     mut each: impl FnMut(GameRow),
 ) -> Result<Vec<String>, String> {
     let mut configs = Vec::new();
@@ -293,7 +356,7 @@ pub fn merged_stream(
     let same = configs.windows(2).all(|w| w[0] == w[1]);
     let mut counted = super::integrity::GameSet::default();
     for d in dirs {
-        stream_rows(d, |r| {
+        stream_rows_with(d, check, |r| {
             if !same || counted.insert(r.game) {
                 each(r);
             }

@@ -16,6 +16,7 @@
 //! end: the result equals that of sorting all rows first.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::accuracy::AccuracySum;
 use super::boards::{pair_boards, BoardScale};
@@ -47,13 +48,38 @@ pub struct Counts {
 type OpenKey = (u64, u64, Option<String>, [[String; 2]; 2]);
 
 /// Merged observations: per (side 0, side 1, score bits), the earliest position and the weight.
-type Merged = HashMap<([usize; 2], [usize; 2], u64), (Pos, f64)>;
+type Merged = HashMap<([usize; 2], [usize; 2], u64), (Pos, f64), Fast>;
+
+/// FNV-1a: the maps here are looked up several times per row with keys the organiser's
+/// files give (entrant names, twin keys), not a bot, so the cost of SipHash's resistance to
+/// chosen keys buys nothing; it was a sixth of `standings` on a million rows.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Fast = BuildHasherDefault<Fnv>;
 
 /// The running totals; see the module documentation.
 #[derive(Default)]
 pub struct Tally {
     names: Vec<String>,
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, Fast>,
     /// Per entrant: the earliest (game, arrival, seat) it sat at.
     first_seen: Vec<(u64, u64, usize)>,
     counts: Vec<Counts>,
@@ -64,7 +90,7 @@ pub struct Tally {
     boards: Merged,
     /// Duplicate games waiting for their twin, by the seating (key's first partnership at team
     /// 0 or not), in arrival order.
-    open: HashMap<OpenKey, [VecDeque<(Pos, GameRow)>; 2]>,
+    open: HashMap<OpenKey, [VecDeque<(Pos, GameRow)>; 2], Fast>,
     rows: u64,
     pairs: u64,
     board_pairs: u64,

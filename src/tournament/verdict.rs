@@ -204,6 +204,19 @@ pub fn replay(cfg: SprtConfig, entrant: &str, rows: &[GameRow]) -> SprtTracker {
 
 /// The test of the tournament in `dir`, replayed from its files: `None` when it ran no SPRT.
 pub fn from_dir(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
+    let Some(mut t) = tracker_of(dir)? else {
+        return Ok(None);
+    };
+    super::results::stream_rows(dir, |r| {
+        t.push(&r);
+        Ok(())
+    })?;
+    Ok(Some(t))
+}
+
+/// The SPRT of the tournament in `dir`, before any row (`None` without `--sprt`): fed the
+/// rows in file order, it reaches the verdict the run printed.
+pub fn tracker_of(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
     let path = dir.join(super::results::TOURNAMENT_FILE);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -217,12 +230,7 @@ pub fn from_dir(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
         .pointer("/entrants/0/name")
         .and_then(|v| v.as_str())
         .ok_or_else(|| format!("{}: no entrants", path.display()))?;
-    let mut t = SprtTracker::new(cfg, entrant);
-    super::results::stream_rows(dir, |r| {
-        t.push(&r);
-        Ok(())
-    })?;
-    Ok(Some(t))
+    Ok(Some(SprtTracker::new(cfg, entrant)))
 }
 
 #[cfg(test)]

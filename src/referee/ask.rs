@@ -196,10 +196,10 @@ impl Table<'_, '_> {
 /// pattern says the same): a bot that passes here passes any referee of the protocol. The
 /// detail says how the move should have been written when it was only a matter of spelling.
 fn legal_reply(kind: DecisionKind, legal: &MoveList, text: &str) -> Result<Move, String> {
-    if let Some(mv) = legal.iter().find(|m| m.text().as_str() == text) {
-        return Ok(*mv);
-    }
+    // Parsing is the inverse of `text()`, so a reply written exactly as listed parses to that
+    // move: one parse and one comparison, not a formatting of every legal move.
     match Move::parse(kind, text) {
+        Ok(mv) if legal.contains(&mv) && mv.text().as_str() == text => Ok(mv),
         Ok(mv) if legal.contains(&mv) => Err(format!(
             "'{text}' is not written as the request lists it: write \"{}\", exactly as in legal",
             mv.text()

@@ -52,17 +52,18 @@ type Merged = HashMap<([usize; 2], [usize; 2], u64), (Pos, f64), Fast>;
 
 /// FNV-1a: the maps here are looked up several times per row with keys the organiser's
 /// files give (entrant names, twin keys), not a bot, so the cost of SipHash's resistance to
-/// chosen keys buys nothing; it was a sixth of `standings` on a million rows.
-#[derive(Default)]
+/// chosen keys buys nothing; it was a sixth of `standings` on a million rows. The offset basis is the state a new hasher starts from.
 struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
 
 impl Hasher for Fnv {
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
+        let mut h = self.0;
         for &b in bytes {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }

@@ -202,18 +202,6 @@ pub fn replay(cfg: SprtConfig, entrant: &str, rows: &[GameRow]) -> SprtTracker {
     t
 }
 
-/// The test of the tournament in `dir`, replayed from its files: `None` when it ran no SPRT.
-pub fn from_dir(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
-    let Some(mut t) = tracker_of(dir)? else {
-        return Ok(None);
-    };
-    super::results::stream_rows(dir, |r| {
-        t.push(&r);
-        Ok(())
-    })?;
-    Ok(Some(t))
-}
-
 /// The SPRT of the tournament in `dir`, before any row (`None` without `--sprt`): fed the
 /// rows in file order, it reaches the verdict the run printed.
 pub fn tracker_of(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {

@@ -12,7 +12,8 @@ pub struct BotArgs {
 
 #[derive(clap::Subcommand)]
 enum BotKind {
-    /// A strong reference bot: for each move it deals the unseen cards many times consistently
+    /// A double-dummy reference bot (its card play beats the sample bots', its bidding not yet:
+    /// README "Strength"): for each move it deals the unseen cards many times consistently
     /// with what is public (cards played, suits a player showed out of, what the bids said of
     /// each hand), solves each deal
     /// double-dummy (DDS) and plays the card (names the trump, makes the bid) with the best

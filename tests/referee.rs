@@ -260,6 +260,55 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
 }
 
 #[test]
+fn a_card_the_referee_plays_after_a_timeout_is_a_slow_play_in_400() {
+    // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
+    // one hand reneges". A seat that lets the hard limit pass took longer than that limit: the
+    // card the referee then plays for it carries the seat's time, so the timeouts are strikes
+    // (they were recorded as 0 ms, and a bot could dodge the rule by timing out).
+    let s = Scratch::new("timeout-strikes");
+    let rules = s.dir.join("rules.json");
+    std::fs::write(&rules, r#"{"preset": "400", "max-hands": 1, "individual": {"slow-play": {"limit-ms": 150, "strikes": 2}}}"#).unwrap();
+    let good = s.random_bot();
+    // It sleeps 2 s on every card: each request times out at the 400 ms hard limit.
+    let slow = format!(
+        "python3 {} slow 2000 {}",
+        root().join(FAULT_BOT).display(),
+        s.marker
+    );
+    let out = s.play(
+        [&good, &good, &slow, &good],
+        &[
+            "--seed",
+            "9",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--move-timeout",
+            "400ms",
+            "--on-fault",
+            "substitute:40",
+        ],
+        GAME_LIMIT,
+    );
+    result_of(&out);
+    let lines = s.record_lines();
+    let substituted: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "move" && l["seat"] == 2 && l["substituted"] == true)
+        .collect();
+    assert!(substituted.len() >= 2, "the slow seat timed out: {lines:?}");
+    assert!(
+        substituted.iter().all(|m| m["ms"].as_u64().unwrap() >= 400),
+        "a referee-played card carries the time the seat took: {substituted:?}"
+    );
+    let hand = lines
+        .iter()
+        .find(|l| l["type"] == "hand_end" && l["end"] == "played")
+        .expect("the hand was played out");
+    assert_eq!(hand["reneged"][2], true, "{hand}");
+    assert_eq!(hand["seat_delta"][2], 0, "{hand}");
+}
+
+#[test]
 fn both_partnerships_failing_the_handshake_is_a_draw() {
     let s = Scratch::new("both-handshake");
     let good = s.random_bot();

@@ -22,6 +22,7 @@ impl Table<'_, '_> {
     /// Asks the seat to move and waits for a valid reply within its time.
     pub(super) fn ask(&mut self, d: Decision) -> Result<Answer, RefereeError> {
         let i = d.seat.index();
+        self.asked_at = None;
         if !self.seats[i].alive {
             return Ok(Answer::Referee(self.random_move()));
         }
@@ -54,6 +55,7 @@ impl Table<'_, '_> {
             EventDelivery::Immediate => self.flush_all(),
         }
         let sent_at = Instant::now();
+        self.asked_at = Some(sent_at);
         let limit = Duration::from_millis(limit_ms);
         let mut written_at = None;
         loop {
@@ -73,7 +75,10 @@ impl Table<'_, '_> {
                 continue;
             };
             match event {
-                BotEvent::Written { id: w, at } if w == id => written_at = Some(at),
+                BotEvent::Written { id: w, at } if w == id => {
+                    written_at = Some(at);
+                    self.asked_at = Some(at);
+                }
                 BotEvent::Written { .. } => {}
                 BotEvent::Line { text, at } => {
                     self.trace_in(d.seat, at, &text);

@@ -122,6 +122,10 @@ struct Table<'a, 's> {
     leak_trace: Option<BufWriter<File>>,
     tracer: Option<trace::Tracer>,
     next_id: u64,
+    /// When the request now outstanding reached its seat (None between requests): a move the
+    /// referee plays after a fault is recorded with the time the seat had taken, so a timeout
+    /// counts as a slow play under 400's ten-second rule.
+    asked_at: Option<Instant>,
     rng: Pcg32,
     faults: [u32; 2],
     stop: &'a AtomicBool,
@@ -274,6 +278,7 @@ fn play_watched(
         leak_trace,
         tracer,
         next_id: 1,
+        asked_at: None,
         rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
         faults: [0; 2],
         stop,
@@ -399,11 +404,12 @@ impl Table<'_, '_> {
                 Answer::Move(mv, ms) => (mv, ms, false),
                 Answer::Referee(mv) => (mv, 0, true),
                 Answer::Fault(kind, detail) => {
+                    let took = self.asked_at.map_or(0, |t| t.elapsed().as_millis() as u64);
                     if let Some(f) = self.fault(decision.seat, kind, detail)? {
                         forfeit = Some(f);
                         continue;
                     }
-                    (self.random_move(), 0, true)
+                    (self.random_move(), took, true)
                 }
             };
             let applied = self

@@ -8,8 +8,11 @@
 "Fixed cost per game" (docs/performance.md, "Fixed cost per game"): the CPU time (user + sys,
 of the referee and of every process under it: bots, bwrap and its namespace init) that one
 more game of a running tournament costs beyond the cost of its hands. Measured as the CPU time
-of the whole `tarneeb tournament` process tree (wait4's rusage: the referee and everything it
-reaped), which load from other work on the machine moves far less than wall time:
+of the whole `tarneeb tournament` process tree, `perf stat -e task-clock` (counted by the kernel
+for every thread and process the run starts), which load from other work on the machine moves
+far less than wall time. Not getrusage/wait4: a bot in bwrap's PID namespace is reaped inside
+it and its CPU time never reaches the referee's rusage (with the sandbox, rusage showed a
+quarter of the CPU time perf counts):
 
     per_game  = (cpu(N one-hand games) - cpu(n one-hand games)) / (N - n)
     per_hand  = (cpu(N games of LONG hands) - cpu(N one-hand games)) / (hands of the first - N)
@@ -88,21 +91,22 @@ def run(tmp: Path, label: str, sandbox: str, mode: str, hands: int,
            "--bot", f"c={tmp / 'c_bot'}", "--bot", f"rust={tmp / 'rust_bot'}"]
     if mode == "fresh":
         cmd.append("--fresh-bots")
+    stat = out.with_suffix(".stat")
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
+    p = subprocess.run(["perf", "stat", "-x", ",", "-e", "task-clock", "-o", str(stat), "--"]
+                       + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode(errors="replace")
-    p.stderr.close()
     if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err}")
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr.decode(errors='replace')}")
+    # task-clock in ms, counted by the kernel for every thread and process the run started.
+    cpu = next(float(line.split(",")[0]) for line in stat.read_text().splitlines()
+               if "task-clock" in line) / 1000
     rows = (out / "results.jsonl").read_text().splitlines()
     played = sum(int(r.split('"hands":')[1].split(",")[0]) for r in rows)
     # Not removed until the end: on ext4, creating a file where many were just deleted scans
     # the inode bitmap past every recently freed inode (find_inode_bit, recently_deleted),
     # which charged up to 0.7 ms more to each game's record in a loop that removed each run.
-    return ru.ru_utime + ru.ru_stime, wall, len(rows), played
+    return cpu, wall, len(rows), played
 
 
 def main() -> None:

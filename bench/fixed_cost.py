@@ -139,6 +139,8 @@ def main() -> None:
                     # per-game costs cancel out, and the hands' differ by 2-3 per game.
                     many = run(tmp, label, sandbox, mode, LONG, big)
                     hands.append((many[0] - one[0]) / (many[3] - one[3]))
+                    per_game1[(label, sandbox, mode)][-1]["hand_wall"] = (
+                        JOBS * (many[1] - one[1]) / (many[3] - one[3]))
             print(f"repetition {rep + 1}/{REPS} done, load {os.getloadavg()[0]:.1f}",
                   file=sys.stderr)
         load1 = os.getloadavg()[0]
@@ -150,15 +152,16 @@ def main() -> None:
         print("CPU ms per game (user + sys, referee and every process under it); "
               "median [min] over repetitions")
         head = ("binary", "sandbox", "bots", "games", "fixed", "1-hand game", "amortized fixed",
-                "wall x jobs, 1-hand game")
+                "wall x jobs: 1-hand game", "wall x jobs: one hand")
         print("| " + " | ".join(head) + " |")
-        print("| " + " | ".join(["---"] * 3 + ["---:"] * 5) + " |")
+        print("| " + " | ".join(["---"] * 3 + ["---:"] * 6) + " |")
         for (label, sandbox, mode), rows in per_game1.items():
             def cell(k, minus=0.0):
-                v = [1000 * (x[k] - minus) for x in rows]
-                return f"{statistics.median(v):.3f} [{min(v):.3f}]"
+                v = [1000 * (x[k] - minus) for x in rows if k in x]
+                return f"{statistics.median(v):.3f} [{min(v):.3f}]" if v else "-"
             print(f"| {label} | {sandbox} | {mode} | {rows[0]['games']} | {cell('cpu', hand)} | "
-                  f"{cell('cpu')} | {cell('amortized', hand)} | {cell('wall')} |")
+                  f"{cell('cpu')} | {cell('amortized', hand)} | {cell('wall')} | "
+                  f"{cell('hand_wall')} |")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -162,7 +162,7 @@ pub fn play_game_with(
 
 /// [`play_game_with`] for a thread that plays game after game (a tournament worker): one
 /// watchdog, started by the caller on this thread, serves them all, instead of a thread started
-/// and joined per game (about a tenth of a kept-up game's fixed cost, see docs/performance.md).
+/// and joined per game (tens of microseconds of CPU each, see docs/performance.md).
 pub fn play_game_watched(
     cfg: &GameConfig,
     stop: &AtomicBool,

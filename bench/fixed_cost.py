@@ -5,14 +5,14 @@
     BINS=before=/tmp/tarneeb-old,after=target/release/tarneeb SANDBOXES=bwrap MODES=kept \
         REPS=9 python3 bench/fixed_cost.py
 
-"Fixed cost per game" (docs/performance.md, "Fixed cost per game"): the CPU time (user + sys,
-of the referee and of every process under it: bots, bwrap and its namespace init) that one
-more game of a running tournament costs beyond the cost of its hands. Measured as the CPU time
-of the whole `tarneeb tournament` process tree, `perf stat -e task-clock` (counted by the kernel
-for every thread and process the run starts), which load from other work on the machine moves
-far less than wall time. Not getrusage/wait4: a bot in bwrap's PID namespace is reaped inside
-it and its CPU time never reaches the referee's rusage (with the sandbox, rusage showed a
-quarter of the CPU time perf counts):
+"Fixed cost per game" (docs/performance.md, "Fixed cost per game, kept up, with the
+sandbox"): the CPU time (user + sys, of the referee and of every process under it: bots, bwrap
+and its namespace init) that one more game of a running tournament costs beyond the cost of
+its hands. Measured as the CPU time of the whole `tarneeb tournament` process tree, `perf stat
+-e task-clock` (counted by the kernel for every thread and process the run starts), which load
+from other work on the machine moves far less than wall time. Not getrusage/wait4: a bot in
+bwrap's PID namespace is reaped inside it and its CPU time never reaches the referee's rusage
+(with the sandbox, rusage showed a quarter of the CPU time perf counts):
 
     per_game  = (cpu(N one-hand games) - cpu(n one-hand games)) / (N - n)
     per_hand  = (cpu(N games of LONG hands) - cpu(N one-hand games)) / (hands of the first - N)
@@ -25,7 +25,9 @@ up, a worker starts its processes once), so `fixed` is the steady-state cost of 
 every kept run): a hand costs the same kept or fresh, sandboxed or not. Also printed: the
 whole one-hand game (`per_game`, no subtraction of hands), `amortized fixed` (the N-game run's
 CPU time per game minus per_hand: the one-off costs spread over N games), and wall time x jobs
-per one-hand game (the earlier, load-sensitive method).
+per one-hand game and per hand (the earlier, load-sensitive method; the wall time of a hand is
+where a scheduling group per sandboxed bot showed, see docs/performance.md). Needs perf, gcc,
+cargo and python3; bwrap for SANDBOXES=bwrap.
 
 Bots: the C and Rust heuristic sample bots, round robin, classic with max-hands 1 and LONG
 (the tournament seed fixes the deal sets), --jobs JOBS, pinned (the default). Every

@@ -86,9 +86,10 @@ fn detach_terminal() -> io::Result<()> {
         );
         if fd < 0 {
             // ENXIO: no controlling terminal, nothing to give up.
-            return match *libc::__errno_location() {
-                libc::ENXIO => Ok(()),
-                _ => Err(io::Error::last_os_error()),
+            let err = io::Error::last_os_error();
+            return match err.raw_os_error() {
+                Some(libc::ENXIO) => Ok(()),
+                _ => Err(err),
             };
         }
         let rc = libc::ioctl(fd, libc::TIOCNOTTY);

@@ -548,3 +548,70 @@ fn a_record_in_the_working_directory_is_hidden_too() {
     let log = s.attacker_log();
     assert!(log.contains("NOTHING: read-files"), "{log}");
 }
+
+fn tmux(args: &[&str]) -> String {
+    let o = Command::new("tmux").args(args).output().expect("tmux runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A sandboxed bot cannot reach the terminal the referee runs in: no `/dev/tty` to open, so no
+/// TIOCSTI into it. The referee's child gives up the controlling terminal before bwrap starts
+/// (instead of a new session per bot, which made every bot a scheduling autogroup of its own).
+/// Played in tmux, so that the referee has a terminal.
+#[test]
+fn the_referees_terminal_is_out_of_reach() {
+    if !have_bwrap() {
+        return;
+    }
+    if !Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "tmux is needed under CI (.ci/run installs it)"
+        );
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let s = Game::new("tty");
+    let out = s.0.path("out.txt");
+    let quote = |c: &str| format!("'{c}'");
+    let random = quote(&s.random_bot());
+    let attacker = quote(&s.attacker("tty", &[]));
+    let script = format!(
+        "{} play --seed 5 --record {} --bot {random} --bot {attacker} --bot {random} --bot {random} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        env!("CARGO_BIN_EXE_tarneeb"),
+        s.record().display(),
+        out.display(),
+        out.display()
+    );
+    let session = format!("{}-tty", s.0.marker);
+    tmux(&["new-session", "-d", "-s", &session, &script]);
+    let start = Instant::now();
+    let report = loop {
+        let report = std::fs::read_to_string(&out).unwrap_or_default();
+        if report.contains("EXIT=") {
+            break report;
+        }
+        if start.elapsed() > LIMIT {
+            tmux(&["kill-session", "-t", &session]);
+            panic!("the game did not end: {report}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let pane = tmux(&["capture-pane", "-p", "-t", &session]);
+    tmux(&["kill-session", "-t", &session]);
+    assert_no_leftovers(&s.0.marker);
+    assert!(report.contains("EXIT=0"), "{report}");
+    let log = s.attacker_log();
+    assert!(
+        log.contains("NOTHING: tty") && log.contains("open /dev/tty"),
+        "the bot reached the terminal: {log}"
+    );
+    assert!(
+        !pane.contains("PWNED"),
+        "input pushed into the terminal: {pane}"
+    );
+}

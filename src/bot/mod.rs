@@ -359,11 +359,15 @@ impl Bot {
     /// From now on the bot's stderr goes to `path` (created at the first byte), at most `cap`
     /// bytes: each game of a bot kept between games gets its own log.
     pub fn log_stderr_to(&mut self, path: &Path, cap: u64) -> Result<(), BotError> {
-        prepare_log(path).map_err(|source| BotError::StderrLog {
-            command: self.command.clone(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // The usual case, the next game's log beside the last one's: that directory was
+        // made for the last game (two system calls per seat per game saved).
+        if path.parent() != self.stderr_path.parent() {
+            prepare_log(path).map_err(|source| BotError::StderrLog {
+                command: self.command.clone(),
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
         stderr_log::redirect(&self.stderr_log, path.to_path_buf(), cap);
         self.stderr_path = path.to_path_buf();
         Ok(())

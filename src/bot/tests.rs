@@ -237,6 +237,25 @@ fn the_stderr_log_is_created_only_when_written() {
     assert!(!quiet.stderr_log.exists());
 }
 
+/// A kept bot's next log in another directory, not there yet, gets its directory made (only a
+/// log beside the last one skips that).
+#[test]
+fn stderr_can_move_to_a_log_in_a_new_directory() {
+    let dir = Scratch::new("move-log-dir");
+    let s = sh(&dir, "echo a; read x; echo late >&2; echo b; read y");
+    let mut bot = start(&s);
+    assert_eq!(next_line(&mut bot), "a");
+    let other = dir.0.join("elsewhere/deeper/next.log");
+    bot.log_stderr_to(&other, 1 << 20).unwrap();
+    bot.send(b"go\n", None);
+    assert_eq!(next_line(&mut bot), "b");
+    bot.send(b"go\n", None);
+    expect_eof(&mut bot);
+    bot.stop(Duration::from_millis(100));
+    assert_eq!(fs::read_to_string(&other).unwrap(), "late\n");
+    assert!(!s.stderr_log.exists(), "the first log was never written");
+}
+
 /// A bot kept between games writes each game's stderr to that game's log, each capped anew.
 #[test]
 fn stderr_can_move_to_another_log() {

@@ -57,9 +57,9 @@ impl Shared {
 }
 
 impl<'scope> Watchdog<'scope> {
-    /// Starts watching the calling thread, which must be the one that made `shared`. The
-    /// watchdog also signals while `stop` is set (Ctrl-C), so a blocked read returns to look at
-    /// it.
+    /// Starts watching the calling thread, which must be the one that made `shared`. While
+    /// armed, the watchdog also signals when `stop` is set (Ctrl-C), so a blocked read returns
+    /// to look at it. One watchdog may serve many games played one after another on its thread.
     pub fn start<'env>(
         scope: &'scope Scope<'scope, 'env>,
         shared: &'scope Shared,
@@ -112,7 +112,10 @@ fn watch(shared: &Shared, stop: &AtomicBool, signal: libc::c_int) {
         let armed = shared.deadline.load(Ordering::Acquire);
         let elapsed = shared.epoch.elapsed();
         let due = armed != 0 && elapsed.as_nanos() >= u128::from(armed - 1);
-        if due || stop.load(Ordering::Relaxed) {
+        // Only while armed: the watched thread blocks only in an armed wait, and a thread that
+        // plays game after game under one watchdog (a tournament worker) must not be signalled
+        // between games, in the middle of whatever it does then, once Ctrl-C has set `stop`.
+        if armed != 0 && (due || stop.load(Ordering::Relaxed)) {
             // SAFETY: the target thread is alive: it owns the Watchdog, whose Drop joins this
             // thread before the target can return past it (the Watchdog is not Send).
             unsafe { libc::pthread_kill(shared.target, signal) };
@@ -203,7 +206,9 @@ mod tests {
         let shared = Shared::for_this_thread();
         thread::scope(|scope| {
             let dog = Watchdog::start(scope, &shared, &stop).unwrap();
-            // Set from another thread while this one is (about to be) blocked; no deadline.
+            // Set from another thread while this one is (about to be) blocked; a deadline an
+            // hour away.
+            dog.arm(Instant::now() + Duration::from_secs(3600));
             scope.spawn(|| {
                 thread::sleep(Duration::from_millis(20));
                 stop.store(true, Ordering::Relaxed);
@@ -235,6 +240,26 @@ mod tests {
             });
             let mut buf = [0u8; 16];
             assert_eq!(reader.read(&mut buf).unwrap(), 1);
+        });
+    }
+
+    #[test]
+    fn a_disarmed_watchdog_does_not_signal_on_stop() {
+        // A tournament worker keeps one watchdog across its games: between them (disarmed) it
+        // must not be interrupted, also once Ctrl-C has set the stop flag.
+        let (mut reader, mut writer) = silent_pipe();
+        let stop = AtomicBool::new(true);
+        let shared = Shared::for_this_thread();
+        thread::scope(|scope| {
+            let dog = Watchdog::start(scope, &shared, &stop).unwrap();
+            scope.spawn(move || {
+                thread::sleep(TICK * 10);
+                use std::io::Write;
+                writer.write_all(b"x").unwrap();
+            });
+            let mut buf = [0u8; 16];
+            assert_eq!(reader.read(&mut buf).unwrap(), 1);
+            drop(dog);
         });
     }
 

@@ -20,10 +20,18 @@ impl RecordWriter {
     /// Creates (or truncates) the record at `path`, creating its directory; a path ending in
     /// `.zst` gets a zstd-compressed record.
     pub fn create(path: &Path) -> std::io::Result<RecordWriter> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = File::create(path)?;
+        // The directory is made only when it is missing: a tournament writes every record
+        // into one directory, and `create_dir_all` first would cost two system calls a game.
+        let file = match File::create(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    Some(dir) => std::fs::create_dir_all(dir)?,
+                    None => return Err(e),
+                }
+                File::create(path)?
+            }
+            other => other?,
+        };
         Ok(RecordWriter {
             out: super::compressed::sink(file, super::compressed::wants_compression(path))?,
             path: path.to_path_buf(),
@@ -70,6 +78,26 @@ impl RecordWriter {
 mod tests {
     use super::*;
     use crate::rules::{DecisionKind, Move, Seat};
+
+    #[test]
+    fn create_makes_a_missing_directory_and_truncates_an_existing_record() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-writer-dir-{}", std::process::id()));
+        let path = dir.join("games/deeper/000001.jsonl");
+        let mut w = RecordWriter::create(&path).unwrap();
+        w.write(&RecordLine::Aborted {
+            reason: "first".into(),
+        })
+        .unwrap();
+        w.flush().unwrap();
+        drop(w);
+        // Again in the directory now there: the old record is replaced, not appended to.
+        let mut w = RecordWriter::create(&path).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        let written = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(written, "");
+    }
 
     #[test]
     fn move_lines_are_what_serde_writes() {

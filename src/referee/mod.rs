@@ -160,11 +160,14 @@ pub fn play_game_with(
     let shared = watchdog::Shared::for_this_thread();
     std::thread::scope(|scope| {
         let watchdog = Watchdog::start(scope, &shared, stop).map_err(RefereeError::Watchdog)?;
-        play_watched(cfg, stop, &watchdog, on_hand, processes)
+        play_game_watched(cfg, stop, &watchdog, on_hand, processes)
     })
 }
 
-fn play_watched(
+/// [`play_game_with`] for a thread that plays game after game (a tournament worker): one
+/// watchdog, started by the caller on this thread, serves them all, instead of a thread started
+/// and joined per game (tens of microseconds of CPU each, see docs/performance.md).
+pub fn play_game_watched(
     cfg: &GameConfig,
     stop: &AtomicBool,
     watchdog: &Watchdog<'_>,

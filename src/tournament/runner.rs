@@ -24,10 +24,12 @@ use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use super::sprt::SprtConfig;
 use super::tally::Tally;
 use super::verdict::SprtTracker;
-use crate::bot::{pin_to_cpu, Bot, BotSpec};
+use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
-use crate::referee::{play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError};
+use crate::referee::{
+    play_game_watched, play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError,
+};
 use crate::rules::{Rules, Seat};
 
 /// A bot program taking part.
@@ -345,6 +347,31 @@ fn worker(
         }
     }
     let mut pool = BotPool::new(pool_cap(cfg), Bot::spawn, GRACE);
+    // One watchdog for all of this worker's games (a thread per game cost tens of us of CPU).
+    // If it cannot start, each game tries its own and reports the failure.
+    let dog_state = crate::bot::watchdog::Shared::for_this_thread();
+    std::thread::scope(|scope| {
+        let dog = Watchdog::start(scope, &dog_state, stop).ok();
+        play_games(cfg, shared, changed, stop, &mut pool, dog.as_ref());
+    });
+    pool.shutdown();
+    let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+    s.live_workers -= 1;
+    s.processes.started += pool.started;
+    s.processes.kept += pool.reused;
+    drop(s);
+    changed.notify_all();
+}
+
+/// A worker's loop: takes games from the schedule and plays them until none is left.
+fn play_games(
+    cfg: &RunConfig,
+    shared: &Mutex<Shared>,
+    changed: &Condvar,
+    stop: &AtomicBool,
+    pool: &mut BotPool,
+    dog: Option<&Watchdog<'_>>,
+) {
     loop {
         let spec = {
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -369,7 +396,7 @@ fn worker(
         };
         changed.notify_all();
         let Some(spec) = spec else { break };
-        let result = play_one(cfg, &spec, stop, &mut pool);
+        let result = play_one(cfg, &spec, stop, pool, dog);
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         s.running -= 1;
         match result {
@@ -398,13 +425,6 @@ fn worker(
         drop(s);
         changed.notify_all();
     }
-    pool.shutdown();
-    let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
-    s.live_workers -= 1;
-    s.processes.started += pool.started;
-    s.processes.kept += pool.reused;
-    drop(s);
-    changed.notify_all();
 }
 
 /// How long a bot gets to exit after its last game before it is killed.
@@ -426,6 +446,7 @@ fn play_one(
     spec: &GameSpec,
     stop: &AtomicBool,
     pool: &mut BotPool,
+    dog: Option<&Watchdog<'_>>,
 ) -> Result<GameRow, RefereeError> {
     let rel = record_path(spec.game, cfg.compress);
     let record = cfg.dir.join(&rel);
@@ -477,7 +498,11 @@ fn play_one(
         hand_deltas.push(h.team_delta.0);
         hand_dealers.push(h.dealer.index() as u8);
     };
-    let outcome = play_game_with(&game, stop, &mut on_hand, &mut pool.game(spec.seats, keys))?;
+    let mut processes = pool.game(spec.seats, keys);
+    let outcome = match dog {
+        Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut processes),
+        None => play_game_with(&game, stop, &mut on_hand, &mut processes),
+    }?;
     let end = Instant::now();
     let r = &outcome.result;
     // Referee time per move: the wall time of the hands after the first (so bot start-up and

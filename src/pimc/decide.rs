@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
+use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
 use super::infer;
 use super::sample::Knowledge;
 use super::wire::ViewIn;
@@ -204,8 +205,9 @@ impl Table<'_> {
         (best.map_or(first, |i| legal[i]), effort)
     }
 
-    /// The average double-dummy tricks of my side with each strain, me declaring and leading.
-    fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Vec<f64>, Effort) {
+    /// My side's double-dummy tricks with each strain in each sampled deal, me declaring
+    /// and leading.
+    fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Samples, Effort) {
         let k = self.blind_for(true);
         let first_lead = self
             .rules
@@ -222,14 +224,14 @@ impl Table<'_> {
                 })
                 .collect()
         };
-        let mut sums = vec![0f64; strains.len()];
+        let mut samples = Samples {
+            strains: strains.to_vec(),
+            tricks: Vec::new(),
+        };
         let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |_, vs| {
-            for (i, v) in vs.iter().enumerate() {
-                sums[i] += f64::from(v.best());
-            }
+            samples.tricks.push(vs.iter().map(|v| v.best()).collect());
         });
-        let n = effort.samples.max(1) as f64;
-        (sums.into_iter().map(|s| s / n).collect(), effort)
+        (samples, effort)
     }
 
     /// The strains the declarer could play in: the four suits, and No Trump where allowed.
@@ -254,61 +256,56 @@ impl Table<'_> {
                 _ => None,
             })
             .collect();
-        let (avg, effort) = self.strain_tricks(&strains, rng);
+        let (samples, effort) = self.strain_tricks(&strains, rng);
+        let avg = samples.means();
         let best = (0..strains.len()).max_by(|&a, &b| avg[a].total_cmp(&avg[b]).then(b.cmp(&a)));
         (best.map_or(legal[0], |i| Move::Trump(strains[i])), effort)
     }
 
-    /// Contract games: the lowest bid my side makes on average with a random partner hand,
-    /// in the strain it names or (number bids) the best strain; pass when none is.
+    /// Contract games: the call with the best expected score for my side over the sampled
+    /// deals (see [`bid_value`]), against passing and so leaving the standing bid to play.
     pub fn contract_call(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
+        let Some(rules) = self.rules.contract.as_ref() else {
+            return (legal[0], Effort::default());
+        };
         let strains = self.strains();
-        let (avg, effort) = self.strain_tricks(&strains, rng);
-        let best_strain = (0..strains.len())
-            .max_by(|&a, &b| avg[a].total_cmp(&avg[b]))
-            .unwrap_or(0);
-        let expected = |bid_strain: Option<Strain>| -> f64 {
-            let i = bid_strain
-                .and_then(|s| strains.iter().position(|&x| x == s))
-                .unwrap_or(best_strain);
-            avg.get(i).copied().unwrap_or(0.0)
-        };
-        let bids: Vec<(Move, u8, f64)> = legal
-            .iter()
-            .filter_map(|&m| match m {
-                Move::Call(Call::Bid(b)) => Some((m, b.level.get(), expected(b.strain))),
-                _ => None,
-            })
-            .collect();
-        // Double-dummy tricks flatter the declarer, and a partner who holds the high bid has
-        // already counted on his hand: ask for a margin, a larger one to outbid him.
-        let partner_high = self
-            .view
-            .auction
-            .iter()
-            .rev()
-            .find(|c| c.call.starts_with(|ch: char| ch.is_ascii_digit()))
-            .is_some_and(|c| c.seat == self.me().partner());
-        let margin = if partner_high { 1.5 } else { 0.5 };
-        let makes = bids
-            .iter()
-            .filter(|&&(_, level, e)| f64::from(level) <= e - margin)
-            .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)));
-        let pass = Move::Call(Call::Pass);
-        let choice = match makes {
-            Some(&(m, _, _)) => m,
-            None if legal.contains(&pass) => pass,
-            // A forced bid: the lowest in the best strain.
-            None => bids
-                .iter()
-                .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)))
-                .map_or(legal[0], |&(m, _, _)| m),
-        };
-        (choice, effort)
+        let (samples, effort) = self.strain_tricks(&strains, rng);
+        let choice = bid_value::best_call(rules, &samples, self.standing(), legal, DECLARER_EDGE);
+        (choice.unwrap_or(legal[0]), effort)
     }
 
-    /// 400 and Forty-One: my share of my side's average double-dummy tricks with the fixed
-    /// trump (shared by strength: high-card points plus trumps), and the legal bid nearest it.
+    /// The standing bid of the auction so far, whose it is and how doubled.
+    fn standing(&self) -> Option<Standing> {
+        let mut standing = None;
+        for c in &self.view.auction {
+            match Move::parse(DecisionKind::Call, &c.call) {
+                Ok(Move::Call(Call::Bid(b))) => {
+                    standing = Some(Standing {
+                        level: b.level,
+                        strain: b.strain,
+                        ours: c.seat.team() == self.me().team(),
+                        multiplier: 1,
+                    });
+                }
+                Ok(Move::Call(Call::Double)) => {
+                    if let Some(s) = standing.as_mut() {
+                        s.multiplier = 2;
+                    }
+                }
+                Ok(Move::Call(Call::Redouble)) => {
+                    if let Some(s) = standing.as_mut() {
+                        s.multiplier = 4;
+                    }
+                }
+                _ => {}
+            }
+        }
+        standing
+    }
+
+    /// 400 and Forty-One: my share of my side's double-dummy tricks with the fixed trump in
+    /// each sampled deal (shared by strength: high-card points plus trumps), and the legal
+    /// bid with the best expected score over them under the points table.
     pub fn individual_bid(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
         let Some(trump) = self.rules.individual.as_ref().map(|i| i.trump) else {
             return (legal[0], Effort::default());
@@ -322,7 +319,7 @@ impl Table<'_> {
         let strength = |h: CardSet| {
             f64::from(h.high_card_points()) + 1.5 * f64::from(h.count_suit(trump)) + 1.0
         };
-        let mut sum = 0.0;
+        let mut shares = Vec::new();
         let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |ps, vs| {
             let p = &ps[0];
             let left = f64::from(p.tricks_left());
@@ -333,22 +330,12 @@ impl Table<'_> {
                 left - leaders
             };
             let (a, b) = (strength(p.held[me]), strength(p.held[me.partner()]));
-            sum += side * a / (a + b);
+            shares.push(side * a / (a + b));
         });
-        let mine = sum / effort.samples.max(1) as f64;
-        let choice = legal
-            .iter()
-            .filter_map(|&m| match m {
-                Move::Call(Call::Bid(b)) => Some((m, f64::from(b.level.get()))),
-                _ => None,
-            })
-            .min_by(|a, b| {
-                (a.1 - mine)
-                    .abs()
-                    .total_cmp(&(b.1 - mine).abs())
-                    .then(a.1.total_cmp(&b.1))
-            })
-            .map_or(legal[0], |(m, _)| m);
-        (choice, effort)
+        let Some(ind) = self.rules.individual.as_ref() else {
+            return (legal[0], effort);
+        };
+        let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE);
+        (choice.unwrap_or(legal[0]), effort)
     }
 }

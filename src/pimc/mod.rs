@@ -3,6 +3,7 @@
 //! sampled to agree with what is public (see [`decide`]); each move gets a time budget, and
 //! the seed makes a move depend only on the request and the budget's sample count.
 
+pub mod bid_value;
 pub mod decide;
 pub mod infer;
 pub mod quick;
@@ -99,8 +100,9 @@ const FLOOR_MS: u64 = 1000;
 
 /// The time a move may take: the hard limit, by which the bot answers whatever the solver
 /// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
-/// stops at `--ms` or at 70% of the hard limit, whichever is sooner, so that the batch under
-/// way usually ends in time. Both are kept under 40% of the referee's limit.
+/// stops at `--ms` or at 70% of the hard limit, whichever is sooner (calls and trump
+/// choices: at 70% of the hard limit), so that the batch under way usually ends in time.
+/// Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
         .time
@@ -108,10 +110,15 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
     let hard = cfg.ms.max(FLOOR_MS).min(limit);
-    (
-        Duration::from_millis(cfg.ms.min(hard * 7 / 10)),
-        Duration::from_millis(hard),
-    )
+    // A call or trump choice solves a deal in every strain, and the score rests on it: it
+    // thinks up to the 70% mark whatever `--ms` says (a few such moves a hand).
+    let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
+    let think = if bidding {
+        hard * 7 / 10
+    } else {
+        cfg.ms.min(hard * 7 / 10)
+    };
+    (Duration::from_millis(think), Duration::from_millis(hard))
 }
 
 /// The move (as the legal list writes it), whether solving found it (or the clock ran out and
@@ -295,5 +302,10 @@ mod tests {
         // The referee's limit caps both (40% of it).
         let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
         assert_eq!((ms(think), ms(hard)), (280, 400));
+        // Calls think to the 70% mark even with a small --ms.
+        let call: Incoming =
+            serde_json::from_str(r#"{"type":"request","decision":"call"}"#).unwrap();
+        let (think, hard) = budget(&cfg(50), &call);
+        assert_eq!((ms(think), ms(hard)), (700, 1000));
     }
 }

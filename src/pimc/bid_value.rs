@@ -18,11 +18,12 @@ pub const DECLARER_EDGE: f64 = 0.5;
 /// What winning (or losing) the game outright on this hand is worth against points.
 const GAME: f64 = 60.0;
 
-/// My side's double-dummy tricks declaring (and leading) in each strain, one row per deal.
+/// My side's tricks declaring (and leading) in each strain, one row per deal: solved
+/// double-dummy, or estimated (then fractional: see `decide`).
 #[derive(Clone, Debug, Default)]
 pub struct Samples {
     pub strains: Vec<Strain>,
-    pub tricks: Vec<Vec<u8>>,
+    pub tricks: Vec<Vec<f64>>,
 }
 
 impl Samples {
@@ -33,7 +34,7 @@ impl Samples {
 
     fn mean(&self, col: usize) -> f64 {
         let n = self.tricks.len().max(1) as f64;
-        self.tricks.iter().map(|r| f64::from(r[col])).sum::<f64>() / n
+        self.tricks.iter().map(|r| r[col]).sum::<f64>() / n
     }
 
     /// The strain my side would name (best on average), or the opponents' (worst for me).
@@ -85,12 +86,8 @@ fn contract_value(
         .tricks
         .iter()
         .map(|row| {
-            let mine = row[col];
-            let declarers = if standing.ours {
-                mine
-            } else {
-                13 - mine.min(13)
-            };
+            let mine = row[col].clamp(0.0, 13.0);
+            let declarers = if standing.ours { mine } else { 13.0 - mine };
             let at = |t: u8| {
                 let d = contract_diff(rules, standing.level, standing.multiplier, t);
                 if standing.ours {
@@ -99,7 +96,13 @@ fn contract_value(
                     -d
                 }
             };
-            (1.0 - edge) * at(declarers) + edge * at(declarers.saturating_sub(1))
+            // Fractional tricks (the edge, or an estimate) share between the two counts
+            // either side.
+            let t = (declarers - edge).max(0.0);
+            let low = t.floor();
+            let frac = t - low;
+            let low = low as u8;
+            (1.0 - frac) * at(low) + frac * at((low + 1).min(13))
         })
         .sum();
     sum / n
@@ -254,7 +257,7 @@ mod tests {
     fn spades(tricks: &[u8]) -> Samples {
         Samples {
             strains: vec![SPADES, HEARTS],
-            tricks: tricks.iter().map(|&t| vec![t, 3]).collect(),
+            tricks: tricks.iter().map(|&t| vec![f64::from(t), 3.0]).collect(),
         }
     }
 
@@ -305,7 +308,7 @@ mod tests {
         });
         let only = |t: &[u8]| Samples {
             strains: vec![SPADES],
-            tricks: t.iter().map(|&t| vec![t]).collect(),
+            tricks: t.iter().map(|&t| vec![f64::from(t)]).collect(),
         };
         let even = only(&[7, 8, 7, 8]);
         let pass = call_value(&classic(), &even, over, Call::Pass, 0.0).unwrap();

@@ -151,7 +151,7 @@ fn answer_in_time(
     if let Some((text, effort)) = solved {
         return ((text, true, decision), effort);
     }
-    let text = quick_answer(rules.as_ref(), &msg).unwrap_or(first);
+    let text = quick_answer(&cfg, rules.as_ref(), &msg).unwrap_or(first);
     ((text, false, decision), Effort::default())
 }
 
@@ -166,9 +166,25 @@ fn legal_moves(msg: &Incoming) -> Option<(DecisionKind, Vec<Move>)> {
     (legal.len() == msg.legal.len() && !legal.is_empty()).then_some((kind, legal))
 }
 
-fn quick_answer(rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
-    let (_, legal) = legal_moves(msg)?;
-    let mv = quick::answer(rules?, msg.view.as_ref()?, &legal);
+fn quick_answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
+    let (kind, legal) = legal_moves(msg)?;
+    let (rules, view) = (rules?, msg.view.as_ref()?);
+    // A contract call weighs estimated deals by the game's scoring even without a solve.
+    let estimated = (kind == DecisionKind::Call && rules.contract.is_some())
+        .then(|| {
+            let table = Table {
+                rules,
+                view,
+                deadline: Instant::now(),
+                max_samples: 0,
+                read_bids: !cfg.ignore_bids,
+            };
+            let id = msg.id.unwrap_or(0);
+            let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            table.estimated_call(&legal, &mut rng)
+        })
+        .flatten();
+    let mv = estimated.unwrap_or_else(|| quick::answer(rules, view, &legal));
     let i = legal.iter().position(|&m| m == mv)?;
     Some(msg.legal[i].clone())
 }

@@ -404,7 +404,7 @@ impl Table<'_> {
         let Some(ind) = self.rules.individual.as_ref() else {
             return (legal[0], effort);
         };
-        let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE);
+        let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours);
         (choice.unwrap_or(legal[0]), effort)
     }
 }

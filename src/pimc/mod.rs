@@ -100,8 +100,8 @@ const FLOOR_MS: u64 = 1000;
 
 /// The time a move may take: the hard limit, by which the bot answers whatever the solver
 /// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
-/// stops at `--ms` or at 70% of the hard limit, whichever is sooner (calls and trump
-/// choices: at 70% of the hard limit), so that the batch under way usually ends in time.
+/// stops at `--ms` (calls and trump choices: ten times `--ms`) or at 70% of the hard limit,
+/// whichever is sooner, so that the batch under way usually ends in time.
 /// Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
@@ -111,13 +111,10 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .map_or(u64::MAX, |l| l * 2 / 5);
     let hard = cfg.ms.max(FLOOR_MS).min(limit);
     // A call or trump choice solves a deal in every strain, and the score rests on it: it
-    // thinks up to the 70% mark whatever `--ms` says (a few such moves a hand).
+    // thinks ten times `--ms`, up to the 70% mark (a few such moves a hand).
     let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
-    let think = if bidding {
-        hard * 7 / 10
-    } else {
-        cfg.ms.min(hard * 7 / 10)
-    };
+    let ms = if bidding { cfg.ms * 10 } else { cfg.ms };
+    let think = ms.min(hard * 7 / 10);
     (Duration::from_millis(think), Duration::from_millis(hard))
 }
 
@@ -318,10 +315,12 @@ mod tests {
         // The referee's limit caps both (40% of it).
         let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
         assert_eq!((ms(think), ms(hard)), (280, 400));
-        // Calls think to the 70% mark even with a small --ms.
+        // Calls think ten times --ms, to the 70% mark at most.
         let call: Incoming =
             serde_json::from_str(r#"{"type":"request","decision":"call"}"#).unwrap();
         let (think, hard) = budget(&cfg(50), &call);
-        assert_eq!((ms(think), ms(hard)), (700, 1000));
+        assert_eq!((ms(think), ms(hard)), (500, 1000));
+        let (think, _) = budget(&cfg(100), &call);
+        assert_eq!(ms(think), 700);
     }
 }

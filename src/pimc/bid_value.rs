@@ -417,6 +417,8 @@ mod tests {
         // Two tricks at best: bid 2, not 5.
         let choice = best_individual(&rules, me, &legal, &[2.0, 2.2, 1.9], 0.0);
         assert_eq!(choice, Some(bid(2, None)));
+        // Four tricks expected: a bid of 5 fails and loses its 10 points.
+        assert_eq!(individual_value(&rules, me, lv(5), &[4.0], 0.0), -10.0);
         // 13 decides the game in 400: never on a doubtful hand.
         assert_eq!(individual_value(&rules, me, lv(13), &[12.5], 0.0), -GAME);
     }

@@ -12,17 +12,21 @@ pub struct BotArgs {
 
 #[derive(clap::Subcommand)]
 enum BotKind {
-    /// A double-dummy reference bot (its card play beats the sample bots', its bidding not yet:
-    /// README "Strength"): for each move it deals the unseen cards many times consistently
-    /// with what is public (cards played, suits a player showed out of, what the bids said of
-    /// each hand), solves each deal
-    /// double-dummy (DDS) and plays the card (names the trump, makes the bid) with the best
-    /// total. Use it as `--bot "tarneeb bot pimc --ms 200"`.
+    /// A double-dummy reference bot (how it fares against the sample bots: README
+    /// "Strength"): for each move it deals the unseen cards many times consistently with what
+    /// is public (cards played, suits a player showed out of, what the bids said of each
+    /// hand) and solves each deal double-dummy (DDS). It plays the card with the best total
+    /// and names the trump with the most tricks; it makes the call with the best expected
+    /// score under the game's scoring (made or failed, doubled, kaboot, 400's points table)
+    /// over the solved deals and a few hundred more judged by a hand estimate, against
+    /// passing. Use it as `--bot "tarneeb bot pimc --ms 200"`.
     Pimc {
-        /// Thinking time per move in milliseconds: no new batch of deals starts after it. The
-        /// reply comes by this time, or by 1 s if that is later (one batch of whole deals can
-        /// take that long), answered by rules of thumb if solving has not finished; both are
-        /// kept under 40% of the referee's limit. Each reply's samples per second go to stderr.
+        /// Thinking time per move in milliseconds (calls and trump choices: ten times it, up
+        /// to 70% of the reply time): no new batch of deals starts after it. The reply comes
+        /// by this time, or by 1 s if that is later (one batch of whole deals can take that
+        /// long), answered by rules of thumb (calls: by estimated deals) if solving has not
+        /// finished; both are kept under 40% of the referee's limit. Each reply's samples per
+        /// second go to stderr.
         #[arg(long, default_value_t = 1000)]
         ms: u64,
         /// Seed of the deal sampling.

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
+use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
 use super::infer;
 use super::sample::Knowledge;
 use super::wire::ViewIn;
@@ -17,6 +18,19 @@ use crate::rules::{
 /// Positions solved together: one per core keeps both cores busy between clock checks (a
 /// decision that solves several positions per deal, as a call's strains, takes one deal).
 const BATCH: usize = 2;
+
+/// Deals judged by the hand estimate for a call, besides the solved ones.
+pub const ESTIMATED: usize = 200;
+
+/// How many tricks more than the two hands' estimates a side takes double-dummy on average,
+/// and the spread of the difference over the deals of one hand of mine (measured by
+/// `examples/pimc_estimate_error.rs`: +1.12 and 1.43 over 10 hands of 8 deals in 5 strains,
+/// where the solved tricks themselves spread by 2.26).
+pub const ESTIMATE_BIAS: f64 = 1.1;
+pub const ESTIMATE_SPREAD: f64 = 1.4;
+
+/// How many solved deals the usual bias counts for against a call's own solved deals.
+const BIAS_WEIGHT: f64 = 2.0;
 
 /// What one decision cost, for the bot's stderr log.
 #[derive(Clone, Copy, Debug, Default)]
@@ -204,8 +218,9 @@ impl Table<'_> {
         (best.map_or(first, |i| legal[i]), effort)
     }
 
-    /// The average double-dummy tricks of my side with each strain, me declaring and leading.
-    fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Vec<f64>, Effort) {
+    /// My side's double-dummy tricks with each strain in each sampled deal, me declaring
+    /// and leading.
+    fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Samples, Effort) {
         let k = self.blind_for(true);
         let first_lead = self
             .rules
@@ -222,14 +237,62 @@ impl Table<'_> {
                 })
                 .collect()
         };
-        let mut sums = vec![0f64; strains.len()];
-        let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |_, vs| {
-            for (i, v) in vs.iter().enumerate() {
-                sums[i] += f64::from(v.best());
-            }
+        let mut solved: Vec<(BySeat<CardSet>, Vec<f64>)> = Vec::new();
+        let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |ps, vs| {
+            let tricks = vs.iter().map(|v| f64::from(v.best())).collect();
+            solved.push((ps[0].held, tricks));
         });
-        let n = effort.samples.max(1) as f64;
-        (sums.into_iter().map(|s| s / n).collect(), effort)
+        (self.estimated(&k, strains, &solved, rng), effort)
+    }
+
+    /// My side's estimated tricks in [`ESTIMATED`] more deals, each its hands' estimate (my
+    /// hand's and my partner's, [`infer::estimate`]) corrected by how far the estimate fell
+    /// from the solved tricks in the `solved` deals (or by [`ESTIMATE_BIAS`] when none was
+    /// solved) with a spread of [`ESTIMATE_SPREAD`]; with the solved deals themselves. A partner's unseen hand is
+    /// most of a call's uncertainty, and the estimate follows it (see
+    /// `examples/pimc_estimate_error.rs`) at a thousandth of a solve's cost: a handful of
+    /// solved deals alone are too few to tell a made contract from a failed one.
+    fn estimated(
+        &self,
+        k: &Knowledge,
+        strains: &[Strain],
+        solved: &[(BySeat<CardSet>, Vec<f64>)],
+        rng: &mut impl Rng,
+    ) -> Samples {
+        let (me, partner) = (self.me(), self.me().partner());
+        let side = |hands: &BySeat<CardSet>, s: Strain| {
+            infer::estimate(hands[me], s) + infer::estimate(hands[partner], s)
+        };
+        // The estimate's error in each strain: the solved deals' mean, drawn towards the
+        // usual bias by [`BIAS_WEIGHT`] deals' worth (one solved deal alone is noisy).
+        let n = solved.len() as f64;
+        let bias: Vec<f64> = strains
+            .iter()
+            .enumerate()
+            .map(|(j, &s)| {
+                let sum: f64 = solved.iter().map(|(h, t)| t[j] - side(h, s)).sum();
+                (sum + BIAS_WEIGHT * ESTIMATE_BIAS) / (n + BIAS_WEIGHT)
+            })
+            .collect();
+        let mut samples = Samples {
+            strains: strains.to_vec(),
+            tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
+        };
+        for _ in 0..ESTIMATED {
+            let Some(hands) = k.sample_fitting(rng) else {
+                break;
+            };
+            // What the estimate leaves unexplained, as a bell of its measured spread.
+            let noise: f64 = (0..4).map(|_| rng.gen_range(-1.0..1.0)).sum::<f64>();
+            let noise = noise * ESTIMATE_SPREAD / (4.0f64 / 3.0).sqrt();
+            let row = strains
+                .iter()
+                .zip(&bias)
+                .map(|(&s, &b)| (side(&hands, s) + b + noise).clamp(0.0, 13.0))
+                .collect();
+            samples.tricks.push(row);
+        }
+        samples
     }
 
     /// The strains the declarer could play in: the four suits, and No Trump where allowed.
@@ -254,61 +317,64 @@ impl Table<'_> {
                 _ => None,
             })
             .collect();
-        let (avg, effort) = self.strain_tricks(&strains, rng);
+        let (samples, effort) = self.strain_tricks(&strains, rng);
+        let avg = samples.means();
         let best = (0..strains.len()).max_by(|&a, &b| avg[a].total_cmp(&avg[b]).then(b.cmp(&a)));
         (best.map_or(legal[0], |i| Move::Trump(strains[i])), effort)
     }
 
-    /// Contract games: the lowest bid my side makes on average with a random partner hand,
-    /// in the strain it names or (number bids) the best strain; pass when none is.
+    /// Contract games: the call with the best expected score for my side over the sampled
+    /// deals (see [`bid_value`]), against passing and so leaving the standing bid to play.
     pub fn contract_call(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
+        let Some(rules) = self.rules.contract.as_ref() else {
+            return (legal[0], Effort::default());
+        };
         let strains = self.strains();
-        let (avg, effort) = self.strain_tricks(&strains, rng);
-        let best_strain = (0..strains.len())
-            .max_by(|&a, &b| avg[a].total_cmp(&avg[b]))
-            .unwrap_or(0);
-        let expected = |bid_strain: Option<Strain>| -> f64 {
-            let i = bid_strain
-                .and_then(|s| strains.iter().position(|&x| x == s))
-                .unwrap_or(best_strain);
-            avg.get(i).copied().unwrap_or(0.0)
-        };
-        let bids: Vec<(Move, u8, f64)> = legal
-            .iter()
-            .filter_map(|&m| match m {
-                Move::Call(Call::Bid(b)) => Some((m, b.level.get(), expected(b.strain))),
-                _ => None,
-            })
-            .collect();
-        // Double-dummy tricks flatter the declarer, and a partner who holds the high bid has
-        // already counted on his hand: ask for a margin, a larger one to outbid him.
-        let partner_high = self
-            .view
-            .auction
-            .iter()
-            .rev()
-            .find(|c| c.call.starts_with(|ch: char| ch.is_ascii_digit()))
-            .is_some_and(|c| c.seat == self.me().partner());
-        let margin = if partner_high { 1.5 } else { 0.5 };
-        let makes = bids
-            .iter()
-            .filter(|&&(_, level, e)| f64::from(level) <= e - margin)
-            .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)));
-        let pass = Move::Call(Call::Pass);
-        let choice = match makes {
-            Some(&(m, _, _)) => m,
-            None if legal.contains(&pass) => pass,
-            // A forced bid: the lowest in the best strain.
-            None => bids
-                .iter()
-                .min_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)))
-                .map_or(legal[0], |&(m, _, _)| m),
-        };
-        (choice, effort)
+        let (samples, effort) = self.strain_tricks(&strains, rng);
+        let choice = bid_value::best_call(rules, &samples, self.standing(), legal, DECLARER_EDGE);
+        (choice.unwrap_or(legal[0]), effort)
     }
 
-    /// 400 and Forty-One: my share of my side's average double-dummy tricks with the fixed
-    /// trump (shared by strength: high-card points plus trumps), and the legal bid nearest it.
+    /// A contract call from estimated deals alone, for when solving ran out of time.
+    pub fn estimated_call(&self, legal: &[Move], rng: &mut impl Rng) -> Option<Move> {
+        let rules = self.rules.contract.as_ref()?;
+        let strains = self.strains();
+        let samples = self.estimated(&self.blind_for(true), &strains, &[], rng);
+        bid_value::best_call(rules, &samples, self.standing(), legal, DECLARER_EDGE)
+    }
+
+    /// The standing bid of the auction so far, whose it is and how doubled.
+    fn standing(&self) -> Option<Standing> {
+        let mut standing = None;
+        for c in &self.view.auction {
+            match Move::parse(DecisionKind::Call, &c.call) {
+                Ok(Move::Call(Call::Bid(b))) => {
+                    standing = Some(Standing {
+                        level: b.level,
+                        strain: b.strain,
+                        ours: c.seat.team() == self.me().team(),
+                        multiplier: 1,
+                    });
+                }
+                Ok(Move::Call(Call::Double)) => {
+                    if let Some(s) = standing.as_mut() {
+                        s.multiplier = 2;
+                    }
+                }
+                Ok(Move::Call(Call::Redouble)) => {
+                    if let Some(s) = standing.as_mut() {
+                        s.multiplier = 4;
+                    }
+                }
+                _ => {}
+            }
+        }
+        standing
+    }
+
+    /// 400 and Forty-One: my share of my side's double-dummy tricks with the fixed trump in
+    /// each sampled deal (shared by strength: high-card points plus trumps), and the legal
+    /// bid with the best expected score over them under the points table.
     pub fn individual_bid(&self, legal: &[Move], rng: &mut impl Rng) -> (Move, Effort) {
         let Some(trump) = self.rules.individual.as_ref().map(|i| i.trump) else {
             return (legal[0], Effort::default());
@@ -322,7 +388,7 @@ impl Table<'_> {
         let strength = |h: CardSet| {
             f64::from(h.high_card_points()) + 1.5 * f64::from(h.count_suit(trump)) + 1.0
         };
-        let mut sum = 0.0;
+        let mut shares = Vec::new();
         let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |ps, vs| {
             let p = &ps[0];
             let left = f64::from(p.tricks_left());
@@ -333,22 +399,12 @@ impl Table<'_> {
                 left - leaders
             };
             let (a, b) = (strength(p.held[me]), strength(p.held[me.partner()]));
-            sum += side * a / (a + b);
+            shares.push(side * a / (a + b));
         });
-        let mine = sum / effort.samples.max(1) as f64;
-        let choice = legal
-            .iter()
-            .filter_map(|&m| match m {
-                Move::Call(Call::Bid(b)) => Some((m, f64::from(b.level.get()))),
-                _ => None,
-            })
-            .min_by(|a, b| {
-                (a.1 - mine)
-                    .abs()
-                    .total_cmp(&(b.1 - mine).abs())
-                    .then(a.1.total_cmp(&b.1))
-            })
-            .map_or(legal[0], |(m, _)| m);
-        (choice, effort)
+        let Some(ind) = self.rules.individual.as_ref() else {
+            return (legal[0], effort);
+        };
+        let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours);
+        (choice.unwrap_or(legal[0]), effort)
     }
 }

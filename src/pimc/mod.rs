@@ -3,6 +3,7 @@
 //! sampled to agree with what is public (see [`decide`]); each move gets a time budget, and
 //! the seed makes a move depend only on the request and the budget's sample count.
 
+pub mod bid_value;
 pub mod decide;
 pub mod infer;
 pub mod quick;
@@ -99,8 +100,9 @@ const FLOOR_MS: u64 = 1000;
 
 /// The time a move may take: the hard limit, by which the bot answers whatever the solver
 /// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
-/// stops at `--ms` or at 70% of the hard limit, whichever is sooner, so that the batch under
-/// way usually ends in time. Both are kept under 40% of the referee's limit.
+/// stops at `--ms` (calls and trump choices: ten times `--ms`) or at 70% of the hard limit,
+/// whichever is sooner, so that the batch under way usually ends in time.
+/// Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
     let limit = msg
         .time
@@ -108,10 +110,12 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
     let hard = cfg.ms.max(FLOOR_MS).min(limit);
-    (
-        Duration::from_millis(cfg.ms.min(hard * 7 / 10)),
-        Duration::from_millis(hard),
-    )
+    // A call or trump choice solves a deal in every strain, and the score rests on it: it
+    // thinks ten times `--ms`, up to the 70% mark (a few such moves a hand).
+    let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
+    let ms = if bidding { cfg.ms * 10 } else { cfg.ms };
+    let think = ms.min(hard * 7 / 10);
+    (Duration::from_millis(think), Duration::from_millis(hard))
 }
 
 /// The move (as the legal list writes it), whether solving found it (or the clock ran out and
@@ -144,7 +148,7 @@ fn answer_in_time(
     if let Some((text, effort)) = solved {
         return ((text, true, decision), effort);
     }
-    let text = quick_answer(rules.as_ref(), &msg).unwrap_or(first);
+    let text = quick_answer(&cfg, rules.as_ref(), &msg).unwrap_or(first);
     ((text, false, decision), Effort::default())
 }
 
@@ -159,9 +163,25 @@ fn legal_moves(msg: &Incoming) -> Option<(DecisionKind, Vec<Move>)> {
     (legal.len() == msg.legal.len() && !legal.is_empty()).then_some((kind, legal))
 }
 
-fn quick_answer(rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
-    let (_, legal) = legal_moves(msg)?;
-    let mv = quick::answer(rules?, msg.view.as_ref()?, &legal);
+fn quick_answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> Option<String> {
+    let (kind, legal) = legal_moves(msg)?;
+    let (rules, view) = (rules?, msg.view.as_ref()?);
+    // A contract call weighs estimated deals by the game's scoring even without a solve.
+    let estimated = (kind == DecisionKind::Call && rules.contract.is_some())
+        .then(|| {
+            let table = Table {
+                rules,
+                view,
+                deadline: Instant::now(),
+                max_samples: 0,
+                read_bids: !cfg.ignore_bids,
+            };
+            let id = msg.id.unwrap_or(0);
+            let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            table.estimated_call(&legal, &mut rng)
+        })
+        .flatten();
+    let mv = estimated.unwrap_or_else(|| quick::answer(rules, view, &legal));
     let i = legal.iter().position(|&m| m == mv)?;
     Some(msg.legal[i].clone())
 }
@@ -295,5 +315,12 @@ mod tests {
         // The referee's limit caps both (40% of it).
         let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
         assert_eq!((ms(think), ms(hard)), (280, 400));
+        // Calls think ten times --ms, to the 70% mark at most.
+        let call: Incoming =
+            serde_json::from_str(r#"{"type":"request","decision":"call"}"#).unwrap();
+        let (think, hard) = budget(&cfg(50), &call);
+        assert_eq!((ms(think), ms(hard)), (500, 1000));
+        let (think, _) = budget(&cfg(100), &call);
+        assert_eq!(ms(think), 700);
     }
 }

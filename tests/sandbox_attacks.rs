@@ -319,10 +319,54 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let attacked = tournament(
-        &s.attacker("results", &[&results.display().to_string()]),
-        &out_dir,
+    // The seal's key and checkpoint (issue 14) are in the same directory: neither readable
+    // nor writable.
+    let (key, seal) = (out_dir.join(".seal-key"), out_dir.join("results.seal"));
+    let targets = [&results, &key, &seal].map(|p| p.display().to_string());
+    let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
+    let attacked = tournament(&s.attacker("results", &targets), &out_dir);
+    assert_no_leftovers(&s.0.marker);
+    // The same attack in the strict view.
+    let strict_dir = s.0.path("strict");
+    let strict_targets = [".seal-key", "results.seal", "results.jsonl"]
+        .map(|f| strict_dir.join(f).display().to_string());
+    let strict_targets: Vec<&str> = strict_targets.iter().map(String::as_str).collect();
+    let child = common::command()
+        .args([
+            "tournament",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--sandbox-view",
+            "strict",
+        ])
+        .arg("--out")
+        .arg(&strict_dir)
+        .arg("--bot")
+        .arg(format!("a={}", s.attacker("results", &strict_targets)))
+        .arg("--bot")
+        .arg(format!("r={}", s.random_bot()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_with_limit(child, LIMIT);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    let mut tried = false;
+    for log in std::fs::read_dir(strict_dir.join("games"))
+        .unwrap()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
+        tried |= text.contains("NOTHING: results");
+    }
+    assert!(tried, "the attack did not run");
     assert_no_leftovers(&s.0.marker);
     let clean_dir = s.0.path("clean");
     let clean = tournament(&s.attacker("none", &[]), &clean_dir);
@@ -343,6 +387,12 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         .unwrap();
     assert!(
         st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    // ... and all of them under the seal.
+    assert!(
+        !String::from_utf8_lossy(&st.stderr).contains("the slow way"),
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );

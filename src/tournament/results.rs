@@ -207,7 +207,10 @@ pub fn stream_rows_sealed(
         Ok::<_, String>((n, reader.join().ok().flatten()))
     })?;
     let Some(end) = end else {
-        return Ok(Streamed { rows: n, seal: None });
+        return Ok(Streamed {
+            rows: n,
+            seal: None,
+        });
     };
     if check == RowCheck::Sealed && end.checked > 0 {
         eprintln!(

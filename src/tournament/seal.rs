@@ -247,7 +247,11 @@ pub fn sandboxed(dir: &Path) -> bool {
     let text = std::fs::read_to_string(dir.join(super::results::TOURNAMENT_FILE));
     text.ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| v["sandbox"].as_str().is_some_and(|s| s.starts_with("bwrap")))
+        .is_some_and(|v| {
+            v["sandbox"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("bwrap"))
+        })
 }
 
 /// Keeps the seal of `results.jsonl` as rows are appended: the MAC is updated per row (a
@@ -417,7 +421,10 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let d = dir("mode", "bwrap wide");
         ensure_key(&d).unwrap();
-        let mode = std::fs::metadata(d.join(KEY_FILE)).unwrap().permissions().mode();
+        let mode = std::fs::metadata(d.join(KEY_FILE))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
         let _ = std::fs::remove_dir_all(&d);
     }

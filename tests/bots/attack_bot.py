@@ -172,6 +172,8 @@ def attack_ptrace():
 
 def attack_results():
     for path in ARGS:
+        if try_read(path):
+            gained.append(f"read {path}")
         try:
             with open(path, "r+") as f:
                 text = f.read()

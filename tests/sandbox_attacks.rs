@@ -16,27 +16,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_no_leftovers, json_lines, python_bot, root, wait_with_limit, Scratch};
+use common::{
+    assert_no_leftovers, have_bwrap, json_lines, python_bot, root, wait_with_limit, Scratch,
+};
 use serde_json::Value;
 
 const ATTACK_BOT: &str = "tests/bots/attack_bot.py";
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// False (after saying why) when bwrap is missing on a developer's machine; panics under CI.
-fn have_bwrap() -> bool {
-    let ok = Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "bubblewrap (bwrap) is missing: CI must install it (apt-get install bubblewrap)"
-        );
-        eprintln!("SKIPPED: bwrap is not installed; install bubblewrap to run the sandbox tests");
-    }
-    ok
-}
 
 /// One attack game's files and bots; the scratch marker is every bot's tag.
 struct Game(Scratch);

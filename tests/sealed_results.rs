@@ -9,28 +9,13 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{python_bot, stderr, stdout, Scratch, RANDOM_BOT};
+use common::{have_bwrap, python_bot, stderr, stdout, Scratch, RANDOM_BOT};
 use serde_json::Value;
 
 /// The note `standings` gives when it checked rows against their records.
 const SLOW: &str = "checked against their records (the slow way)";
-
-fn have_bwrap() -> bool {
-    let ok = Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "bubblewrap (bwrap) is missing: CI must install it (apt-get install bubblewrap)"
-        );
-        eprintln!("SKIPPED: bwrap is not installed; install bubblewrap to run the sandbox tests");
-    }
-    ok
-}
 
 /// Three entrants, one deal set per match, duplicate: six games.
 fn tournament(s: &Scratch, dir: &Path, extra: &[&str]) -> Output {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{merged_stream_sealed, RowCheck};
+use tarneeb_referee::tournament::results::{merged_stream_sealed, sandboxed, RowCheck};
 use tarneeb_referee::tournament::seal;
 use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::tally::Tally;
@@ -56,7 +56,7 @@ pub fn run(args: StandingsArgs) -> u8 {
     };
     if args.reseal {
         for d in &args.dirs {
-            if !seal::sandboxed(d) {
+            if !sandboxed(d) {
                 eprintln!(
                     "tarneeb: --reseal {}: the tournament ran without a sandbox (its bots could have read the key), so its rows cannot be sealed",
                     d.display()

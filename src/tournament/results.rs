@@ -163,15 +163,15 @@ pub fn stream_rows_sealed(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(Streamed {
                 rows: 0,
-                seal: seal::key_state(dir),
+                seal: seal::key_state(dir, sandboxed(dir)),
             })
         }
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     let opening = match check {
-        RowCheck::Sealed => seal::open(dir, &mut file),
-        RowCheck::Records => seal::unverified(dir, true),
-        RowCheck::Trusted => seal::unverified(dir, hash_trusted),
+        RowCheck::Sealed => seal::open(dir, sandboxed(dir), &mut file),
+        RowCheck::Records => seal::unverified(dir, sandboxed(dir), true),
+        RowCheck::Trusted => seal::unverified(dir, sandboxed(dir), hash_trusted),
     };
     let why = opening.why.clone();
     if matches!(why, Unsealed::Mismatch | Unsealed::Unreadable(_)) && check == RowCheck::Sealed {
@@ -223,6 +223,19 @@ pub fn stream_rows_sealed(
         rows: n,
         seal: end.state,
     })
+}
+
+/// Whether `dir`'s `tournament.json` names a sandbox: only then is a seal there trusted (see
+/// `seal`), since bots without one could have read the key.
+pub fn sandboxed(dir: &Path) -> bool {
+    let text = std::fs::read_to_string(dir.join(TOURNAMENT_FILE));
+    text.ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| {
+            v["sandbox"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("bwrap"))
+        })
 }
 
 /// How [`parse_rows`] ended: rows checked against records, and the hash over every whole line.
@@ -369,6 +382,12 @@ impl ResultsFile {
         let len = self.file.stream_position().unwrap_or(u64::MAX);
         let dir = self.path.parent().unwrap_or(Path::new("."));
         self.seal = Sealer::resume(dir, state, len);
+        if self.seal.is_none() {
+            eprintln!(
+                "note: {}: changed while the tournament started; this run does not seal it (its rows stay checked against their records)",
+                self.path.display()
+            );
+        }
     }
 
     pub fn append(&mut self, row: &GameRow) -> Result<(), String> {

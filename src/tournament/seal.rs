@@ -150,17 +150,18 @@ pub struct Opening {
     pub why: Unsealed,
 }
 
-/// Checks the seal of `dir` against `file` (its `results.jsonl`, left at its start). The
+/// Checks the seal of `dir` against `file` (its `results.jsonl`, left at its start); `sandboxed`:
+/// whether its `tournament.json` names a sandbox (only then is a seal there trusted). The
 /// sealed prefix is hashed here, before any of its rows is handed out, so a row is only ever
 /// trusted after the MAC over it has been compared.
-pub fn open(dir: &Path, file: &mut File) -> Opening {
+pub fn open(dir: &Path, sandboxed: bool, file: &mut File) -> Opening {
     let unsealed = |state, why| Opening {
         trusted_bytes: 0,
         trusted_rows: 0,
         state,
         why,
     };
-    if !sandboxed(dir) {
+    if !sandboxed {
         return unsealed(None, Unsealed::NoSandbox);
     }
     let key = match read_key(dir) {
@@ -208,8 +209,8 @@ pub fn open(dir: &Path, file: &mut File) -> Opening {
 }
 
 /// A fresh hash state with `dir`'s key, when it has one and ran in a sandbox.
-pub fn key_state(dir: &Path) -> Option<SealState> {
-    if !sandboxed(dir) {
+pub fn key_state(dir: &Path, sandboxed: bool) -> Option<SealState> {
+    if !sandboxed {
         return None;
     }
     read_key(dir).ok().flatten().map(SealState::fresh)
@@ -217,11 +218,15 @@ pub fn key_state(dir: &Path) -> Option<SealState> {
 
 /// No row trusted under the seal (`standings --check-records` or `--trust-rows`); the rows
 /// are hashed from the start when `hash`.
-pub fn unverified(dir: &Path, hash: bool) -> Opening {
+pub fn unverified(dir: &Path, sandboxed: bool, hash: bool) -> Opening {
     Opening {
         trusted_bytes: 0,
         trusted_rows: 0,
-        state: if hash { key_state(dir) } else { None },
+        state: if hash {
+            key_state(dir, sandboxed)
+        } else {
+            None
+        },
         why: Unsealed::Missing,
     }
 }
@@ -242,18 +247,6 @@ fn hash_prefix(file: &mut File, bytes: u64, hasher: &mut blake3::Hasher) -> std:
     Ok(bytes - left)
 }
 
-/// Whether `dir`'s `tournament.json` names a sandbox (only then is a seal there trusted).
-pub fn sandboxed(dir: &Path) -> bool {
-    let text = std::fs::read_to_string(dir.join(super::results::TOURNAMENT_FILE));
-    text.ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| {
-            v["sandbox"]
-                .as_str()
-                .is_some_and(|s| s.starts_with("bwrap"))
-        })
-}
-
 /// Keeps the seal of `results.jsonl` as rows are appended: the MAC is updated per row (a
 /// BLAKE3 update of a few hundred bytes), the checkpoint written now and then and when the
 /// sealer is dropped (the run ended, was interrupted or failed).
@@ -267,13 +260,9 @@ pub struct Sealer {
 
 impl Sealer {
     /// Goes on from `state`, which must cover the whole of `results.jsonl` (`len` bytes);
-    /// `None`, with a note, when it does not.
+    /// `None` when it does not.
     pub fn resume(dir: &Path, state: SealState, len: u64) -> Option<Sealer> {
         if state.bytes != len {
-            eprintln!(
-                "note: {}: changed while the tournament started; this run does not seal it (its rows stay checked against their records)",
-                dir.join(super::results::RESULTS_FILE).display()
-            );
             return None;
         }
         let mut s = Sealer {
@@ -353,15 +342,10 @@ fn unhex(text: &str) -> Option<[u8; 32]> {
 mod tests {
     use super::*;
 
-    fn dir(name: &str, sandbox: &str) -> PathBuf {
+    fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("seal-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(
-            d.join(super::super::results::TOURNAMENT_FILE),
-            format!("{{\"sandbox\":\"{sandbox}\"}}"),
-        )
-        .unwrap();
         d
     }
 
@@ -376,40 +360,44 @@ mod tests {
         std::fs::write(d.join("results.jsonl"), text).unwrap();
     }
 
-    fn opening(d: &Path) -> Opening {
-        open(d, &mut File::open(d.join("results.jsonl")).unwrap())
+    fn opening(d: &Path, sandboxed: bool) -> Opening {
+        open(
+            d,
+            sandboxed,
+            &mut File::open(d.join("results.jsonl")).unwrap(),
+        )
     }
 
     #[test]
     fn a_seal_covers_exactly_the_bytes_written() {
-        let d = dir("ok", "bwrap wide");
+        let d = dir("ok");
         seal_lines(&d, &["{\"a\":1}\n", "{\"a\":2}\n"]);
-        let o = opening(&d);
+        let o = opening(&d, true);
         assert_eq!((o.trusted_bytes, o.trusted_rows), (16, 2));
         assert_eq!(o.why, Unsealed::AfterSeal);
         // One byte changed: nothing is trusted.
         std::fs::write(d.join("results.jsonl"), "{\"a\":1}\n{\"a\":3}\n").unwrap();
-        let o = opening(&d);
+        let o = opening(&d, true);
         assert_eq!((o.trusted_bytes, o.why), (0, Unsealed::Mismatch));
         // Shortened: nothing is trusted either.
         std::fs::write(d.join("results.jsonl"), "{\"a\":1}\n").unwrap();
-        assert_eq!(opening(&d).why, Unsealed::Mismatch);
+        assert_eq!(opening(&d, true).why, Unsealed::Mismatch);
         let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]
     fn no_trust_without_a_sandbox_or_a_key() {
-        let d = dir("none", "none");
+        let d = dir("none");
         seal_lines(&d, &["{\"a\":1}\n"]);
-        let o = opening(&d);
+        let o = opening(&d, false);
         assert_eq!((o.trusted_bytes, o.why), (0, Unsealed::NoSandbox));
-        let d2 = dir("nokey", "bwrap strict");
+        let d2 = dir("nokey");
         seal_lines(&d2, &["{\"a\":1}\n"]);
         std::fs::remove_file(d2.join(KEY_FILE)).unwrap();
-        assert_eq!(opening(&d2).why, Unsealed::Missing);
+        assert_eq!(opening(&d2, true).why, Unsealed::Missing);
         // Another key (a directory re-made, or a key forged in place) does not verify.
         ensure_key(&d2).unwrap();
-        assert_eq!(opening(&d2).why, Unsealed::Mismatch);
+        assert_eq!(opening(&d2, true).why, Unsealed::Mismatch);
         for d in [d, d2] {
             let _ = std::fs::remove_dir_all(&d);
         }
@@ -419,7 +407,7 @@ mod tests {
     #[test]
     fn the_key_is_private() {
         use std::os::unix::fs::PermissionsExt;
-        let d = dir("mode", "bwrap wide");
+        let d = dir("mode");
         ensure_key(&d).unwrap();
         let mode = std::fs::metadata(d.join(KEY_FILE))
             .unwrap()

@@ -9,6 +9,11 @@ win at random. Written: tournament.json, results.jsonl and, because standings ch
 against its record (seed in the header, the result line), a two-line record per game
 (games/NNNNNN.jsonl: a header and the result; about 4 GB of disk blocks for a million).
 With --rows-only no record is written: time `tarneeb standings --trust-rows DIR` on it.
+
+tournament.json names a sandbox ("bwrap wide"), as a sandboxed run's does, so the rows can be
+sealed: `tarneeb standings --trust-rows --reseal DIR` seals them as written (the owner's
+choice; with records, `tarneeb standings --reseal DIR` checks them first), after which a plain
+`tarneeb standings DIR` takes them under the seal without opening a record.
 """
 
 import itertools
@@ -26,7 +31,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     ents = ["a", "b", "c", "d", "e", "loser"]
     with open(os.path.join(out, "tournament.json"), "w") as f:
-        json.dump({"entrants": [{"name": e, "command": [e]} for e in ents]}, f)
+        json.dump({"entrants": [{"name": e, "command": [e]} for e in ents],
+                   "sandbox": "bwrap wide"}, f)
     os.makedirs(os.path.join(out, "games"), exist_ok=True)
     header = (
         '{"type":"header","format":1,"referee":"tarneeb-referee 0.1.0","rules":{"target":31,"max-'

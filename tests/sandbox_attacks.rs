@@ -16,27 +16,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_no_leftovers, json_lines, python_bot, root, wait_with_limit, Scratch};
+use common::{
+    assert_no_leftovers, have_bwrap, json_lines, python_bot, root, wait_with_limit, Scratch,
+};
 use serde_json::Value;
 
 const ATTACK_BOT: &str = "tests/bots/attack_bot.py";
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// False (after saying why) when bwrap is missing on a developer's machine; panics under CI.
-fn have_bwrap() -> bool {
-    let ok = Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "bubblewrap (bwrap) is missing: CI must install it (apt-get install bubblewrap)"
-        );
-        eprintln!("SKIPPED: bwrap is not installed; install bubblewrap to run the sandbox tests");
-    }
-    ok
-}
 
 /// One attack game's files and bots; the scratch marker is every bot's tag.
 struct Game(Scratch);
@@ -319,11 +305,60 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let attacked = tournament(
-        &s.attacker("results", &[&results.display().to_string()]),
-        &out_dir,
-    );
+    // The seal's key and checkpoint (issue 14) are in the same directory: neither readable
+    // nor writable, named or found by walking the directory above it.
+    let (key, seal) = (out_dir.join(".seal-key"), out_dir.join("results.seal"));
+    let above = s.0.dir.display().to_string();
+    let targets = [&results, &key, &seal].map(|p| p.display().to_string());
+    let mut targets: Vec<&str> = targets.iter().map(String::as_str).collect();
+    targets.push(&above);
+    let attacked = tournament(&s.attacker("results", &targets), &out_dir);
     assert_no_leftovers(&s.0.marker);
+    // The same attack in the strict view, walking the directory above the tournament's (a file
+    // the operator names on a bot's command line is shown to it by design, so none is named).
+    let strict_dir = s.0.path("strict");
+    let strict_targets = [above.as_str()];
+    let child = common::command()
+        .args([
+            "tournament",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--sandbox-view",
+            "strict",
+        ])
+        .arg("--out")
+        .arg(&strict_dir)
+        .arg("--bot")
+        .arg(format!("a={}", s.attacker("results", &strict_targets)))
+        .arg("--bot")
+        .arg(format!("r={}", s.random_bot()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_with_limit(child, LIMIT);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut tried = false;
+    for log in std::fs::read_dir(strict_dir.join("games"))
+        .unwrap()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
+        tried |= text.contains("NOTHING: results");
+    }
+    assert!(tried, "the attack did not run");
+    assert_no_leftovers(&s.0.marker);
+    for log in std::fs::read_dir(out_dir.join("games")).unwrap().flatten() {
+        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
+    }
     let clean_dir = s.0.path("clean");
     let clean = tournament(&s.attacker("none", &[]), &clean_dir);
     assert_eq!(
@@ -331,10 +366,6 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         "the standings differ from the same tournament without the attack"
     );
     assert!(attacked.contains("sandbox: bwrap wide"), "{attacked}");
-    for log in std::fs::read_dir(out_dir.join("games")).unwrap().flatten() {
-        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
-        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
-    }
     // standings of the attacked directory agree too (its rows all match their records).
     let st = common::command()
         .arg("standings")
@@ -343,6 +374,12 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         .unwrap();
     assert!(
         st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    // ... and all of them under the seal.
+    assert!(
+        !String::from_utf8_lossy(&st.stderr).contains("the slow way"),
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );

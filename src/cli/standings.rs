@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{merged_stream, RowCheck};
+use tarneeb_referee::tournament::results::{merged_stream_sealed, sandboxed, RowCheck};
+use tarneeb_referee::tournament::seal;
 use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::tally::Tally;
 use tarneeb_referee::tournament::verdict;
@@ -20,12 +21,23 @@ pub struct StandingsArgs {
     #[arg(long)]
     json: bool,
     /// Take the rows of results.jsonl as written, without checking each against its game
-    /// record. By default every row's seed and result are compared with its record, so a
-    /// forged or edited row is refused; that opens every record, which is most of the time
-    /// on a directory of a million games. Use it only on directories you produced yourself
-    /// and kept out of others' reach.
-    #[arg(long)]
+    /// record. By default the rows the runner sealed (results.seal, a keyed MAC over the
+    /// file whose key the sandbox hides from bots) are taken as written and every other row's
+    /// seed and result are compared with its record, so a forged or edited row is refused.
+    /// Use it only on directories you produced yourself and kept out of others' reach.
+    #[arg(long, conflicts_with = "check_records")]
     trust_rows: bool,
+    /// Check every row against its record, sealed or not (opens every record: minutes on a
+    /// directory of a million games).
+    #[arg(long)]
+    check_records: bool,
+    /// Seal the rows read (after the check chosen: by default the unsealed rows against their
+    /// records; with --trust-rows, none), so later reads take them without opening their
+    /// records: for a directory whose seal no longer matches after a repair, or one made
+    /// before seals existed. Directories of tournaments run without a sandbox cannot be
+    /// sealed.
+    #[arg(long)]
+    reseal: bool,
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
@@ -37,19 +49,44 @@ pub fn run(args: StandingsArgs) -> u8 {
     };
     let check = if args.trust_rows {
         RowCheck::Trusted
-    } else {
+    } else if args.check_records {
         RowCheck::Records
+    } else {
+        RowCheck::Sealed
     };
+    if args.reseal {
+        for d in &args.dirs {
+            if !sandboxed(d) {
+                eprintln!(
+                    "tarneeb: --reseal {}: the tournament ran without a sandbox (its bots could have read the key), so its rows cannot be sealed",
+                    d.display()
+                );
+                return 2;
+            }
+            if let Err(e) = seal::ensure_key(d) {
+                eprintln!("tarneeb: --reseal: {e}");
+                return 1;
+            }
+        }
+    }
     // Rows are streamed, in one pass, into running totals and the test: memory does not
     // grow with the rows.
     let mut tally = Tally::new();
     let streamed = verdict.and_then(|mut verdict| {
-        let sandboxes = merged_stream(&args.dirs, check, |r| {
+        let (sandboxes, seals) = merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
             if let Some(t) = verdict.as_mut() {
                 t.push(&r);
             }
             tally.push(r);
         })?;
+        if args.reseal {
+            for (d, state) in args.dirs.iter().zip(seals) {
+                let (rows, bytes) = state.as_ref().map_or((0, 0), |s| (s.rows, s.bytes));
+                // Dropped at once: the seal is written for exactly the rows read.
+                drop(state.and_then(|s| seal::Sealer::resume(d, s, bytes)));
+                eprintln!("sealed {rows} rows of {}", d.display());
+            }
+        }
         Ok((sandboxes, verdict))
     });
     match streamed {

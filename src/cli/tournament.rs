@@ -93,7 +93,8 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "R")]
     round: Option<u64>,
     /// Swiss with --shard: the other shards' --out directories, whose results of the earlier
-    /// rounds the pairing needs (read, never written; this shard's own directory is skipped).
+    /// rounds the pairing needs (read, never written, hidden from the bots like --out; this
+    /// shard's own directory is skipped).
     #[arg(long, value_name = "DIR", num_args = 1..)]
     peers: Vec<PathBuf>,
     #[command(flatten)]
@@ -280,6 +281,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let time = a.limits.time();
     let mut sandbox = a.sandbox.sandbox().map_err(|e| usage(e.to_string()))?;
     sandbox.mask(&a.out);
+    // Other shards' directories hold records (a duplicate twin's deals) and seal keys.
+    for p in &a.peers {
+        sandbox.mask(p);
+    }
     if let Some(p) = &a.deals_from {
         sandbox.mask(p);
     }

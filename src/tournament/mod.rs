@@ -28,6 +28,7 @@ pub mod results;
 pub mod row;
 pub mod runner;
 pub mod schedule;
+pub mod seal;
 pub mod small_sample;
 pub mod sprt;
 pub mod standings;

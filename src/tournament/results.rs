@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::row::GameRow;
+use super::seal::{self, SealState, Sealer, Unsealed};
 use crate::protocol::FaultKind;
 use crate::record::RecordLine;
 
@@ -109,6 +110,9 @@ pub fn read_rows(dir: &Path) -> Result<Vec<GameRow>, String> {
 /// Whether rows are checked against their records as they are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowCheck {
+    /// Rows under a valid seal (see `seal`) as written, every other row as [`RowCheck::Records`]
+    /// (with a note saying how many and why). The default.
+    Sealed,
     /// Each row's seed and result against its record (see `integrity`): a forged or edited row
     /// is refused. Opens every record, which is most of the time on big directories.
     Records,
@@ -122,7 +126,7 @@ pub fn stream_rows(
     dir: &Path,
     each: impl FnMut(GameRow) -> Result<(), String>,
 ) -> Result<u64, String> {
-    stream_rows_with(dir, RowCheck::Records, each)
+    stream_rows_with(dir, RowCheck::Sealed, each)
 }
 
 /// [`stream_rows`] with the check chosen.
@@ -132,21 +136,64 @@ pub fn stream_rows(
 pub fn stream_rows_with(
     dir: &Path,
     check: RowCheck,
-    mut each: impl FnMut(GameRow) -> Result<(), String>,
+    each: impl FnMut(GameRow) -> Result<(), String>,
 ) -> Result<u64, String> {
+    Ok(stream_rows_sealed(dir, check, false, each)?.rows)
+}
+
+/// What [`stream_rows_sealed`] read.
+pub struct Streamed {
+    pub rows: u64,
+    /// The keyed hash of every whole line read, to seal them (see `seal`): there when the
+    /// directory has a key and ran in a sandbox.
+    pub seal: Option<SealState>,
+}
+
+/// [`stream_rows_with`], also hashing the rows for a new seal (rows taken as written are
+/// hashed only when `hash_trusted`: a cost `standings --trust-rows` does not pay).
+pub fn stream_rows_sealed(
+    dir: &Path,
+    check: RowCheck,
+    hash_trusted: bool,
+    mut each: impl FnMut(GameRow) -> Result<(), String>,
+) -> Result<Streamed, String> {
     let path = dir.join(RESULTS_FILE);
-    let file = match File::open(&path) {
+    let mut file = match File::open(&path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Streamed {
+                rows: 0,
+                seal: seal::key_state(dir, sandboxed(dir)),
+            })
+        }
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    std::thread::scope(|scope| {
+    let opening = match check {
+        RowCheck::Sealed => seal::open(dir, sandboxed(dir), &mut file),
+        RowCheck::Records => seal::unverified(dir, sandboxed(dir), true),
+        RowCheck::Trusted => seal::unverified(dir, sandboxed(dir), hash_trusted),
+    };
+    let why = opening.why.clone();
+    if matches!(why, Unsealed::Mismatch | Unsealed::Unreadable(_)) && check == RowCheck::Sealed {
+        // Said before the rows are read: a forged row found below then comes with its cause.
+        eprintln!(
+            "note: {}: {why}; its rows are checked against their records (the slow way)",
+            path.display()
+        );
+    }
+    let (n, end) = std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<GameRow>, String>>(4);
         let (dir, path) = (dir, path.as_path());
-        scope.spawn(move || {
-            let sent = parse_rows(file, dir, path, check, |batch| tx.send(Ok(batch)).is_ok());
-            if let Err(e) = sent {
-                let _ = tx.send(Err(e));
+        let reader = scope.spawn(move || {
+            let sent = parse_rows(file, dir, path, check, opening, |batch| {
+                tx.send(Ok(batch)).is_ok()
+            });
+            match sent {
+                Ok(end) => Some(end),
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    None
+                }
             }
         });
         let mut n = 0u64;
@@ -157,8 +204,44 @@ pub fn stream_rows_with(
                 each(row)?;
             }
         }
-        Ok(n)
+        Ok::<_, String>((n, reader.join().ok().flatten()))
+    })?;
+    let Some(end) = end else {
+        return Ok(Streamed {
+            rows: n,
+            seal: None,
+        });
+    };
+    if check == RowCheck::Sealed && end.checked > 0 {
+        eprintln!(
+            "note: {}: {} of {n} rows checked against their records (the slow way): {why}",
+            path.display(),
+            end.checked,
+        );
+    }
+    Ok(Streamed {
+        rows: n,
+        seal: end.state,
     })
+}
+
+/// Whether `dir`'s `tournament.json` names a sandbox: only then is a seal there trusted (see
+/// `seal`), since bots without one could have read the key.
+pub fn sandboxed(dir: &Path) -> bool {
+    let text = std::fs::read_to_string(dir.join(TOURNAMENT_FILE));
+    text.ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| {
+            v["sandbox"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("bwrap"))
+        })
+}
+
+/// How [`parse_rows`] ended: rows checked against records, and the hash over every whole line.
+struct ParseEnd {
+    checked: u64,
+    state: Option<SealState>,
 }
 
 /// The reading side of [`stream_rows_with`]: rows in batches to `send` (false when nobody
@@ -168,13 +251,16 @@ fn parse_rows(
     dir: &Path,
     path: &Path,
     check: RowCheck,
+    opening: seal::Opening,
     mut send: impl FnMut(Vec<GameRow>) -> bool,
-) -> Result<(), String> {
+) -> Result<ParseEnd, String> {
     const BATCH: usize = 256;
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut checker = super::integrity::RowChecker::new(dir, path);
     let (mut line, mut buf) = (0usize, String::new());
     let mut batch = Vec::with_capacity(BATCH);
+    let (trusted, mut state) = (opening.trusted_bytes, opening.state);
+    let (mut offset, mut rows, mut checked) = (0u64, 0u64, 0u64);
     loop {
         buf.clear();
         let read = reader
@@ -184,6 +270,8 @@ fn parse_rows(
             break;
         }
         line += 1;
+        let start = offset;
+        offset += read as u64;
         if !buf.ends_with('\n') {
             eprintln!(
                 "tarneeb: {}:{line}: an incomplete last line (a run stopped while writing it) is not counted; resuming plays its game again",
@@ -191,27 +279,47 @@ fn parse_rows(
             );
             break;
         }
+        // The bytes the seal's hash has not taken yet (a seal ends at a line's end).
+        if let Some(st) = state.as_mut().filter(|st| offset > st.bytes) {
+            let from = st.bytes.saturating_sub(start) as usize;
+            st.hasher.update(&buf.as_bytes()[from..]);
+            st.bytes = offset;
+        }
         if buf.trim().is_empty() {
             continue;
         }
+        rows += 1;
         let row: GameRow = serde_json::from_str(&buf).map_err(|e| {
             format!(
                 "{}:{line}: not a result row (a torn or edited line): {e}; remove that line and run the same tournament command again to replay its game",
                 path.display(),
             )
         })?;
-        if check == RowCheck::Records {
-            checker.check(line, &row, |game| first_line_of(path, game))?;
+        match check {
+            RowCheck::Sealed if offset <= trusted => {
+                checker.unique(line, &row, |game| first_line_of(path, game))?
+            }
+            RowCheck::Sealed | RowCheck::Records => {
+                checked += 1;
+                checker.check(line, &row, |game| first_line_of(path, game))?
+            }
+            RowCheck::Trusted => {}
         }
         batch.push(row);
         if batch.len() == BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
-            return Ok(());
+            return Ok(ParseEnd {
+                checked,
+                state: None,
+            });
         }
     }
     if !batch.is_empty() {
         send(batch);
     }
-    Ok(())
+    if let Some(st) = state.as_mut() {
+        st.rows = rows;
+    }
+    Ok(ParseEnd { checked, state })
 }
 
 /// The line of `results.jsonl` holding the first row of `game` (for an error message).
@@ -223,10 +331,11 @@ fn first_line_of(path: &Path, game: u64) -> Option<usize> {
     })
 }
 
-/// Appends rows to `results.jsonl`, one `write` per row.
+/// Appends rows to `results.jsonl`, one `write` per row, and keeps its seal (see `seal`).
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    seal: Option<Sealer>,
 }
 
 impl ResultsFile {
@@ -260,7 +369,25 @@ impl ResultsFile {
             file.set_len(keep).map_err(io)?;
         }
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        Ok(ResultsFile { file, path })
+        Ok(ResultsFile {
+            file,
+            path,
+            seal: None,
+        })
+    }
+
+    /// Seals what is appended from now on, going on from `state`, the hash of the rows
+    /// already there (read, and checked, just before); not when the file changed since.
+    pub fn seal_from(&mut self, state: SealState) {
+        let len = self.file.stream_position().unwrap_or(u64::MAX);
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        self.seal = Sealer::resume(dir, state, len);
+        if self.seal.is_none() {
+            eprintln!(
+                "note: {}: changed while the tournament started; this run does not seal it (its rows stay checked against their records)",
+                self.path.display()
+            );
+        }
     }
 
     pub fn append(&mut self, row: &GameRow) -> Result<(), String> {
@@ -269,7 +396,11 @@ impl ResultsFile {
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))?;
+        if let Some(s) = self.seal.as_mut() {
+            s.add(line.as_bytes());
+        }
+        Ok(())
     }
 }
 
@@ -332,8 +463,19 @@ pub fn merged_rows(dirs: &[PathBuf]) -> Result<(Vec<GameRow>, Vec<String>), Stri
 pub fn merged_stream(
     dirs: &[PathBuf],
     check: RowCheck,
-    mut each: impl FnMut(GameRow),
+    each: impl FnMut(GameRow),
 ) -> Result<Vec<String>, String> {
+    Ok(merged_stream_sealed(dirs, check, false, each)?.0)
+}
+
+/// [`merged_stream`], also giving each directory's hash state to seal its rows with (see
+/// [`stream_rows_sealed`]).
+pub fn merged_stream_sealed(
+    dirs: &[PathBuf],
+    check: RowCheck,
+    hash_trusted: bool,
+    mut each: impl FnMut(GameRow),
+) -> Result<(Vec<String>, Vec<Option<SealState>>), String> {
     let mut configs = Vec::new();
     let mut sandboxes: Vec<String> = Vec::new();
     for d in dirs {
@@ -355,15 +497,17 @@ pub fn merged_stream(
     }
     let same = configs.windows(2).all(|w| w[0] == w[1]);
     let mut counted = super::integrity::GameSet::default();
+    let mut seals = Vec::new();
     for d in dirs {
-        stream_rows_with(d, check, |r| {
+        let read = stream_rows_sealed(d, check, hash_trusted, |r| {
             if !same || counted.insert(r.game) {
                 each(r);
             }
             Ok(())
         })?;
+        seals.push(read.seal);
     }
-    Ok(sandboxes)
+    Ok((sandboxes, seals))
 }
 
 /// A `tournament.json` without what shards of one tournament may differ in (`shard`, the

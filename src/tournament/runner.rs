@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
-use super::results::{record_path, record_summary, stream_rows, ResultsFile};
+use super::results::{record_path, record_summary, stream_rows_sealed, ResultsFile, RowCheck};
 use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use super::sprt::SprtConfig;
@@ -116,6 +116,9 @@ pub struct Prior {
     /// Results-dependent schedules (bounded by the entrants): the rows, to feed the schedule
     /// in its order.
     rows: HashMap<u64, GameRow>,
+    /// The hash of the rows read, to go on sealing (see [`super::seal`]); `None` without a
+    /// sandbox.
+    seal: Option<super::seal::SealState>,
 }
 
 impl Prior {
@@ -143,8 +146,18 @@ pub fn load_prior(cfg: &RunConfig, schedule: &Schedule) -> Result<Prior, String>
         sprt: cfg.sprt.map(|c| SprtTracker::new(c, &cfg.entrants[0].name)),
         done: GameSet::default(),
         rows: HashMap::new(),
+        seal: None,
     };
-    stream_rows(&cfg.dir, |row| {
+    // Bots outside a sandbox could read the key: such a run seals nothing.
+    let sandboxed = cfg.sandbox.label().starts_with("bwrap");
+    if sandboxed {
+        super::seal::ensure_key(&cfg.dir)?;
+    } else {
+        eprintln!(
+            "note: no sandbox: results.jsonl is not sealed, so `tarneeb standings` checks each of its rows against its record"
+        );
+    }
+    let read = stream_rows_sealed(&cfg.dir, RowCheck::Sealed, false, |row| {
         if let Some(t) = prior.sprt.as_mut() {
             t.push(&row);
         }
@@ -163,6 +176,7 @@ pub fn load_prior(cfg: &RunConfig, schedule: &Schedule) -> Result<Prior, String>
         prior.tally.push(row);
         Ok(())
     })?;
+    prior.seal = read.seal.filter(|_| sandboxed);
     Ok(prior)
 }
 
@@ -262,8 +276,11 @@ pub fn run(
     prior: Prior,
     stop: &AtomicBool,
 ) -> Result<RunSummary, RunError> {
-    let results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
     let resumed = prior.rows();
+    let mut results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
+    if let Some(state) = prior.seal {
+        results.seal_from(state);
+    }
     let tracker = prior.sprt;
     let halted = tracker.as_ref().is_some_and(|t| t.decided().is_some());
     let shared = Mutex::new(Shared {

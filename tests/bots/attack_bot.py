@@ -171,7 +171,23 @@ def attack_ptrace():
 
 
 def attack_results():
-    for path in ARGS:
+    """Each file named, and every file under each directory named (a tournament directory the
+    bot knows the place of, without its files being on the bot's command line). Reading counts
+    only for files found: a file named on a bot's command line is shown to it read-only by
+    design (its program's own files)."""
+    paths = []
+    for arg in ARGS:
+        if os.path.isdir(arg):
+            for root, _dirs, files in os.walk(arg):
+                paths.extend((os.path.join(root, f), os.path.join(root, f) not in ARGS)
+                             for f in files)
+        elif os.path.lexists(arg):
+            # (A path the bot's view lacks is no target: opening it to append would only make
+            # a file of the bot's own.)
+            paths.append((arg, False))
+    for path, found in paths:
+        if found and try_read(path):
+            gained.append(f"read {path}")
         try:
             with open(path, "r+") as f:
                 text = f.read()

@@ -207,3 +207,19 @@ pub fn schema_validator(def: &str) -> jsonschema::Validator {
     obj.insert("$ref".into(), Value::String(format!("#/$defs/{def}")));
     jsonschema::validator_for(&schema).expect("the schema compiles")
 }
+
+/// False (after saying why) when bwrap is missing on a developer's machine; panics under CI.
+pub fn have_bwrap() -> bool {
+    let ok = std::process::Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "bubblewrap (bwrap) is missing: CI must install it (apt-get install bubblewrap)"
+        );
+        eprintln!("SKIPPED: bwrap is not installed; install bubblewrap to run the sandbox tests");
+    }
+    ok
+}

@@ -135,16 +135,25 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
         a.tmpfs(Path::new("/run"), Some(1 << 20));
     }
     // What the command names under the fresh /tmp and /run (a bot built into /tmp).
+    let mut private_bound: Vec<&Path> = Vec::new();
     if sb.view == View::Wide {
         for p in &extra {
             if (p.starts_with("/tmp") || p.starts_with("/run")) && !is_masked(sb, p) {
                 a.op("--ro-bind", p, p);
+                private_bound.push(p);
             }
         }
     }
-    // 3. Masks outside the working directory, where the view shows them.
+    // 3. Masks outside the working directory, where the view shows them (under the fresh /tmp
+    // and /run only inside what was bound there: a named directory holding the tournament's).
     for m in &sb.masked {
-        if m.starts_with(&cwd) || m.starts_with("/tmp") || m.starts_with("/run") {
+        if m.starts_with(&cwd) {
+            continue;
+        }
+        if m.starts_with("/tmp") || m.starts_with("/run") {
+            if private_bound.iter().any(|b| m.starts_with(b)) {
+                mask(&mut a, m);
+            }
             continue;
         }
         if outside.iter().any(|o| m.starts_with(o)) {
@@ -380,6 +389,34 @@ mod tests {
         assert!(named.contains(&dir.join("top.py")), "{named:?}");
         assert!(named.contains(&PathBuf::from("/usr")), "{named:?}");
         assert!(!named.iter().any(|p| p.ends_with("nothing")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_masked_directory_inside_a_named_one_under_tmp_stays_masked() {
+        // Wide view: /tmp is fresh, and a directory the command names there is bound into it;
+        // a tournament directory inside that one must be masked again.
+        let dir = std::env::temp_dir().join(format!("tarneeb-bwrap-t-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("t")).unwrap();
+        let mut sb = Sandbox::none();
+        sb.bwrap = Some(PathBuf::from("/usr/bin/bwrap"));
+        sb.mask(&dir.join("t"));
+        let command = ["true".to_string(), dir.display().to_string()];
+        let cwd = Path::new("/nonexistent-tarneeb-cwd");
+        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, cwd);
+        let words: Vec<String> = c
+            .args
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        let text = words.join(" ");
+        let (bind, mask) = (
+            format!("--ro-bind {0} {0}", dir.display()),
+            format!("--tmpfs {}/t", dir.display()),
+        );
+        assert!(text.contains(&bind), "{text}");
+        let (b, m) = (text.find(&bind).unwrap(), text.find(&mask));
+        assert!(m.is_some_and(|m| m > b), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

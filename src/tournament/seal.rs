@@ -1,0 +1,419 @@
+//! Sealed results: the runner keeps a keyed MAC (BLAKE3 keyed mode) over the bytes of
+//! `results.jsonl` as it appends rows, and checkpoints it in `results.seal`; readers trust the
+//! byte prefix a valid seal covers without opening the records of its rows (see `integrity`
+//! for the check the other rows get).
+//!
+//! Why it can be trusted: the key (`.seal-key`, 32 random bytes, mode 0600) and the seal live
+//! in the tournament directory, which the sandbox masks from every bot, so no bot can compute
+//! a MAC for a row it forged. Under `--sandbox none` a bot could read the key: the runner then
+//! writes no key and no seal, and readers ignore a seal in a directory whose `tournament.json`
+//! names no sandbox. Whoever owns the directory can re-seal it (`standings --reseal`): the
+//! seal protects against bots and against torn or edited files, not against the owner.
+//!
+//! Why a checkpoint and not a seal per row: a rename per game would be a file-system
+//! round trip per game; rows after the last checkpoint (a run killed hard) are simply checked
+//! against their records, as unsealed rows are.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub const KEY_FILE: &str = ".seal-key";
+pub const SEAL_FILE: &str = "results.seal";
+
+/// A checkpoint is written after this many unsealed rows ...
+const EVERY_ROWS: u64 = 1000;
+/// ... or at the first row this long after the last one, whichever comes first.
+const EVERY: Duration = Duration::from_secs(1);
+
+/// A tournament's secret key.
+#[derive(Clone)]
+pub struct Key([u8; 32]);
+
+impl Key {
+    /// A keyed hasher at the start of `results.jsonl`.
+    pub fn hasher(&self) -> blake3::Hasher {
+        blake3::Hasher::new_keyed(&self.0)
+    }
+}
+
+/// The key of `dir`, made when missing (mode 0600).
+pub fn ensure_key(dir: &Path) -> Result<Key, String> {
+    if let Some(k) = read_key(dir)? {
+        return Ok(k);
+    }
+    let mut bytes = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
+    let path = dir.join(KEY_FILE);
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+        .open(&path)
+        .and_then(|mut f| f.write_all(hex(&bytes).as_bytes()))
+        .map_err(|e| format!("cannot write the seal key {}: {e}", path.display()))?;
+    Ok(Key(bytes))
+}
+
+/// The key of `dir`; `None` when there is none.
+pub fn read_key(dir: &Path) -> Result<Option<Key>, String> {
+    let path = dir.join(KEY_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read the seal key {}: {e}", path.display())),
+    };
+    unhex(text.trim())
+        .map(|b| Some(Key(b)))
+        .ok_or_else(|| format!("{}: not a seal key (64 hex digits)", path.display()))
+}
+
+/// `results.seal`: the MAC of the first `bytes` bytes of `results.jsonl`, which hold `rows`
+/// rows (for people; readers count the rows themselves).
+#[derive(Serialize, Deserialize)]
+struct SealFile {
+    rows: u64,
+    bytes: u64,
+    mac: String,
+}
+
+/// Why rows were checked against their records instead of being taken under the seal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unsealed {
+    /// The tournament ran without a sandbox: its bots could have read the key.
+    NoSandbox,
+    /// No key or no seal (a directory made before seals existed, or they were removed).
+    Missing,
+    /// The seal's MAC is not that of the file's first bytes.
+    Mismatch,
+    /// The key or seal cannot be read.
+    Unreadable(String),
+    /// The seal holds, but these rows were written after its last checkpoint.
+    AfterSeal,
+}
+
+impl std::fmt::Display for Unsealed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsealed::NoSandbox => write!(
+                f,
+                "the tournament ran without a sandbox, so its rows are not sealed (a bot could have read the key)"
+            ),
+            Unsealed::Missing => write!(
+                f,
+                "no seal (a directory made before seals existed, or {SEAL_FILE} or {KEY_FILE} was removed); `tarneeb standings --reseal DIR` checks every row and seals them"
+            ),
+            Unsealed::Mismatch => write!(
+                f,
+                "seal does not match: results.jsonl was changed after the runner wrote it"
+            ),
+            Unsealed::Unreadable(e) => write!(f, "the seal cannot be read: {e}"),
+            Unsealed::AfterSeal => write!(
+                f,
+                "rows written after the last seal (a run stopped before it could seal them)"
+            ),
+        }
+    }
+}
+
+/// The keyed hash of `results.jsonl`'s first `bytes` bytes (`rows` rows), to go on from.
+pub struct SealState {
+    pub key: Key,
+    pub hasher: blake3::Hasher,
+    pub bytes: u64,
+    pub rows: u64,
+}
+
+impl SealState {
+    /// At the start of an empty file.
+    pub fn fresh(key: Key) -> SealState {
+        SealState {
+            hasher: key.hasher(),
+            key,
+            bytes: 0,
+            rows: 0,
+        }
+    }
+}
+
+/// What a reader found before parsing: how many leading bytes of `results.jsonl` are trusted
+/// under a valid seal, the hash state after them (to go on hashing the rest), and why the
+/// rest, if any, is checked against records.
+pub struct Opening {
+    pub trusted_bytes: u64,
+    pub trusted_rows: u64,
+    pub state: Option<SealState>,
+    pub why: Unsealed,
+}
+
+/// Checks the seal of `dir` against `file` (its `results.jsonl`, left at its start); `sandboxed`:
+/// whether its `tournament.json` names a sandbox (only then is a seal there trusted). The
+/// sealed prefix is hashed here, before any of its rows is handed out, so a row is only ever
+/// trusted after the MAC over it has been compared.
+pub fn open(dir: &Path, sandboxed: bool, file: &mut File) -> Opening {
+    let unsealed = |state, why| Opening {
+        trusted_bytes: 0,
+        trusted_rows: 0,
+        state,
+        why,
+    };
+    if !sandboxed {
+        return unsealed(None, Unsealed::NoSandbox);
+    }
+    let key = match read_key(dir) {
+        Ok(Some(k)) => k,
+        Ok(None) => return unsealed(None, Unsealed::Missing),
+        Err(e) => return unsealed(None, Unsealed::Unreadable(e)),
+    };
+    let fresh = |key: &Key| Some(SealState::fresh(key.clone()));
+    let path = dir.join(SEAL_FILE);
+    let seal: SealFile = match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                let why = Unsealed::Unreadable(format!("{}: {e}", path.display()));
+                return unsealed(fresh(&key), why);
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return unsealed(fresh(&key), Unsealed::Missing)
+        }
+        Err(e) => {
+            let why = Unsealed::Unreadable(format!("{}: {e}", path.display()));
+            return unsealed(fresh(&key), why);
+        }
+    };
+    let mut hasher = key.hasher();
+    let hashed = hash_prefix(file, seal.bytes, &mut hasher);
+    let _ = file.seek(SeekFrom::Start(0));
+    let matches = hashed.is_ok_and(|n| n == seal.bytes)
+        && unhex(&seal.mac).is_some_and(|m| hasher.finalize() == blake3::Hash::from_bytes(m));
+    if !matches {
+        return unsealed(fresh(&key), Unsealed::Mismatch);
+    }
+    Opening {
+        trusted_bytes: seal.bytes,
+        trusted_rows: seal.rows,
+        state: Some(SealState {
+            key,
+            hasher,
+            bytes: seal.bytes,
+            rows: seal.rows,
+        }),
+        why: Unsealed::AfterSeal,
+    }
+}
+
+/// A fresh hash state with `dir`'s key, when it has one and ran in a sandbox.
+pub fn key_state(dir: &Path, sandboxed: bool) -> Option<SealState> {
+    if !sandboxed {
+        return None;
+    }
+    read_key(dir).ok().flatten().map(SealState::fresh)
+}
+
+/// No row trusted under the seal (`standings --check-records` or `--trust-rows`); the rows
+/// are hashed from the start when `hash`.
+pub fn unverified(dir: &Path, sandboxed: bool, hash: bool) -> Opening {
+    Opening {
+        trusted_bytes: 0,
+        trusted_rows: 0,
+        state: if hash {
+            key_state(dir, sandboxed)
+        } else {
+            None
+        },
+        why: Unsealed::Missing,
+    }
+}
+
+/// Feeds up to `bytes` bytes of `file` to `hasher`; returns how many there were.
+fn hash_prefix(file: &mut File, bytes: u64, hasher: &mut blake3::Hasher) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = bytes;
+    while left > 0 {
+        let want = left.min(buf.len() as u64) as usize;
+        let n = file.read(&mut buf[..want])?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        left -= n as u64;
+    }
+    Ok(bytes - left)
+}
+
+/// Keeps the seal of `results.jsonl` as rows are appended: the MAC is updated per row (a
+/// BLAKE3 update of a few hundred bytes), the checkpoint written now and then and when the
+/// sealer is dropped (the run ended, was interrupted or failed).
+pub struct Sealer {
+    dir: PathBuf,
+    state: SealState,
+    sealed_rows: u64,
+    last: Instant,
+    failed: bool,
+}
+
+impl Sealer {
+    /// Goes on from `state`, which must cover the whole of `results.jsonl` (`len` bytes);
+    /// `None` when it does not.
+    pub fn resume(dir: &Path, state: SealState, len: u64) -> Option<Sealer> {
+        if state.bytes != len {
+            return None;
+        }
+        let mut s = Sealer {
+            dir: dir.to_path_buf(),
+            state,
+            sealed_rows: u64::MAX,
+            last: Instant::now(),
+            failed: false,
+        };
+        s.checkpoint();
+        Some(s)
+    }
+
+    /// A row's line (with its newline) was appended.
+    pub fn add(&mut self, line: &[u8]) {
+        self.state.hasher.update(line);
+        self.state.bytes += line.len() as u64;
+        self.state.rows += 1;
+        if self.state.rows - self.sealed_rows >= EVERY_ROWS || self.last.elapsed() >= EVERY {
+            self.checkpoint();
+        }
+    }
+
+    /// Writes `results.seal` for everything added so far (a temporary file renamed over it,
+    /// so a reader never sees half a seal). A failure is said once and leaves the rows
+    /// checked against their records.
+    pub fn checkpoint(&mut self) {
+        let seal = SealFile {
+            rows: self.state.rows,
+            bytes: self.state.bytes,
+            mac: hex(self.state.hasher.finalize().as_bytes()),
+        };
+        let (tmp, path) = (
+            self.dir.join(format!("{SEAL_FILE}.tmp")),
+            self.dir.join(SEAL_FILE),
+        );
+        let text = serde_json::to_string(&seal).expect("a seal is JSON") + "\n";
+        let written = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &path));
+        self.last = Instant::now();
+        self.sealed_rows = self.state.rows;
+        if let Err(e) = written {
+            if !self.failed {
+                eprintln!(
+                    "note: cannot write {}: {e}; the rows it would cover stay checked against their records",
+                    path.display()
+                );
+            }
+            self.failed = true;
+        }
+    }
+}
+
+impl Drop for Sealer {
+    fn drop(&mut self) {
+        if self.sealed_rows != self.state.rows {
+            self.checkpoint();
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if text.len() != 64 || !text.is_ascii() {
+        return None;
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("seal-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn seal_lines(d: &Path, lines: &[&str]) {
+        let state = SealState::fresh(ensure_key(d).unwrap());
+        let mut s = Sealer::resume(d, state, 0).unwrap();
+        let mut text = String::new();
+        for l in lines {
+            s.add(l.as_bytes());
+            text.push_str(l);
+        }
+        std::fs::write(d.join("results.jsonl"), text).unwrap();
+    }
+
+    fn opening(d: &Path, sandboxed: bool) -> Opening {
+        open(
+            d,
+            sandboxed,
+            &mut File::open(d.join("results.jsonl")).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_seal_covers_exactly_the_bytes_written() {
+        let d = dir("ok");
+        seal_lines(&d, &["{\"a\":1}\n", "{\"a\":2}\n"]);
+        let o = opening(&d, true);
+        assert_eq!((o.trusted_bytes, o.trusted_rows), (16, 2));
+        assert_eq!(o.why, Unsealed::AfterSeal);
+        // One byte changed: nothing is trusted.
+        std::fs::write(d.join("results.jsonl"), "{\"a\":1}\n{\"a\":3}\n").unwrap();
+        let o = opening(&d, true);
+        assert_eq!((o.trusted_bytes, o.why), (0, Unsealed::Mismatch));
+        // Shortened: nothing is trusted either.
+        std::fs::write(d.join("results.jsonl"), "{\"a\":1}\n").unwrap();
+        assert_eq!(opening(&d, true).why, Unsealed::Mismatch);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn no_trust_without_a_sandbox_or_a_key() {
+        let d = dir("none");
+        seal_lines(&d, &["{\"a\":1}\n"]);
+        let o = opening(&d, false);
+        assert_eq!((o.trusted_bytes, o.why), (0, Unsealed::NoSandbox));
+        let d2 = dir("nokey");
+        seal_lines(&d2, &["{\"a\":1}\n"]);
+        std::fs::remove_file(d2.join(KEY_FILE)).unwrap();
+        assert_eq!(opening(&d2, true).why, Unsealed::Missing);
+        // Another key (a directory re-made, or a key forged in place) does not verify.
+        ensure_key(&d2).unwrap();
+        assert_eq!(opening(&d2, true).why, Unsealed::Mismatch);
+        for d in [d, d2] {
+            let _ = std::fs::remove_dir_all(&d);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_key_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir("mode");
+        ensure_key(&d).unwrap();
+        let mode = std::fs::metadata(d.join(KEY_FILE))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

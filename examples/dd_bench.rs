@@ -14,8 +14,7 @@
 use std::time::{Duration, Instant};
 
 use tarneeb_referee::analysis::{
-    analyse_game_by, card_values_many, game_accuracy, solve_many, DdSolver, Method, Position,
-    Want,
+    analyse_game_by, card_values_many, game_accuracy, solve_many, DdSolver, Method, Position, Want,
 };
 use tarneeb_referee::rules::{BidForm, DealSource, Seat, Strain, Suit};
 
@@ -178,7 +177,12 @@ fn fresh_deals_and_one_hand(deals: usize) {
         times.push(t.elapsed());
         assert!(v.best() <= 13);
     }
-    report_fresh("every lead valued (solutions=3)", deals, &mut times, cpu() - c0);
+    report_fresh(
+        "every lead valued (solutions=3)",
+        deals,
+        &mut times,
+        cpu() - c0,
+    );
 
     // A hand played out by always playing the lowest legal card: its 52 positions.
     let mut positions = Vec::new();

@@ -19,16 +19,16 @@ mkdir -p "$out"
 heuristic="python3 $PWD/sample-bots/python/heuristic_bot.py"
 random="python3 $PWD/sample-bots/python/random_bot.py"
 records=()
-make() { # NAME PRESET SEED BOT
+record() { # NAME PRESET SEED BOT
   local rec="$out/$1.jsonl"
   [ -s "$rec" ] || "$tarneeb" play --rules "$2" --seed "$3" \
     --bot "$4" --bot "$4" --bot "$4" --bot "$4" --record "$rec" >/dev/null
   records+=("$rec")
 }
 for preset in classic egyptian 400 41; do
-  for seed in 1 2 3; do make "$preset-$seed" "$preset" "$seed" "$heuristic"; done
+  for seed in 1 2 3; do record "$preset-$seed" "$preset" "$seed" "$heuristic"; done
 done
-make random-classic-3 classic 3 "$random"
+record random-classic-3 classic 3 "$random"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 target/release/examples/dd_bench "$deals" "${records[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

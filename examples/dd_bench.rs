@@ -3,16 +3,20 @@
 //! 1. A whole fresh deal for one trump and leader (the figure DDS publishes): mean and p99.
 //! 2. Every position of one hand's play (52 cards): one `DdSolver` in order against the
 //!    batch over all cores. (DEALS = 0 skips 1 and 2.)
+//!    Both for the best value only (what the strain table asks) and for the value of every
+//!    lead (`solutions=3`, what DDS's own figures time).
 //! 3. With RECORDs: each whole game's analysis, in process CPU time (all threads) and wall
-//!    time: `replay --analyze`'s fast path, the reference path that solves every position,
-//!    and the card-play accuracy alone (`tournament --analyze`); then the means per game.
+//!    time: `replay --analyze`'s fast path and, inside it, the strain table's solves; the
+//!    reference path that solves every position (the algorithm before the play analyser);
+//!    and the card-play accuracy alone (`tournament --analyze`); then the mean and p99 per
+//!    game of each. `bench/analysis.sh` makes a fixed set of records and runs this.
 
 use std::time::{Duration, Instant};
 
 use tarneeb_referee::analysis::{
-    analyse_game_by, card_values_many, game_accuracy, DdSolver, Method, Position,
+    analyse_game_by, card_values_many, game_accuracy, solve_many, DdSolver, Method, Position, Want,
 };
-use tarneeb_referee::rules::{DealSource, Seat, Strain, Suit};
+use tarneeb_referee::rules::{BidForm, DealSource, Seat, Strain, Suit};
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
@@ -43,47 +47,100 @@ fn cpu() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// Mean and p99 of a set of figures, in milliseconds.
+fn mean_p99(xs: &[f64]) -> (f64, f64) {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let p99 = v[((v.len() as f64 - 1.0) * 0.99).round() as usize];
+    (mean * 1e3, p99 * 1e3)
+}
+
+/// What each trump would have made for the declarer, the declarer leading, for every
+/// contract hand played out, less the trump played (whose value is the par the play
+/// analyser finds): the positions `replay --analyze` solves for its strain table.
+fn strain_positions(game: &tarneeb_referee::record::verified::VerifiedGame) -> Vec<Position> {
+    let mut out = Vec::new();
+    let Some(rules) = &game.header.rules.contract else {
+        return out;
+    };
+    for h in &game.hands {
+        let Some(c) = &h.contract else { continue };
+        if h.tricks.len() != 13 {
+            continue;
+        }
+        for s in Strain::ALL {
+            let nt_shown = rules.no_trump || rules.bids == BidForm::Strains;
+            if Some(s) == h.trump || (s == Strain::NoTrump && !nt_shown) {
+                continue;
+            }
+            out.push(Position::new(h.hands, Some(s), c.declarer));
+        }
+    }
+    out
+}
+
 fn whole_games(records: &[String]) {
-    let mut sums = [(0.0, 0.0); 3];
+    const NAMES: [&str; 4] = [
+        "replay --analyze (fast path)",
+        "  of which the strain table",
+        "the reference (every position solved afresh)",
+        "card-play accuracy only (tournament --analyze)",
+    ];
+    // Per method: CPU and wall seconds of each game.
+    let mut runs: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); NAMES.len()];
     let mut hands = 0;
     for path in records {
         let game = tarneeb_referee::record::replay_file(path.as_ref()).expect("a valid record");
         let mut line = String::new();
-        for (i, sum) in sums.iter_mut().enumerate() {
+        for (i, run) in runs.iter_mut().enumerate() {
             let (c, w) = (cpu(), Instant::now());
             let n = match i {
                 0 => analyse_game_by(&game, Method::Play)
                     .expect("analyses")
                     .hands
                     .len(),
-                1 => analyse_game_by(&game, Method::Positions)
+                1 => solve_many(&strain_positions(&game), Want::Best).len(),
+                2 => analyse_game_by(&game, Method::Positions)
                     .expect("analyses")
                     .hands
                     .len(),
                 _ => game_accuracy(&game).expect("analyses").1.cards as usize / 52,
             };
             let (c, w) = (cpu() - c, w.elapsed().as_secs_f64());
-            sum.0 += c;
-            sum.1 += w;
+            run.0.push(c);
+            run.1.push(w);
             if i == 0 {
                 hands += n;
                 line = format!("{path}: {n} hands played out;");
             }
             line += &format!(" {:.0} ms CPU ({:.0} ms wall)", c * 1e3, w * 1e3);
         }
-        println!("{line}   [fast / reference / accuracy only]");
+        println!("{line}   [fast / its strain table / reference / accuracy only]");
     }
-    let n = records.len() as f64;
     println!(
-        "mean per game over {} games ({:.1} hands each): fast {:.0} ms CPU ({:.0} ms wall), reference {:.0} ms CPU ({:.0} ms wall), accuracy only {:.0} ms CPU ({:.0} ms wall)",
+        "per game over {} games ({:.1} hands played out each), CPU of all threads and wall:",
         records.len(),
-        hands as f64 / n,
-        sums[0].0 / n * 1e3,
-        sums[0].1 / n * 1e3,
-        sums[1].0 / n * 1e3,
-        sums[1].1 / n * 1e3,
-        sums[2].0 / n * 1e3,
-        sums[2].1 / n * 1e3,
+        hands as f64 / records.len() as f64
+    );
+    for (name, (c, w)) in NAMES.iter().zip(&runs) {
+        let ((cm, cp), (wm, wp)) = (mean_p99(c), mean_p99(w));
+        println!(
+            "  {name}: CPU mean {cm:.0} ms, p99 {cp:.0} ms; wall mean {wm:.0} ms, p99 {wp:.0} ms"
+        );
+    }
+}
+
+/// One line of fresh-deal solve times: wall per deal (mean, p50, p99) and CPU per deal.
+fn report_fresh(what: &str, deals: usize, times: &mut [Duration], cpu_used: f64) {
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / deals as u32;
+    println!(
+        "fresh deal, one trump and leader, {what}: {deals} deals, wall mean {:.1} ms, p50 {:.1} ms, p99 {:.1} ms; CPU {:.1} ms a deal",
+        mean.as_secs_f64() * 1e3,
+        percentile(times, 0.5).as_secs_f64() * 1e3,
+        percentile(times, 0.99).as_secs_f64() * 1e3,
+        cpu_used / deals as f64 * 1e3
     );
 }
 
@@ -92,6 +149,7 @@ fn fresh_deals_and_one_hand(deals: usize) {
     let mut dd = DdSolver::new();
     let mut times = Vec::with_capacity(deals);
     let mut hands = Vec::new();
+    let c0 = cpu();
     for i in 0..deals {
         let deal = source.next_deal();
         let trump = Strain::ALL[i % 5];
@@ -104,13 +162,26 @@ fn fresh_deals_and_one_hand(deals: usize) {
             hands.push(p);
         }
     }
-    times.sort();
-    let mean = times.iter().sum::<Duration>() / deals as u32;
-    println!(
-        "fresh deal, one trump and leader, tricks only: {deals} deals, mean {:.2} ms, p50 {:.2} ms, p99 {:.2} ms",
-        mean.as_secs_f64() * 1e3,
-        percentile(&times, 0.5).as_secs_f64() * 1e3,
-        percentile(&times, 0.99).as_secs_f64() * 1e3
+    let cpu_used = cpu() - c0;
+    report_fresh("tricks only (solutions=1)", deals, &mut times, cpu_used);
+
+    // The figure DDS publishes: the value of every opening lead (solutions=3).
+    let mut source = DealSource::from_seed(2026);
+    let mut times = Vec::with_capacity(deals);
+    let c0 = cpu();
+    for i in 0..deals {
+        let deal = source.next_deal();
+        let p = Position::new(deal.hands(), Some(Strain::ALL[i % 5]), Seat::from_index(i));
+        let t = Instant::now();
+        let v = dd.card_values(&p).expect("a fresh deal solves");
+        times.push(t.elapsed());
+        assert!(v.best() <= 13);
+    }
+    report_fresh(
+        "every lead valued (solutions=3)",
+        deals,
+        &mut times,
+        cpu() - c0,
     );
 
     // A hand played out by always playing the lowest legal card: its 52 positions.

@@ -134,11 +134,15 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
     if sb.view == View::Wide && Path::new("/run").is_dir() {
         a.tmpfs(Path::new("/run"), Some(1 << 20));
     }
-    // What the command names under the fresh /tmp and /run (a bot built into /tmp).
+    // What the command names under the fresh /tmp and /run (a bot built into /tmp). Not /tmp
+    // or /run themselves (a program right in /tmp names its directory, /tmp): that would show
+    // the host's whole /tmp, read-only, over the fresh one, where the working directory's
+    // shadow is made; the files named there are bound one by one below.
     let mut private_bound: Vec<&Path> = Vec::new();
     if sb.view == View::Wide {
         for p in &extra {
-            if (p.starts_with("/tmp") || p.starts_with("/run")) && !is_masked(sb, p) {
+            let top = p == Path::new("/tmp") || p == Path::new("/run");
+            if (p.starts_with("/tmp") || p.starts_with("/run")) && !top && !is_masked(sb, p) {
                 a.op("--ro-bind", p, p);
                 private_bound.push(p);
             }
@@ -418,6 +422,32 @@ mod tests {
         let (b, m) = (text.find(&bind).unwrap(), text.find(&mask));
         assert!(m.is_some_and(|m| m > b), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_program_right_in_tmp_binds_itself_not_the_hosts_tmp() {
+        // A bot at /tmp/x.py run from a directory under /tmp: binding its directory, /tmp,
+        // over the fresh /tmp made it read-only and bwrap failed ("Can't mkdir
+        // /tmp/.tarneeb-cwd"), and it showed the host's /tmp.
+        let bot = std::env::temp_dir().join(format!("tarneeb-bwrap-top-{}.py", std::process::id()));
+        std::fs::write(&bot, "").unwrap();
+        let cwd = std::env::temp_dir().join(format!("tarneeb-bwrap-cwd-{}", std::process::id()));
+        let mut sb = Sandbox::none();
+        sb.bwrap = Some(PathBuf::from("/usr/bin/bwrap"));
+        let command = ["python3".to_string(), bot.display().to_string()];
+        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, &cwd);
+        let text = c
+            .args
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        std::fs::remove_file(&bot).unwrap();
+        assert!(!text.contains("--ro-bind /tmp /tmp"), "{text}");
+        assert!(
+            text.contains(&format!("--ro-bind {0} {0}", bot.display())),
+            "{text}"
+        );
     }
 
     #[test]

@@ -370,6 +370,15 @@ fn shebang(p: &Path) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
+    /// The bwrap arguments as one line, to look for a sequence of words in.
+    fn args_text(c: &BwrapCommand) -> String {
+        c.args
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     #[test]
     fn a_script_in_a_subdirectory_brings_its_directory_and_python_its_prefix() {
         let dir = std::env::temp_dir().join(format!("tarneeb-bwrap-{}", std::process::id()));
@@ -408,12 +417,7 @@ mod tests {
         let command = ["true".to_string(), dir.display().to_string()];
         let cwd = Path::new("/nonexistent-tarneeb-cwd");
         let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, cwd);
-        let words: Vec<String> = c
-            .args
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect();
-        let text = words.join(" ");
+        let text = args_text(&c);
         let (bind, mask) = (
             format!("--ro-bind {0} {0}", dir.display()),
             format!("--tmpfs {}/t", dir.display()),
@@ -436,12 +440,7 @@ mod tests {
         sb.bwrap = Some(PathBuf::from("/usr/bin/bwrap"));
         let command = ["python3".to_string(), bot.display().to_string()];
         let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, &cwd);
-        let text = c
-            .args
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = args_text(&c);
         std::fs::remove_file(&bot).unwrap();
         assert!(!text.contains("--ro-bind /tmp /tmp"), "{text}");
         assert!(
@@ -464,12 +463,7 @@ mod tests {
             &["true".to_string()],
             &dir,
         );
-        let words: Vec<String> = c
-            .args
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect();
-        let text = words.join(" ");
+        let text = args_text(&c);
         assert!(
             text.contains(&format!("--symlink {SHADOW}/src {}/src", dir.display())),
             "{text}"

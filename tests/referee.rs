@@ -26,8 +26,13 @@ impl Scratch {
     }
 
     fn fault_bot(&self, mode: &str) -> String {
+        self.fault_bot_at(mode, 3)
+    }
+
+    /// The fault bot in `mode` with its trigger (in `slow` mode: the delay of each card in ms).
+    fn fault_bot_at(&self, mode: &str, trigger: u64) -> String {
         format!(
-            "python3 {} {mode} 3 {}",
+            "python3 {} {mode} {trigger} {}",
             root().join(FAULT_BOT).display(),
             self.marker
         )
@@ -193,11 +198,7 @@ fn an_empty_time_bank_is_a_timeout() {
     // 200 ms per card against a 1 s bank with no increment: the bank runs out within a hand.
     let s = Scratch::new("bank");
     let good = s.random_bot();
-    let slow = format!(
-        "python3 {} slow 200 {}",
-        root().join(FAULT_BOT).display(),
-        s.marker
-    );
+    let slow = s.fault_bot_at("slow", 200);
     let out = s.play(
         [&good, &slow, &good, &good],
         &["--seed", "8", "--time-bank", "1s", "--increment", "0s"],
@@ -221,11 +222,7 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
     // the slow bot sleeps three times the limit.
     std::fs::write(&rules, r#"{"preset": "400", "max-hands": 2, "individual": {"slow-play": {"limit-ms": 150, "strikes": 2}}}"#).unwrap();
     let good = s.random_bot();
-    let slow = format!(
-        "python3 {} slow 450 {}",
-        root().join(FAULT_BOT).display(),
-        s.marker
-    );
+    let slow = s.fault_bot_at("slow", 450);
     let out = s.play(
         [&good, &good, &slow, &good],
         &["--seed", "9", "--rules", rules.to_str().unwrap()],
@@ -270,11 +267,7 @@ fn a_card_the_referee_plays_after_a_timeout_is_a_slow_play_in_400() {
     std::fs::write(&rules, r#"{"preset": "400", "max-hands": 1, "individual": {"slow-play": {"limit-ms": 150, "strikes": 2}}}"#).unwrap();
     let good = s.random_bot();
     // It sleeps 2 s on every card: each request times out at the 400 ms hard limit.
-    let slow = format!(
-        "python3 {} slow 2000 {}",
-        root().join(FAULT_BOT).display(),
-        s.marker
-    );
+    let slow = s.fault_bot_at("slow", 2000);
     let out = s.play(
         [&good, &good, &slow, &good],
         &[

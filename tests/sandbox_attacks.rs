@@ -282,9 +282,11 @@ fn a_tournament_entrant_cannot_touch_the_results() {
     let s = Game::new("results");
     let out_dir = s.0.path("t");
     let results = out_dir.join("results.jsonl");
-    let tournament = |attacker: &str, dir: &Path| {
+    let run = |attacker: &str, dir: &Path, flags: &[&str]| {
         let child = common::command()
-            .args(["tournament", "--games", "2", "--jobs", "2", "--seed", "3"])
+            .arg("tournament")
+            .args(flags)
+            .args(["--seed", "3"])
             .arg("--out")
             .arg(dir)
             .args([
@@ -305,6 +307,18 @@ fn a_tournament_entrant_cannot_touch_the_results() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
+    let tournament =
+        |attacker: &str, dir: &Path| run(attacker, dir, &["--games", "2", "--jobs", "2"]);
+    // Every game's stderr log gained nothing; true when the attack ran in one of them.
+    let attack_ran = |dir: &Path| {
+        let mut tried = false;
+        for log in std::fs::read_dir(dir.join("games")).unwrap().flatten() {
+            let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+            assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
+            tried |= text.contains("NOTHING: results");
+        }
+        tried
+    };
     // The seal's key and checkpoint (issue 14) are in the same directory: neither readable
     // nor writable, named or found by walking the directory above it.
     let (key, seal) = (out_dir.join(".seal-key"), out_dir.join("results.seal"));
@@ -318,47 +332,14 @@ fn a_tournament_entrant_cannot_touch_the_results() {
     // the operator names on a bot's command line is shown to it by design, so none is named).
     let strict_dir = s.0.path("strict");
     let strict_targets = [above.as_str()];
-    let child = common::command()
-        .args([
-            "tournament",
-            "--games",
-            "1",
-            "--seed",
-            "3",
-            "--sandbox-view",
-            "strict",
-        ])
-        .arg("--out")
-        .arg(&strict_dir)
-        .arg("--bot")
-        .arg(format!("a={}", s.attacker("results", &strict_targets)))
-        .arg("--bot")
-        .arg(format!("r={}", s.random_bot()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = wait_with_limit(child, LIMIT);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run(
+        &s.attacker("results", &strict_targets),
+        &strict_dir,
+        &["--games", "1", "--sandbox-view", "strict"],
     );
-    let mut tried = false;
-    for log in std::fs::read_dir(strict_dir.join("games"))
-        .unwrap()
-        .flatten()
-    {
-        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
-        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
-        tried |= text.contains("NOTHING: results");
-    }
-    assert!(tried, "the attack did not run");
+    assert!(attack_ran(&strict_dir), "the attack did not run");
     assert_no_leftovers(&s.0.marker);
-    for log in std::fs::read_dir(out_dir.join("games")).unwrap().flatten() {
-        let text = std::fs::read_to_string(log.path()).unwrap_or_default();
-        assert!(!text.contains("GAINED"), "{}: {text}", log.path().display());
-    }
+    attack_ran(&out_dir);
     let clean_dir = s.0.path("clean");
     let clean = tournament(&s.attacker("none", &[]), &clean_dir);
     assert_eq!(

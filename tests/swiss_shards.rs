@@ -163,4 +163,17 @@ fn a_shard_without_the_earlier_rounds_refuses_and_names_the_fix() {
         e.contains("another tournament") && e.contains("seed"),
         "{e}"
     );
+
+    // A peer that is no tournament's directory at all.
+    let stray = scratch.path("stray");
+    std::fs::create_dir_all(&stray).unwrap();
+    let o = tarneeb(&shard(&p1, 1, 2, &[&stray]));
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("is not a tournament directory")
+            && e.contains("tournament.json")
+            && e.contains("give the --out directories of the other shards"),
+        "{e}"
+    );
 }

@@ -228,14 +228,25 @@ pub fn stream_rows_sealed(
 /// Whether `dir`'s `tournament.json` names a sandbox: only then is a seal there trusted (see
 /// `seal`), since bots without one could have read the key.
 pub fn sandboxed(dir: &Path) -> bool {
-    let text = std::fs::read_to_string(dir.join(TOURNAMENT_FILE));
-    text.ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .is_some_and(|v| {
-            v["sandbox"]
-                .as_str()
-                .is_some_and(|s| s.starts_with("bwrap"))
-        })
+    read_config(dir).is_ok_and(|v| {
+        v["sandbox"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("bwrap"))
+    })
+}
+
+/// `dir`'s `tournament.json`, parsed: the one reader of it after the run wrote it (standings,
+/// resume, Swiss peers, the SPRT verdict). The error names the directory and the file.
+pub fn read_config(dir: &Path) -> Result<Value, String> {
+    let t = dir.join(TOURNAMENT_FILE);
+    let text = std::fs::read_to_string(&t).map_err(|e| {
+        format!(
+            "{} is not a tournament directory: {}: {e}",
+            dir.display(),
+            t.display()
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))
 }
 
 /// How [`parse_rows`] ended: rows checked against records, and the hash over every whole line.
@@ -479,17 +490,7 @@ pub fn merged_stream_sealed(
     let mut configs = Vec::new();
     let mut sandboxes: Vec<String> = Vec::new();
     for d in dirs {
-        let t = d.join(TOURNAMENT_FILE);
-        let text = std::fs::read_to_string(&t).map_err(|e| {
-            format!(
-                "{} is not a tournament directory: {}: {e}",
-                d.display(),
-                t.display()
-            )
-        })?;
-        let v: Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
-        let (v, label) = shard_neutral(v);
+        let (v, label) = shard_neutral(read_config(d)?);
         if !sandboxes.contains(&label) {
             sandboxes.push(label);
         }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::results::{differences, read_rows, shard_neutral, TOURNAMENT_FILE};
+use super::results::{differences, read_config, read_rows, shard_neutral};
 use super::row::GameRow;
 use super::schedule::{units, GameScore, Plan, Schedule};
 
@@ -93,16 +93,8 @@ pub fn gather(out: &Path, own: &Value, peers: &[PathBuf]) -> Result<Vec<GameRow>
             eprintln!("note: --peers {}: no such directory yet", p.display());
             continue;
         }
-        let t = p.join(TOURNAMENT_FILE);
-        let text = std::fs::read_to_string(&t).map_err(|e| {
-            format!(
-                "--peers {}: not a tournament directory ({}: {e}); give the --out directories of the other shards",
-                p.display(),
-                t.display()
-            )
-        })?;
-        let theirs: Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", t.display()))?;
+        let theirs = read_config(p)
+            .map_err(|e| format!("--peers: {e}; give the --out directories of the other shards"))?;
         let (theirs, _) = shard_neutral(theirs);
         let changed = differences(&theirs, &mine);
         if !changed.is_empty() {

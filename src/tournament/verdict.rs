@@ -205,11 +205,8 @@ pub fn replay(cfg: SprtConfig, entrant: &str, rows: &[GameRow]) -> SprtTracker {
 /// The SPRT of the tournament in `dir`, before any row (`None` without `--sprt`): fed the
 /// rows in file order, it reaches the verdict the run printed.
 pub fn tracker_of(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
+    let config = super::results::read_config(dir)?;
     let path = dir.join(super::results::TOURNAMENT_FILE);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let config: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
     let Some(spec) = config.get("sprt").and_then(|v| v.as_str()) else {
         return Ok(None);
     };

@@ -91,13 +91,17 @@ fn a_swiss_in_shards_is_the_whole_swiss() {
         ok(&tarneeb(&shard(&p1, 1, round, &[&p2])));
         ok(&tarneeb(&shard(&p2, 2, round, &[&p1])));
     }
-    // Each shard holds its own games only (even ones for 1/2, odd ones for 2/2).
+    // Each shard holds its own games only: whole deal sets, both games of each duplicate
+    // pair (even deal sets for 1/2, odd ones for 2/2), so no shard's directory holds a deal
+    // the other plays.
     for (dir, parity) in [(&p1, 0), (&p2, 1)] {
         let own = rows(&[dir]);
         assert_eq!(own.len(), 6);
-        assert!(own
-            .iter()
-            .all(|r| r["game"].as_u64().unwrap() % 2 == parity));
+        for r in &own {
+            let pair = r["pair"].as_u64().unwrap();
+            assert_eq!(r["game"].as_u64().unwrap() / 2 % 2, parity, "{r}");
+            assert_eq!(own.iter().filter(|o| o["pair"] == pair).count(), 2, "{r}");
+        }
     }
     assert_eq!(rows(&[&p1, &p2]), rows(&[&whole]));
     assert_eq!(standings(&[&p1, &p2]), standings(&[&whole]));
@@ -109,7 +113,7 @@ fn a_swiss_in_shards_is_the_whole_swiss() {
     let kept: String = std::fs::read_to_string(&results)
         .unwrap()
         .lines()
-        .filter(|l| serde_json::from_str::<Value>(l).unwrap()["game"] != 6)
+        .filter(|l| serde_json::from_str::<Value>(l).unwrap()["game"] != 5)
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&results, kept).unwrap();
@@ -128,7 +132,7 @@ fn a_shard_without_the_earlier_rounds_refuses_and_names_the_fix() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     let e = text(&o.stderr);
     assert!(e.contains("round 1 is not finished"), "{e}");
-    assert!(e.contains("games 1, 3 of shard 2/2"), "{e}");
+    assert!(e.contains("games 2, 3 of shard 2/2"), "{e}");
     assert!(e.contains("--round 1") && e.contains("--peers"), "{e}");
     assert!(
         rows(&[&p1]).is_empty(),

@@ -201,8 +201,33 @@ fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
         let o = tarneeb(&three(d, &["--shard", k]));
         assert!(o.status.success(), "{}", text(&o.stderr));
     }
-    assert_eq!(rows(&s1).len(), 3);
-    assert_eq!(rows(&s2).len(), 3);
+    // Shards own whole deal sets (3 here, of two games each): both twins of a pair are in
+    // one shard, so no shard's directory holds a deal another shard's bots play.
+    for (d, n) in [(&s1, 4), (&s2, 2)] {
+        let own = rows(d);
+        assert_eq!(own.len(), n);
+        for r in &own {
+            assert_eq!(
+                own.iter().filter(|o| o["pair"] == r["pair"]).count(),
+                2,
+                "{r}"
+            );
+        }
+    }
+    // A shard directory of a version that split the pairs cannot be resumed.
+    let config = s2.join("tournament.json");
+    let mut old: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    old.as_object_mut().unwrap().remove("shard_unit").unwrap();
+    let kept = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    let refused = tarneeb(&three(&s2, &["--shard", "2/2"]));
+    let e = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("made by an older tarneeb") && e.contains("new --out directories"),
+        "{e}"
+    );
+    std::fs::write(&config, kept).unwrap();
     let merged = tarneeb(&[
         "standings".into(),
         s1.display().to_string(),

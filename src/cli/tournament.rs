@@ -13,6 +13,7 @@ use tarneeb_referee::tournament::report;
 use tarneeb_referee::tournament::results::{claim_dir, sandbox_line, STANDINGS_FILE};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
+use tarneeb_referee::tournament::shard::SHARD_UNIT;
 use tarneeb_referee::tournament::sprt::parse_sprt;
 use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::swiss_shards::{self, Shard};
@@ -83,8 +84,9 @@ pub struct TournamentArgs {
     /// (scale=points, the default, or scale=imps).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
-    /// Play only part K of N of the schedule (games with index % N == K-1), to spread one
-    /// round-robin, gauntlet or Swiss over N machines; merge with `tarneeb standings DIR...`.
+    /// Play only part K of N of the schedule (the deal sets numbered K-1 modulo N, both games
+    /// of each duplicate pair), to spread one round-robin, gauntlet or Swiss over N machines;
+    /// merge with `tarneeb standings DIR...`.
     /// A Swiss shard needs --round, and --peers from round 2 on.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
@@ -134,7 +136,7 @@ fn swiss_shard(a: &TournamentArgs) -> Result<Option<(Shard, u64)>, Failure> {
         ));
     }
     match (sharded, a.shard, a.round) {
-        (true, Some((k, n)), Some(r)) => Ok(Some((Shard { k, n }, r))),
+        (true, Some((k, n)), Some(r)) => Ok(Some((Shard::new(k, n, !a.no_duplicate), r))),
         (true, _, _) => Err(usage(
             "--shard with --format swiss needs --round R: every shard plays round 1 (--round 1), then, given the others' directories with --peers, round 2 (--round 2), and so on",
         )),
@@ -324,6 +326,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "cpu_limit": a.sandbox.cpu_limit.map(|ms| format!("{ms}ms")),
     });
     let mut config = config;
+    if a.shard.is_some() {
+        // Written only where it applies, so that unsharded directories resume as before; a
+        // shard directory of a version that split duplicate pairs lacks it and is refused.
+        config["shard_unit"] = json!(SHARD_UNIT);
+    }
     if a.rounds > 0 {
         config["rounds"] = json!(a.rounds);
     }
@@ -350,7 +357,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         compress: a.compress,
         trace: a.trace.clone(),
         analyze: a.analyze,
-        only_shard: swiss_shard.map(|(s, _)| (s.k, s.n)),
+        only_shard: swiss_shard.map(|(s, _)| s),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
     let mut prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;

@@ -212,6 +212,8 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
             // tournament.json's description of the limits, for people: the limits themselves
             // are under their own keys.
             "limits" if value.is_string() => {}
+            // What a shard owns (`deal set`): follows from --shard, for resume to check.
+            "shard_unit" if value.is_string() => {}
             k if LIST_FLAGS.contains(&k) => {
                 let list = value
                     .as_array()

@@ -29,6 +29,7 @@ pub mod row;
 pub mod runner;
 pub mod schedule;
 pub mod seal;
+pub mod shard;
 pub mod small_sample;
 pub mod sprt;
 pub mod standings;

@@ -48,6 +48,13 @@ pub fn claim_dir(dir: &Path, config: &Value) -> Result<bool, String> {
             let changed = differences(&old, config);
             if changed.is_empty() {
                 Ok(true)
+            } else if old.get("shard").is_some_and(|s| !s.is_null())
+                && old.get("shard_unit").is_none()
+            {
+                Err(format!(
+                    "{} is a shard made by an older tarneeb, whose shards split the two games of a duplicate pair (a bot could read its own deal in another shard's directory); shards now own whole deal sets, so this one cannot be resumed: finish it with the tarneeb that started it, or start the sharded tournament again in new --out directories",
+                    dir.display()
+                ))
             } else {
                 Err(format!(
                     "{} holds a tournament started with another command ({}); run the same command to resume it, or use another --out directory",

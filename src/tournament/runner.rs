@@ -69,10 +69,9 @@ pub struct RunConfig {
     pub trace: Option<PathBuf>,
     /// `--analyze`: each game's double-dummy tricks lost per seat go into its row.
     pub analyze: bool,
-    /// `Some((k, n))`: a shard of a Swiss (see [`super::swiss_shards`]) plays only games whose
-    /// index modulo `n` is `k − 1`; another shard's game not in the prior rows is skipped and
-    /// reported in [`RunSummary::missing`].
-    pub only_shard: Option<(u64, u64)>,
+    /// A shard of a Swiss (see [`super::swiss_shards`]) plays only its own games; another
+    /// shard's game not in the prior rows is skipped and reported in [`RunSummary::missing`].
+    pub only_shard: Option<super::shard::Shard>,
 }
 
 /// How a run ended.
@@ -237,7 +236,7 @@ impl Shared {
                         // Counted when it was read: the schedule only needs its result.
                         self.finished(&spec, &row);
                     }
-                    None if cfg.only_shard.is_some_and(|(k, n)| spec.game % n != k - 1) => {
+                    None if cfg.only_shard.is_some_and(|s| !s.owns(spec.game)) => {
                         self.missing.push(spec.game)
                     }
                     None => return Take::Play(spec),

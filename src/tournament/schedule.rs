@@ -10,6 +10,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use super::shard::Shard;
+
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -229,11 +231,11 @@ pub struct Schedule {
     next_game: u64,
     next_deal_set: u64,
     stage: Stage,
-    /// Static formats: the matches in order, the next game number to hand out, and the step
-    /// between game numbers (`--shard K/N` starts at K - 1 and steps N).
+    /// Static formats: the matches in order, the next game number to hand out, and the shard
+    /// whose games alone are handed out (`--shard K/N`).
     static_matches: Vec<[usize; 2]>,
     cursor: u64,
-    step: u64,
+    shard: Option<Shard>,
     champion: Option<usize>,
     /// Swiss: half points per unit, pairs that have met, byes per unit.
     half_points: Vec<u64>,
@@ -257,7 +259,7 @@ impl Schedule {
             stage: Stage::Static,
             static_matches: Vec::new(),
             cursor: 0,
-            step: 1,
+            shard: None,
             champion: None,
             half_points: Vec::new(),
             met: HashSet::new(),
@@ -324,7 +326,7 @@ impl Schedule {
         }
     }
 
-    /// Keeps only the games whose number is `k - 1` modulo `n` (`--shard K/N`, 1 <= K <= N) of
+    /// Keeps only the games of shard `k` of `n` (`--shard K/N`, 1 <= K <= N; see [`Shard`]) of
     /// a static schedule; returns how many games that leaves.
     pub fn shard(&mut self, k: u64, n: u64) -> Result<u64, String> {
         if !self.plan.format.is_static() {
@@ -336,9 +338,18 @@ impl Schedule {
         if n == 0 || k == 0 || k > n {
             return Err(format!("--shard {k}/{n}: use K/N with 1 <= K <= N"));
         }
-        self.cursor = k - 1;
-        self.step = n;
-        Ok(self.total_games().saturating_sub(k - 1).div_ceil(n))
+        let shard = Shard::new(k, n, self.plan.duplicate);
+        self.shard = Some(shard);
+        self.cursor = 0;
+        self.skip_others();
+        Ok(shard.games_of(self.total_games()))
+    }
+
+    /// Moves the cursor past the games of other shards.
+    fn skip_others(&mut self) {
+        if let Some(shard) = self.shard {
+            self.cursor = shard.next_from(self.cursor);
+        }
     }
 
     /// Game `game` of a static schedule, as the eager schedule of earlier versions numbered it:
@@ -386,7 +397,8 @@ impl Schedule {
                 return None;
             }
             let spec = self.static_spec(self.cursor);
-            self.cursor += self.step;
+            self.cursor += 1;
+            self.skip_others();
             return Some(spec);
         }
         self.queue.pop_front()

@@ -24,19 +24,7 @@ use super::results::{differences, read_config, read_rows, shard_neutral};
 use super::row::GameRow;
 use super::schedule::{units, GameScore, Plan, Schedule};
 
-/// Part `k` of `n` (1 ≤ k ≤ n).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub k: u64,
-    pub n: u64,
-}
-
-impl Shard {
-    /// Whether this shard plays game `game`.
-    pub fn owns(self, game: u64) -> bool {
-        game % self.n == self.k - 1
-    }
-}
+pub use super::shard::Shard;
 
 /// Games of one Swiss round: every round has the same number of matches.
 pub fn games_per_round(plan: &Plan) -> u64 {
@@ -172,7 +160,7 @@ pub fn waiting(
         return Ok(());
     };
     let r = round_of(plan, first);
-    let shards: BTreeSet<u64> = late.iter().map(|g| g % shard.n + 1).collect();
+    let shards: BTreeSet<u64> = late.iter().map(|&g| shard.owner(g)).collect();
     let names: Vec<String> = shards.iter().map(|k| format!("{k}/{}", shard.n)).collect();
     let games: Vec<String> = late.iter().map(u64::to_string).collect();
     Err(format!(
@@ -210,26 +198,32 @@ mod tests {
         assert_eq!(round_of(&p, 0), 1);
         assert_eq!(round_of(&p, 3), 1);
         assert_eq!(round_of(&p, 4), 2);
-        let s = Shard { k: 2, n: 3 };
-        assert!(s.owns(1) && s.owns(4) && !s.owns(0));
-        // Round 2 is games 4..8: shard 2/3 owns 4 and 7.
+        // A shard owns deal sets: both games of a duplicate pair.
+        let s = Shard::new(3, 3, true);
+        assert!(s.owns(4) && s.owns(5) && !s.owns(3) && !s.owns(6) && s.owns(10));
+        assert_eq!((s.owner(0), s.owner(3), s.owner(7)), (1, 2, 1));
+        // Round 2 is games 4..8, deal sets 2 and 3: shard 3/3 owns deal set 2, shard 2/3 none.
         assert_eq!(games_through(&p, s, 2), 4 + 2);
+        assert_eq!(games_through(&p, Shard::new(2, 3, true), 2), 4);
+        // Without duplicate a deal set is one game.
+        let single = Shard::new(2, 3, false);
+        assert!(single.owns(1) && single.owns(4) && !single.owns(0));
     }
 
     #[test]
     fn a_missing_earlier_round_names_the_shard_and_the_fix() {
         let p = plan(4);
-        let s = Shard { k: 1, n: 2 };
+        let s = Shard::new(1, 2, true);
         let out = Path::new("part-1");
-        // Round 2 needs round 1's games 1 and 3 (shard 2/2).
+        // Round 2 needs round 1's games 2 and 3 (deal set 1, shard 2/2).
         let e = check_ready(&p, &[], s, 2, out).unwrap_err();
         assert!(e.contains("round 1 is not finished"), "{e}");
-        assert!(e.contains("games 1, 3 of shard 2/2"), "{e}");
+        assert!(e.contains("games 2, 3 of shard 2/2"), "{e}");
         assert!(e.contains("--round 1") && e.contains("--peers"), "{e}");
         // Round 1 needs nothing; round 2 with only its own games missing is fine too.
         assert!(check_ready(&p, &[], s, 1, out).is_ok());
-        assert!(waiting(&p, s, 2, &[0, 2], out).is_ok());
+        assert!(waiting(&p, s, 2, &[0, 1], out).is_ok());
         // The other shard's games of the round itself are not waited for.
-        assert!(waiting(&p, s, 2, &[5, 7], out).is_ok());
+        assert!(waiting(&p, s, 2, &[6, 7], out).is_ok());
     }
 }

@@ -283,7 +283,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let time = a.limits.time();
     let mut sandbox = a.sandbox.sandbox().map_err(|e| usage(e.to_string()))?;
     sandbox.mask(&a.out);
-    // Other shards' directories hold records (a duplicate twin's deals) and seal keys.
+    // Other shards' directories hold records and seal keys: nothing a bot should read.
     for p in &a.peers {
         sandbox.mask(p);
     }

@@ -39,6 +39,10 @@ enum BotKind {
         /// what reading the bids is worth).
         #[arg(long)]
         ignore_bids: bool,
+        /// Play the card with the most double-dummy tricks over the samples instead of the
+        /// best expected score (to measure what playing for the score is worth).
+        #[arg(long)]
+        play_by_tricks: bool,
     },
 }
 
@@ -49,12 +53,14 @@ pub fn run(a: BotArgs) -> Result<()> {
             seed,
             samples,
             ignore_bids,
+            play_by_tricks,
         } => {
             let cfg = PimcConfig {
                 ms,
                 seed,
                 max_samples: samples,
                 ignore_bids,
+                play_by_tricks,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

@@ -37,7 +37,7 @@ pub const DECLARER_EDGE: Edge = Edge {
 };
 
 /// What winning (or losing) the game outright on this hand is worth against points.
-const GAME: f64 = 60.0;
+pub const GAME: f64 = 60.0;
 
 /// My side's tricks declaring (and leading) in each strain, one row per deal: solved
 /// double-dummy, or estimated (then fractional: see `decide`).
@@ -85,9 +85,16 @@ pub struct Standing {
 }
 
 /// My side's score minus the other side's when a side declares `level` with `multiplier`
-/// and takes `tricks` (declarer's side), as [`contract_score`] counts it.
-fn contract_diff(rules: &ContractRules, level: Level, multiplier: i32, tricks: u8) -> f64 {
-    let s = contract_score(rules, level, multiplier, tricks, 0);
+/// and takes `tricks` (declarer's side), as [`contract_score`] counts it (`before`: the
+/// declaring side's score before the hand).
+pub fn contract_diff(
+    rules: &ContractRules,
+    level: Level,
+    multiplier: i32,
+    tricks: u8,
+    before: i32,
+) -> f64 {
+    let s = contract_score(rules, level, multiplier, tricks, before);
     let game = if s.instant_win { GAME } else { 0.0 };
     f64::from(s.declarers - s.defenders) + game
 }
@@ -110,7 +117,7 @@ fn contract_value(
             let mine = row[col].clamp(0.0, 13.0);
             let declarers = if standing.ours { mine } else { 13.0 - mine };
             let at = |t: u8| {
-                let d = contract_diff(rules, standing.level, standing.multiplier, t);
+                let d = contract_diff(rules, standing.level, standing.multiplier, t, 0);
                 if standing.ours {
                     d
                 } else {

@@ -70,6 +70,20 @@ def games(d):
     return out
 
 
+def fallbacks(dirs):
+    """pimc's requests in the stderr logs of every game, and those answered by rules of thumb
+    because no solve finished in time."""
+    import glob
+    asked = quick = 0
+    for d in dirs:
+        for log in glob.glob(f"{d}/games/*.stderr.log"):
+            for line in open(log, errors="replace"):
+                if line.startswith("pimc: request"):
+                    asked += 1
+                    quick += "solving missed the budget" in line
+    return asked, quick
+
+
 def pooled(dirs):
     """One row per opponent over all its directories."""
     by_opp = collections.defaultdict(list)
@@ -135,7 +149,10 @@ if __name__ == "__main__":
     for d in sys.argv[2:]:
         print(row(sys.argv[1], d), flush=True)
     print()
-    print("| games | opponent | games | pimc W-D-L | pimc score | pimc Elo [95%] | pimc points minus the opponent's per hand [95%] |")
+    print("| game | opponent | games | pimc W-D-L | pimc score | pimc Elo [95%] | pimc points minus the opponent's per hand [95%] |")
     print("|---|---|---|---|---|---|---|")
     for r in pooled(sys.argv[2:]):
         print(r)
+    asked, quick = fallbacks(sys.argv[2:])
+    print(f"\npimc answered {asked} requests, {quick} ({quick / max(asked, 1):.1%}) by rules of "
+          "thumb (no solve finished in time)")

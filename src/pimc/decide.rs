@@ -219,7 +219,11 @@ impl Table<'_> {
         } else {
             None
         };
-        let mut tally = Tally::new(worth, won[me.index()] + won[me.partner().index()], legal.len());
+        let mut tally = Tally::new(
+            worth,
+            won[me.index()] + won[me.partner().index()],
+            legal.len(),
+        );
         let effort = self.sample_loop(&k, rng, Want::Values, &make, &mut |_, vs| {
             tally.add(legal.iter().map(|&c| vs[0].value_of(c).unwrap_or(0)));
         });

@@ -178,7 +178,7 @@ fn quick_answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> Opti
                 deadline: Instant::now(),
                 max_samples: 0,
                 read_bids: !cfg.ignore_bids,
-        score_play: !cfg.play_by_tricks,
+                score_play: !cfg.play_by_tricks,
             };
             let id = msg.id.unwrap_or(0);
             let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));

@@ -198,11 +198,10 @@ mod tests {
         // BRIEF "400": "tricks won >= bid: plus the table value of the bid; fewer: minus it"
         // (2:2, 4:4, 5:10). Seat 0 bid 5 and has 4, its partner bid 4 and has 4; seat 1 bid
         // 2 and has 0, seat 3 bid 2 and has 2. Three tricks are left.
-        let v = view(
-            r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[4,0,4,2],
+        let v_json = r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[4,0,4,2],
                 "auction":[{"seat":0,"call":"5"},{"seat":1,"call":"2"},
-                           {"seat":2,"call":"4"},{"seat":3,"call":"2"}]}"#,
-        );
+                           {"seat":2,"call":"4"},{"seat":3,"call":"2"}]}"#;
+        let v = view(v_json);
         let w = worth(&Rules::four_hundred(), &v).unwrap();
         // No more tricks: seat 0 fails (-10), seat 2 makes (+4), both opponents make (-4).
         assert_eq!(w[8], -10.0);
@@ -212,5 +211,8 @@ mod tests {
         assert_eq!(w[10], 14.0);
         // A third is worth nothing more.
         assert_eq!(w[11], 14.0);
+        // The tricks go where a bid needs them, whichever partner asks: seat 2 sees the same.
+        let v2 = view(&v_json.replace(r#""seat":0,"dealer""#, r#""seat":2,"dealer""#));
+        assert_eq!(worth(&Rules::four_hundred(), &v2).unwrap(), w);
     }
 }

@@ -8,7 +8,8 @@
 # e.g. bash bench/strength.sh c "$PWD/heuristic_bot" 6 50
 # (build the C bot with gcc -O2 -o heuristic_bot sample-bots/c/heuristic_bot.c, the Rust one
 # with cargo build --release --manifest-path sample-bots/rust/Cargo.toml). GAMES deal sets are
-# each played twice with the sides swapped; TARNEEB=path picks another build of the referee.
+# each played twice with the sides swapped; TARNEEB=path picks another build of the referee,
+# JOBS=J the games at once of each gauntlet (default: the number of CPUs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1 cmd=$2 games=${3:-6} ms=${4:-50} out=${5:-/tmp/tarneeb-strength}
@@ -16,7 +17,7 @@ tarneeb=${TARNEEB:-target/release/tarneeb}
 [ -x "$tarneeb" ] || cargo build --release
 tarneeb=$(realpath "$tarneeb")
 for preset in classic egyptian 400 41; do
-  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed 1 \
+  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed 1 ${JOBS:+--jobs "$JOBS"} \
     --bot "pimc=$tarneeb bot pimc --ms $ms" --bot "$name=$cmd" --out "$out/$name-$preset" >/dev/null
 done
 python3 bench/strength_table.py "$tarneeb" "$out/$name"-{classic,egyptian,400,41}

@@ -2,14 +2,116 @@
 """One README table row per gauntlet directory of bench/strength.sh: games, the pimc entrant's
 wins-draws-losses, win rate, Elo with its 95% interval (from standings.txt), and each
 entrant's double-dummy tricks lost per seat per hand played out (replay --analyze --json over
-every record; the duplicate deals make both sides face the same cards).
+every record; the duplicate deals make both sides face the same cards); then one pooled row per
+opponent over all its directories (all four games together), whose Elo interval is computed as
+the standings compute a head-to-head's (src/tournament/stats.rs: pairs of games with the sides
+swapped as units, Student's t, a quarter pseudo-observation in empty score classes), and each
+opponent's points per hand: pimc's side's hand scores minus the other side's, mean and 95%
+interval over every hand played (a finer measure than games won, which few games cannot tell).
 
     python3 bench/strength_table.py TARNEEB_BINARY DIR [DIR ...]
 """
 import collections
 import json
+import math
 import subprocess
 import sys
+
+PSEUDO = 0.25
+T975 = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010,
+        2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796, 2.0739,
+        2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423]
+
+
+def t975(df):
+    if df <= 30:
+        return T975[max(df, 1) - 1]
+    z, v = 1.959963984540054, float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v * v)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3))
+
+
+def elo(s):
+    s = min(max(s, 0.001), 0.999)
+    return -400 * math.log10(1 / s - 1)
+
+
+def mean_score(units):
+    """stats.rs mean_score_of_classes: the mean of unit scores and its 95% interval."""
+    counts = [0] * 5
+    for u in units:
+        counts[round(min(max(u, 0), 1) * 4)] += 1
+    n = sum(counts)
+    mean = sum(c * k / 4 for k, c in enumerate(counts)) / n
+    ss = sum(c * (k / 4 - mean) ** 2 for k, c in enumerate(counts))
+    reachable = range(5) if counts[1] + counts[3] > 0 else (0, 2, 4)
+    empty = [k for k in reachable if counts[k] == 0]
+    weight = 0.0
+    if empty:
+        ss += sum(PSEUDO / len(empty) * (k / 4 - mean) ** 2 for k in empty)
+        weight = PSEUDO
+    var = ss / max(n - 1 + weight, weight)
+    q = t975(max(n - 1, 1)) * math.sqrt(var / n)
+    return mean, max(mean - q, 0.0), min(mean + q, 1.0)
+
+
+def games(d):
+    """Each game of a directory: (pair, pimc's score 0/.5/1, pimc's points minus the
+    opponent's for each hand)."""
+    out = []
+    for line in open(f"{d}/results.jsonl"):
+        r = json.loads(line)
+        team = r["seats"].index("pimc") % 2
+        w = r["winner"]
+        score = 0.5 if w is None else float(w == team)
+        hands = [h[team] - h[1 - team] for h in r.get("hand_deltas") or []]
+        opp = next(n for n in r["seats"] if n != "pimc")
+        out.append((r["pair"], score, hands, opp))
+    return out
+
+
+def fallbacks(dirs):
+    """pimc's requests in the stderr logs of every game, and those answered by rules of thumb
+    because no solve finished in time."""
+    import glob
+    asked = quick = 0
+    for d in dirs:
+        for log in glob.glob(f"{d}/games/*.stderr.log"):
+            for line in open(log, errors="replace"):
+                if line.startswith("pimc: request"):
+                    asked += 1
+                    quick += "solving missed the budget" in line
+    return asked, quick
+
+
+def pooled(dirs):
+    """One row per opponent over all its directories."""
+    by_opp = collections.defaultdict(list)
+    for d in dirs:
+        gs = games(d)
+        if gs:
+            by_opp[gs[0][3]].append((d, gs))
+    rows = []
+    for opp, sets in sorted(by_opp.items()):
+        units, hands, wdl = [], [], [0, 0, 0]
+        for d, gs in sets:
+            pairs = collections.defaultdict(list)
+            for pair, score, hs, _ in gs:
+                pairs[(d, pair)].append(score)
+                hands.extend(hs)
+                wdl[0 if score == 1 else 1 if score == 0.5 else 2] += 1
+            units.extend(sum(v) / len(v) for v in pairs.values())
+        s, lo, hi = mean_score(units)
+        n = len(hands)
+        m = sum(hands) / n
+        sd = math.sqrt(sum((h - m) ** 2 for h in hands) / (n - 1))
+        q = t975(n - 1) * sd / math.sqrt(n)
+        games_n = sum(wdl)
+        rows.append(f"| all four | {opp} | {games_n} | {wdl[0]}-{wdl[1]}-{wdl[2]} | "
+                    f"{(wdl[0] + 0.5 * wdl[1]) / games_n:.0%} | {elo(s):+.1f} "
+                    f"[{elo(lo):+.1f}, {elo(hi):+.1f}] | {n} hands: {m:+.2f} points a hand "
+                    f"[{m - q:+.2f}, {m + q:+.2f}] |")
+    return rows
 
 
 def row(tarneeb, d):
@@ -46,3 +148,11 @@ if __name__ == "__main__":
     print("|---|---|---|---|---|---|---|---|")
     for d in sys.argv[2:]:
         print(row(sys.argv[1], d), flush=True)
+    print()
+    print("| game | opponent | games | pimc W-D-L | pimc score | pimc Elo [95%] | pimc points minus the opponent's per hand [95%] |")
+    print("|---|---|---|---|---|---|---|")
+    for r in pooled(sys.argv[2:]):
+        print(r)
+    asked, quick = fallbacks(sys.argv[2:])
+    print(f"\npimc answered {asked} requests, {quick} ({quick / max(asked, 1):.1%}) by rules of "
+          "thumb (no solve finished in time)")

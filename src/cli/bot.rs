@@ -15,11 +15,12 @@ enum BotKind {
     /// A double-dummy reference bot (how it fares against the sample bots: README
     /// "Strength"): for each move it deals the unseen cards many times consistently with what
     /// is public (cards played, suits a player showed out of, what the bids said of each
-    /// hand) and solves each deal double-dummy (DDS). It plays the card with the best total
-    /// and names the trump with the most tricks; it makes the call with the best expected
-    /// score under the game's scoring (made or failed, doubled, kaboot, 400's points table)
-    /// over the solved deals and a few hundred more judged by a hand estimate, against
-    /// passing. Use it as `--bot "tarneeb bot pimc --ms 200"`.
+    /// hand) and solves each deal double-dummy (DDS). It plays the card with the best
+    /// expected score (each deal's tricks counted as the points they bring: the contract made
+    /// or set, each 400/41 bid made or failed), names the trump with the most tricks, and
+    /// makes the call with the best expected score under the game's scoring (made or failed,
+    /// doubled, kaboot, 400's points table) over the solved deals and a few hundred more
+    /// judged by a hand estimate, against passing. Use it as `--bot "tarneeb bot pimc --ms 200"`.
     Pimc {
         /// Thinking time per move in milliseconds (calls and trump choices: ten times it, up
         /// to 70% of the reply time): no new batch of deals starts after it. The reply comes
@@ -39,6 +40,10 @@ enum BotKind {
         /// what reading the bids is worth).
         #[arg(long)]
         ignore_bids: bool,
+        /// Play the card with the most double-dummy tricks over the samples instead of the
+        /// best expected score (to measure what playing for the score is worth).
+        #[arg(long)]
+        play_by_tricks: bool,
     },
 }
 
@@ -49,12 +54,14 @@ pub fn run(a: BotArgs) -> Result<()> {
             seed,
             samples,
             ignore_bids,
+            play_by_tricks,
         } => {
             let cfg = PimcConfig {
                 ms,
                 seed,
                 max_samples: samples,
                 ignore_bids,
+                play_by_tricks,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

@@ -8,6 +8,7 @@ use rand::Rng;
 
 use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
 use super::infer;
+use super::play_value::{self, Tally};
 use super::sample::Knowledge;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
@@ -46,6 +47,8 @@ pub struct Table<'a> {
     pub max_samples: usize,
     /// Whether the auction shapes the sampled hands (see [`infer`]).
     pub read_bids: bool,
+    /// Whether the card play weighs tricks by the score (else it counts tricks).
+    pub score_play: bool,
 }
 
 impl Table<'_> {
@@ -177,7 +180,8 @@ impl Table<'_> {
         Effort { samples }
     }
 
-    /// The card with the best total of double-dummy tricks over the sampled deals.
+    /// The card with the best total score over the sampled deals, each deal's double-dummy
+    /// tricks counted as the points they bring my side ([`play_value`]), then the most tricks.
     pub fn play(&self, legal: &[Card], rng: &mut impl Rng) -> (Card, Effort) {
         let first = legal[0];
         if legal.len() == 1 {
@@ -208,14 +212,22 @@ impl Table<'_> {
                 must_lead,
             }]
         };
-        let mut totals = vec![0u32; legal.len()];
+        let won = self.view.tricks_won;
+        let me = self.me();
+        let worth = if self.score_play {
+            play_value::worth(self.rules, self.view)
+        } else {
+            None
+        };
+        let mut tally = Tally::new(
+            worth,
+            won[me.index()] + won[me.partner().index()],
+            legal.len(),
+        );
         let effort = self.sample_loop(&k, rng, Want::Values, &make, &mut |_, vs| {
-            for (i, &c) in legal.iter().enumerate() {
-                totals[i] += u32::from(vs[0].value_of(c).unwrap_or(0));
-            }
+            tally.add(legal.iter().map(|&c| vs[0].value_of(c).unwrap_or(0)));
         });
-        let best = (0..legal.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
-        (best.map_or(first, |i| legal[i]), effort)
+        (tally.best().map_or(first, |i| legal[i]), effort)
     }
 
     /// My side's double-dummy tricks with each strain in each sampled deal, me declaring

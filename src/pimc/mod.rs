@@ -6,6 +6,7 @@
 pub mod bid_value;
 pub mod decide;
 pub mod infer;
+pub mod play_value;
 pub mod quick;
 pub mod sample;
 pub mod wire;
@@ -30,6 +31,8 @@ pub struct PimcConfig {
     pub max_samples: Option<usize>,
     /// Sample as if the auction said nothing (to measure what reading it is worth).
     pub ignore_bids: bool,
+    /// Play the card with the most tricks rather than the best expected score.
+    pub play_by_tricks: bool,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -175,6 +178,7 @@ fn quick_answer(cfg: &PimcConfig, rules: Option<&Rules>, msg: &Incoming) -> Opti
                 deadline: Instant::now(),
                 max_samples: 0,
                 read_bids: !cfg.ignore_bids,
+                score_play: !cfg.play_by_tricks,
             };
             let id = msg.id.unwrap_or(0);
             let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -205,6 +209,7 @@ fn answer(
         deadline: Instant::now() + budget,
         max_samples: cfg.max_samples.unwrap_or(usize::MAX),
         read_bids: !cfg.ignore_bids,
+        score_play: !cfg.play_by_tricks,
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -244,6 +249,7 @@ mod tests {
             seed: 1,
             max_samples: Some(2),
             ignore_bids: false,
+            play_by_tricks: false,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -304,6 +310,7 @@ mod tests {
             seed: 0,
             max_samples: None,
             ignore_bids: false,
+            play_by_tricks: false,
         };
         let ms = |d: Duration| d.as_millis();
         // The default: think 0.7 s, answer by 0.9 s at the latest (the watchdog's 90%).

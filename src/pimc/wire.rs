@@ -50,6 +50,11 @@ pub struct ViewIn {
     #[serde(default)]
     pub current_trick: Option<TrickIn>,
     pub cards_left: [u8; 4],
+    /// Each seat's tricks won this hand (the card play weighs tricks by the score).
+    #[serde(default)]
+    pub tricks_won: [u8; 4],
+    #[serde(default)]
+    pub team_scores: Option<[i32; 2]>,
     /// 400 and Forty-One: each player's score (it sets the lowest bid each could make).
     #[serde(default)]
     pub seat_scores: Option<[i32; 4]>,
@@ -64,6 +69,12 @@ pub struct CallIn {
 #[derive(Debug, Deserialize)]
 pub struct ContractIn {
     pub declarer: Seat,
+    /// The contract's bid, as the legal list writes calls ("9", "10H").
+    #[serde(default)]
+    pub bid: Option<String>,
+    /// 1, 2 or 4: undoubled, doubled, redoubled.
+    #[serde(default)]
+    pub multiplier: Option<i32>,
 }
 
 #[derive(Debug, Deserialize)]

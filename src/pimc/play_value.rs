@@ -1,0 +1,218 @@
+//! What a card is worth in points rather than tricks. A side does not want tricks, it wants
+//! the hand's score: the declaring side of classic and Egyptian wants its contract made and
+//! the defenders want it set (BRIEF "Classic Tarneeb" scoring: made, the declarers score the
+//! tricks they won; failed, they lose their bid and the defenders score theirs), and in 400
+//! and Forty-One each player wants his own bid (BRIEF "400": made, plus the table value of
+//! the bid; fewer, minus it; tricks beyond the bid are worth nothing). So the card play
+//! weighs each sampled deal's double-dummy tricks by the score they bring, and falls back on
+//! tricks only to break ties.
+
+use super::bid_value::{contract_diff, GAME};
+use super::wire::ViewIn;
+use crate::rules::score::individual_score;
+use crate::rules::{BySeat, Call, DecisionKind, Level, Move, Rules, Seat};
+
+/// My side's score minus the other side's for each count of tricks my side ends the hand
+/// with (index 0 to 13); `None` where the view does not say enough (no contract yet, a bid
+/// that cannot be read), and the play then counts tricks.
+pub type Worth = [f64; 14];
+
+pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
+    if let Some(c) = &rules.contract {
+        let contract = view.contract.as_ref()?;
+        let level = match Move::parse(DecisionKind::Call, contract.bid.as_deref()?) {
+            Ok(Move::Call(Call::Bid(b))) => b.level,
+            _ => return None,
+        };
+        let multiplier = contract.multiplier.unwrap_or(1);
+        let ours = contract.declarer.team() == view.seat.team();
+        let before = view
+            .team_scores
+            .map_or(0, |s| s[contract.declarer.team().index()]);
+        let mut w = [0.0; 14];
+        for (t, v) in w.iter_mut().enumerate() {
+            let t = t as u8;
+            let declarers = if ours { t } else { 13 - t };
+            let d = contract_diff(c, level, multiplier, declarers, before);
+            *v = if ours { d } else { -d };
+        }
+        return Some(w);
+    }
+    let ind = rules.individual.as_ref()?;
+    let bids = bids_of(view)?;
+    let won = BySeat(view.tricks_won);
+    let me = view.seat;
+    let mut w = [0.0; 14];
+    let ours_won = won[me] + won[me.partner()];
+    let theirs_won = won[me.next()] + won[me.next().partner()];
+    let left = 13u8.checked_sub(ours_won + theirs_won)?;
+    for (t, v) in w.iter_mut().enumerate() {
+        let t = t as u8;
+        let Some(mine) = t.checked_sub(ours_won).filter(|&m| m <= left) else {
+            continue;
+        };
+        let mut tricks = won;
+        share(&mut tricks, &bids, me, mine);
+        share(&mut tricks, &bids, me.next(), left - mine);
+        let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
+        *v = match s.instant_winner {
+            Some(team) if team == me.team() => GAME,
+            Some(_) => -GAME,
+            None => {
+                let d = &s.delta;
+                f64::from(d[me] + d[me.partner()] - d[me.next()] - d[me.next().partner()])
+            }
+        };
+    }
+    Some(w)
+}
+
+/// Each seat's bid, from the auction (400 and Forty-One: every player bids once).
+fn bids_of(view: &ViewIn) -> Option<BySeat<Level>> {
+    let mut bids: BySeat<Option<Level>> = BySeat([None; 4]);
+    for c in &view.auction {
+        if let Ok(Move::Call(Call::Bid(b))) = Move::parse(DecisionKind::Call, &c.call) {
+            bids[c.seat] = Some(b.level);
+        }
+    }
+    let [a, b, c, d] = bids.0;
+    Some(BySeat([a?, b?, c?, d?]))
+}
+
+/// Hands a side's `more` tricks to its two players as best serves them: first to the player
+/// whose bid needs fewer to be made, then to the other, the rest to `seat`. Double-dummy
+/// solving counts a side's tricks, not whose they are; this assumes the partners can steer
+/// them where the bids need them.
+fn share(tricks: &mut BySeat<u8>, bids: &BySeat<Level>, seat: Seat, more: u8) {
+    let need = |s: Seat, t: &BySeat<u8>| bids[s].get().saturating_sub(t[s]);
+    let (a, b) = (seat, seat.partner());
+    let (first, second) = if need(b, tricks) < need(a, tricks) {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    let mut more = more;
+    for s in [first, second] {
+        let give = need(s, tricks).min(more);
+        tricks[s] += give;
+        more -= give;
+    }
+    tricks[seat] += more;
+}
+
+/// The score and tricks of each legal card summed over the sampled deals, and the card to play.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    worth: Option<Worth>,
+    /// My side's tricks already won this hand (the trick on the table not included).
+    won: u8,
+    pub score: Vec<f64>,
+    pub tricks: Vec<u32>,
+}
+
+impl Tally {
+    pub fn new(worth: Option<Worth>, won: u8, cards: usize) -> Tally {
+        Tally {
+            worth,
+            won,
+            score: vec![0.0; cards],
+            tricks: vec![0; cards],
+        }
+    }
+
+    /// One deal: each card's double-dummy tricks for my side from here.
+    pub fn add(&mut self, values: impl IntoIterator<Item = u8>) {
+        for (i, v) in values.into_iter().enumerate().take(self.tricks.len()) {
+            self.tricks[i] += u32::from(v);
+            if let Some(w) = &self.worth {
+                self.score[i] += w[usize::from((self.won + v).min(13))];
+            }
+        }
+    }
+
+    /// The card with the best total score, then the most tricks, then the first.
+    pub fn best(&self) -> Option<usize> {
+        (0..self.tricks.len()).max_by(|&a, &b| {
+            self.score[a]
+                .total_cmp(&self.score[b])
+                .then(self.tricks[a].cmp(&self.tricks[b]))
+                .then(b.cmp(&a))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(json: &str) -> ViewIn {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_declarer_short_of_the_contract_plays_for_making_it() {
+        // BRIEF "Classic Tarneeb": "made (tricks >= bid, bid < 13): declarers score the tricks
+        // they won ... Failed: declarers lose their bid, defenders score the tricks they won".
+        // The declaring side bid 9 and has 6 tricks with 4 to play.
+        let v = view(
+            r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{"declarer":0,"bid":"9","multiplier":1},"team_scores":[0,0]}"#,
+        );
+        let w = worth(&Rules::classic(), &v).unwrap();
+        assert_eq!((w[9], w[10], w[8]), (9.0, 10.0, -9.0 - 5.0));
+        // Card 0 takes 3 more in every deal (9: made); card 1 takes 4 (10 tricks) in three
+        // deals of four and 1 (7: down) in the fourth: more tricks in total, a worse score.
+        let deals = [[3, 4], [3, 4], [3, 4], [3, 1]];
+        let mut t = Tally::new(Some(w), 6, 2);
+        deals.iter().for_each(|d| t.add(*d));
+        assert!(t.tricks[1] > t.tricks[0]);
+        assert_eq!(t.best(), Some(0));
+        // Counting tricks alone (no worth) takes card 1.
+        let mut by_tricks = Tally::new(None, 6, 2);
+        deals.iter().for_each(|d| by_tricks.add(*d));
+        assert_eq!(by_tricks.best(), Some(1));
+    }
+
+    #[test]
+    fn defenders_play_to_set_the_contract() {
+        // The same hand from a defender's seat: the declarers need 3 of the last 4 tricks.
+        // Card 0 gives my side 1 in every deal (the declarers make 9); card 1 gives 0 or 2
+        // (the declarers take 10, or 8: set, they lose 9 and we score our 5), the same tricks
+        // on average and a better score.
+        let v = view(
+            r#"{"seat":1,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{"declarer":0,"bid":"9","multiplier":1}}"#,
+        );
+        let w = worth(&Rules::classic(), &v).unwrap();
+        assert_eq!((w[4], w[3], w[5]), (-9.0, -10.0, 14.0));
+        let mut t = Tally::new(Some(w), 3, 2);
+        [[1, 0], [1, 2], [1, 0], [1, 2]]
+            .iter()
+            .for_each(|d| t.add(*d));
+        assert_eq!(t.tricks[0], t.tricks[1]);
+        assert_eq!(t.best(), Some(1));
+    }
+
+    #[test]
+    fn individual_bids_need_their_own_tricks_not_more() {
+        // BRIEF "400": "tricks won >= bid: plus the table value of the bid; fewer: minus it"
+        // (2:2, 4:4, 5:10). Seat 0 bid 5 and has 4, its partner bid 4 and has 4; seat 1 bid
+        // 2 and has 0, seat 3 bid 2 and has 2. Three tricks are left.
+        let v_json = r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[4,0,4,2],
+                "auction":[{"seat":0,"call":"5"},{"seat":1,"call":"2"},
+                           {"seat":2,"call":"4"},{"seat":3,"call":"2"}]}"#;
+        let v = view(v_json);
+        let w = worth(&Rules::four_hundred(), &v).unwrap();
+        // No more tricks: seat 0 fails (-10), seat 2 makes (+4), both opponents make (-4).
+        assert_eq!(w[8], -10.0);
+        // One more makes seat 0's bid: 14 - 4.
+        assert_eq!(w[9], 10.0);
+        // A second one sets seat 1 (it then has 1 of its 2): 14 - 0.
+        assert_eq!(w[10], 14.0);
+        // A third is worth nothing more.
+        assert_eq!(w[11], 14.0);
+        // The tricks go where a bid needs them, whichever partner asks: seat 2 sees the same.
+        let v2 = view(&v_json.replace(r#""seat":0,"dealer""#, r#""seat":2,"dealer""#));
+        assert_eq!(worth(&Rules::four_hundred(), &v2).unwrap(), w);
+    }
+}

@@ -89,6 +89,19 @@ fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, Stri
                 seen.push_str(&pane);
                 if answered == 0 {
                     tmux(&["send-keys", "-t", &session, "zz", "Enter"]);
+                    // Read the answer to the mistake before the next move: more output before
+                    // the next prompt could scroll it out of the pane.
+                    let typed = Instant::now();
+                    loop {
+                        let pane = tmux(&["capture-pane", "-p", "-t", &session]);
+                        if pane.contains("is not one of the legal moves")
+                            || typed.elapsed() > Duration::from_secs(60)
+                        {
+                            seen.push_str(&pane);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
                 }
                 tmux(&["send-keys", "-t", &session, "1", "Enter"]);
                 answered = id;

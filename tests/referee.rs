@@ -64,6 +64,22 @@ impl Scratch {
     fn record_lines(&self) -> Vec<Value> {
         read_lines(&self.record())
     }
+
+    /// Plays 400 with a slow-play limit of 150 ms and 2 strikes, seat 2 a bot sleeping
+    /// `sleep_ms` on every card and the others random bots; returns the record's lines.
+    fn play_400_with_a_slow_seat(&self, hands: u32, sleep_ms: u64, flags: &[&str]) -> Vec<Value> {
+        let rules = self.dir.join("rules.json");
+        let text = format!(
+            r#"{{"preset": "400", "max-hands": {hands}, "individual": {{"slow-play": {{"limit-ms": 150, "strikes": 2}}}}}}"#
+        );
+        std::fs::write(&rules, text).unwrap();
+        let good = self.random_bot();
+        let slow = self.fault_bot_at("slow", sleep_ms);
+        let mut all = vec!["--seed", "9", "--rules", rules.to_str().unwrap()];
+        all.extend_from_slice(flags);
+        result_of(&self.play([&good, &good, &slow, &good], &all, GAME_LIMIT));
+        self.record_lines()
+    }
 }
 
 fn result_of(out: &Output) -> Value {
@@ -216,20 +232,10 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
     // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
     // one hand reneges: scores nothing on that hand. The limit and the strike count are options."
     let s = Scratch::new("strikes");
-    let rules = s.dir.join("rules.json");
     // Bounds with room for a loaded machine: the random bots answer in a few ms but may take
     // tens of ms under load (at a 50 ms limit they were seen to collect strikes at load 13);
     // the slow bot sleeps three times the limit.
-    std::fs::write(&rules, r#"{"preset": "400", "max-hands": 2, "individual": {"slow-play": {"limit-ms": 150, "strikes": 2}}}"#).unwrap();
-    let good = s.random_bot();
-    let slow = s.fault_bot_at("slow", 450);
-    let out = s.play(
-        [&good, &good, &slow, &good],
-        &["--seed", "9", "--rules", rules.to_str().unwrap()],
-        GAME_LIMIT,
-    );
-    result_of(&out);
-    let lines = s.record_lines();
+    let lines = s.play_400_with_a_slow_seat(2, 450, &[]);
     let played: Vec<&Value> = lines
         .iter()
         .filter(|l| l["type"] == "hand_end" && l["end"] == "played")
@@ -263,27 +269,12 @@ fn a_card_the_referee_plays_after_a_timeout_is_a_slow_play_in_400() {
     // card the referee then plays for it carries the seat's time, so the timeouts are strikes
     // (they were recorded as 0 ms, and a bot could dodge the rule by timing out).
     let s = Scratch::new("timeout-strikes");
-    let rules = s.dir.join("rules.json");
-    std::fs::write(&rules, r#"{"preset": "400", "max-hands": 1, "individual": {"slow-play": {"limit-ms": 150, "strikes": 2}}}"#).unwrap();
-    let good = s.random_bot();
     // It sleeps 2 s on every card: each request times out at the 400 ms hard limit.
-    let slow = s.fault_bot_at("slow", 2000);
-    let out = s.play(
-        [&good, &good, &slow, &good],
-        &[
-            "--seed",
-            "9",
-            "--rules",
-            rules.to_str().unwrap(),
-            "--move-timeout",
-            "400ms",
-            "--on-fault",
-            "substitute:40",
-        ],
-        GAME_LIMIT,
+    let lines = s.play_400_with_a_slow_seat(
+        1,
+        2000,
+        &["--move-timeout", "400ms", "--on-fault", "substitute:40"],
     );
-    result_of(&out);
-    let lines = s.record_lines();
     let substituted: Vec<&Value> = lines
         .iter()
         .filter(|l| l["type"] == "move" && l["seat"] == 2 && l["substituted"] == true)

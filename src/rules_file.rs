@@ -194,6 +194,32 @@ mod tests {
     }
 
     #[test]
+    fn renege_rule_defaults_and_records_from_before_the_option() {
+        use crate::rules::Renege;
+        let renege = |r: Rules| r.individual.unwrap().slow_play.unwrap().renege;
+        // BRIEF: "A renege is a penalty and never helps the player who reneges (decided
+        // 2026-11-24 ...) Option: the literal reading".
+        assert_eq!(renege(Rules::four_hundred()), Renege::Penalty);
+        let file = r#"{"preset": "400", "individual": {"slow-play": {"limit-ms": 5000}}}"#;
+        assert_eq!(renege(from_json_text(file, "f").unwrap()), Renege::Penalty);
+        let file = r#"{"preset": "41", "individual": {"slow-play": {"renege": "scores-zero"}}}"#;
+        assert_eq!(
+            renege(from_json_text(file, "f").unwrap()),
+            Renege::ScoresZero
+        );
+        // Complete rules as records written before the option hold them: scored literally.
+        let mut old = serde_json::to_value(Rules::four_hundred()).unwrap();
+        old["individual"]["slow-play"]
+            .as_object_mut()
+            .unwrap()
+            .remove("renege");
+        assert_eq!(
+            renege(from_value(old, "record").unwrap()),
+            Renege::ScoresZero
+        );
+    }
+
+    #[test]
     fn a_file_changes_only_what_it_names() {
         let r = from_json_text(
             r#"{"preset": "classic", "target": 41, "contract": {"no-trump": true}}"#,

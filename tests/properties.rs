@@ -25,8 +25,8 @@ use tarneeb_referee::rules::{
     AuctionForm, Bid, BidForm, BothReach, BySeat, ByTeam, Call, Card, CardSet, ContractRules, Deal,
     DealSource, Decision, DecisionKind, Doubling, EndReason, Game, HandEnd, HandResult,
     IllegalReason, IndividualRules, Kaboot, Level, Move, MoveList, PartnerRule, Rank, Redeal,
-    Rules, Seat, SlowPlay, Steps, Strain, StrainOrder, Suit, Team, Thirteen, ThrowInReason, Trick,
-    TrumpChoice,
+    Renege, Rules, Seat, SlowPlay, Steps, Strain, StrainOrder, Suit, Team, Thirteen, ThrowInReason,
+    Trick, TrumpChoice,
 };
 
 type TestResult<T = ()> = Result<T, TestCaseError>;
@@ -165,7 +165,11 @@ fn individual_rules() -> BoxedStrategy<Rules> {
     let scoring = (0u8..3, any::<bool>(), 0u8..3, 0u8..3, any::<bool>());
     // partner non-negative, higher total, play-on margin
     let ending = (any::<bool>(), any::<bool>(), 1i32..20);
-    let slow = prop::option::of((prop::sample::select(vec![1_000u64, 5_000, 10_000]), 1u8..4));
+    let slow = prop::option::of((
+        prop::sample::select(vec![1_000u64, 5_000, 10_000]),
+        1u8..4,
+        prop::sample::select(vec![Renege::Penalty, Renege::ScoresZero]),
+    ));
     (
         prop::sample::select(vec!["400", "41"]),
         0u8..4, // 0: the preset as is
@@ -253,7 +257,11 @@ fn individual_rules() -> BoxedStrategy<Rules> {
                 BothReach::PlayOn
             };
             i.play_on_target = target + margin;
-            i.slow_play = slow.map(|(limit_ms, strikes)| SlowPlay { limit_ms, strikes });
+            i.slow_play = slow.map(|(limit_ms, strikes, renege)| SlowPlay {
+                limit_ms,
+                strikes,
+                renege,
+            });
             r
         })
         .prop_filter("the rules must validate", |r| r.validate().is_ok())
@@ -355,11 +363,17 @@ fn expected_individual_score(
     let mut failed_13 = [false; 2];
     for s in Seat::ALL {
         let k = s.index();
-        if reneged[k] {
-            // "a player with 2 strikes in one hand reneges: scores nothing on that hand"
+        let made = tricks[k] >= bids[k];
+        let literal = i
+            .slow_play
+            .is_some_and(|sp| sp.renege == Renege::ScoresZero);
+        if reneged[k] && (made || literal) {
+            // "A renege is a penalty and never helps the player who reneges ... a made bid
+            // scores nothing, a failed bid still costs its value, and a failed bid of 13 still
+            // loses the game ... Option: the literal reading (a renege scores 0 whatever
+            // happened)."
             continue;
         }
-        let made = tricks[k] >= bids[k];
         if bids[k] == 13 && i.thirteen == Thirteen::Instant {
             // "Bid 13: made, that partnership wins the game at once; failed, the opponents win"
             if made {

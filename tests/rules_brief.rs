@@ -2192,6 +2192,37 @@ fn four_hundred_both_partnerships_play_on_to_51() {
     assert_eq!(w([55, 45, 3, -1]), Some(T0));
 }
 
+/// Plays out a 400 hand after `bids`, seat 0 taking two strikes (a renege), seat 1 one, seat 2
+/// playing at the limit exactly (no strike); `s0_tricks` tricks for seat 0, the rest for seat 1.
+fn renege_hand(rules: Rules, bids: &str, s0_tricks: usize) -> (Game, HandResult) {
+    let mut g = Game::new(rules, S3);
+    g.deal(split_deal(S0, S1, Suit::Hearts, Suit::Spades, s0_tricks));
+    script(&mut g, bids);
+    let mut plays = BySeat([0u32; 4]);
+    let h = loop {
+        let d = g.decision().unwrap();
+        let c = g.legal_cards().lowest().unwrap();
+        let n = plays[d.seat];
+        plays[d.seat] += 1;
+        let millis = match d.seat {
+            S0 if n < 2 => 10_001,  // two strikes
+            S1 if n == 0 => 60_000, // one strike only
+            S2 => 10_000,           // at the limit: no strike
+            _ => 0,
+        };
+        if let Some(h) = g.apply_timed(d.seat, Move::Play(c), millis).unwrap().hand {
+            break h;
+        }
+    };
+    (g, h)
+}
+
+fn literal_renege() -> Rules {
+    individual_rules(Rules::four_hundred(), |i| {
+        i.slow_play.as_mut().expect("400 has the rule").renege = Renege::ScoresZero;
+    })
+}
+
 #[test]
 fn four_hundred_ten_second_rule_two_strikes_renege() {
     // BRIEF: "Ten-second rule (000), on in this preset: a play that takes longer than 10 s is a
@@ -2202,34 +2233,55 @@ fn four_hundred_ten_second_rule_two_strikes_renege() {
         Rules::four_hundred().individual.unwrap().slow_play,
         Some(SlowPlay {
             limit_ms: 10_000,
-            strikes: 2
+            strikes: 2,
+            renege: Renege::Penalty,
         })
     );
-    // Seat 0 makes a bid of 6 (+12 if it counted) or fails a bid of 8 (-16): either way 0.
-    for s0_bid in ["6", "8"] {
-        let mut g = Game::new(Rules::four_hundred(), S3);
-        g.deal(split_deal(S0, S1, Suit::Hearts, Suit::Spades, 7));
-        script(&mut g, &format!("0:{s0_bid} 1:5 2:2 3:2"));
-        let mut plays = BySeat([0u32; 4]);
-        let h = loop {
-            let d = g.decision().unwrap();
-            let c = g.legal_cards().lowest().unwrap();
-            let n = plays[d.seat];
-            plays[d.seat] += 1;
-            let millis = match d.seat {
-                S0 if n < 2 => 10_001,  // two strikes
-                S1 if n == 0 => 60_000, // one strike only
-                S2 => 10_000,           // at the limit: no strike
-                _ => 0,
-            };
-            if let Some(h) = g.apply_timed(d.seat, Move::Play(c), millis).unwrap().hand {
-                break h;
-            }
-        };
-        assert_eq!(g.hand().strikes, BySeat([2, 1, 0, 0]));
-        assert_eq!(h.reneged, BySeat([true, false, false, false]));
-        assert_eq!(h.seat_delta, BySeat([0, 10, -2, -2]), "seat 0 bid {s0_bid}");
-    }
+    // Seat 0 makes a bid of 6 with 7 tricks: +12 if it counted, 0 after the renege.
+    let (g, h) = renege_hand(Rules::four_hundred(), "0:6 1:5 2:2 3:2", 7);
+    assert_eq!(g.hand().strikes, BySeat([2, 1, 0, 0]));
+    assert_eq!(h.reneged, BySeat([true, false, false, false]));
+    assert_eq!(h.seat_delta, BySeat([0, 10, -2, -2]));
+}
+
+#[test]
+fn four_hundred_renege_never_helps_a_failing_bid() {
+    // BRIEF: "A renege is a penalty and never helps the player who reneges ... a made bid
+    // scores nothing, a failed bid still costs its value".
+    // Seat 0 bids 8 and takes 7: failed, -16, reneged or not (stalling does not dodge it).
+    let (_, h) = renege_hand(Rules::four_hundred(), "0:8 1:5 2:2 3:2", 7);
+    assert_eq!(h.reneged, BySeat([true, false, false, false]));
+    assert_eq!(h.seat_delta, BySeat([-16, 10, -2, -2]));
+    // Forty-One too: 8 failed costs 16 ("7-13 double it"; seat 1's 5 made is worth its face).
+    let (_, h) = renege_hand(Rules::forty_one(), "0:8 1:5 2:2 3:2", 7);
+    assert_eq!(h.reneged, BySeat([true, false, false, false]));
+    assert_eq!(h.seat_delta, BySeat([-16, 5, -2, -2]));
+    // BRIEF: "Option: the literal reading (a renege scores 0 whatever happened)."
+    let (_, h) = renege_hand(literal_renege(), "0:8 1:5 2:2 3:2", 7);
+    assert_eq!(h.seat_delta, BySeat([0, 10, -2, -2]));
+}
+
+#[test]
+fn four_hundred_renege_on_a_thirteen() {
+    // BRIEF: "a failed bid of 13 still loses the game for that partnership (a made 13 by a
+    // player who reneged wins nothing)."
+    // Seat 0 bids 13 and takes 12: the failed 13 loses the game for team 0 (seats 0 and 2).
+    let (g, h) = renege_hand(Rules::four_hundred(), "0:13 1:2 2:2 3:2", 12);
+    assert_eq!(h.reneged, BySeat([true, false, false, false]));
+    assert_eq!(h.instant_winner, Some(T1));
+    let over = g.result().expect("the failed 13 ends the game");
+    assert_eq!(over.winner, Some(T1));
+    // Seat 0 bids 13 and takes all 13: made, but after a renege it wins nothing.
+    let (g, h) = renege_hand(Rules::four_hundred(), "0:13 1:2 2:2 3:2", 13);
+    assert_eq!(h.reneged, BySeat([true, false, false, false]));
+    assert_eq!(h.instant_winner, None);
+    assert_eq!(h.seat_delta[S0], 0);
+    assert!(g.result().is_none(), "a reneged 13 decides nothing");
+    // The literal reading: the reneged 13 decides nothing, made or failed.
+    let (g, h) = renege_hand(literal_renege(), "0:13 1:2 2:2 3:2", 12);
+    assert_eq!(h.instant_winner, None);
+    assert_eq!(h.seat_delta[S0], 0);
+    assert!(g.result().is_none());
 }
 
 #[test]
@@ -2239,6 +2291,7 @@ fn four_hundred_ten_second_rule_options_and_separate_from_bids() {
         i.slow_play = Some(SlowPlay {
             limit_ms: 5_000,
             strikes: 1,
+            renege: Renege::Penalty,
         })
     });
     let mut g = Game::new(r, S3);

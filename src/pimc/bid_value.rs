@@ -238,10 +238,13 @@ pub fn individual_value(
     edge: f64,
 ) -> f64 {
     let score = |tricks: u8| {
-        let others = BySeat([true; 4]);
-        let mut reneged = others;
+        // The other seats are taken out of the sum as made bids that reneged: those score and
+        // decide nothing under either renege rule.
+        let mut reneged = BySeat([true; 4]);
         reneged[me] = false;
-        let s = individual_score(rules, BySeat([level; 4]), BySeat([tricks; 4]), reneged);
+        let mut taken = BySeat([13; 4]);
+        taken[me] = tricks;
+        let s = individual_score(rules, BySeat([level; 4]), taken, reneged);
         match s.instant_winner {
             Some(t) if t == me.team() => GAME,
             Some(_) => -GAME,

@@ -25,8 +25,8 @@ pub use game::{
 };
 pub use options::{
     AuctionForm, BidForm, BothReach, ContractRules, Doubling, IndividualRules, Kaboot, PartnerRule,
-    Redeal, Rules, RulesError, RulesKind, SlowPlay, Steps, StrainOrder, Thirteen, TrumpChoice,
-    PRESETS,
+    Redeal, Renege, Rules, RulesError, RulesKind, SlowPlay, Steps, StrainOrder, Thirteen,
+    TrumpChoice, PRESETS,
 };
 pub use seat::{BySeat, ByTeam, Seat, Team};
 pub use trick::Trick;

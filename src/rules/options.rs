@@ -122,6 +122,25 @@ kebab_enum!(
     Thirteen { Instant = "instant", Points = "points" }
 );
 kebab_enum!(
+    /// What reneging under the ten-second rule costs. BRIEF: "A renege is a penalty and never
+    /// helps the player who reneges"; the literal reading of 000 ("scoring no points") is an
+    /// option because it lets a player about to fail stall to avoid the loss.
+    Renege {
+        /// A made bid scores nothing (a made 13 wins nothing); a failed bid still costs its
+        /// value and a failed 13 still loses the game.
+        Penalty = "penalty",
+        /// The reneging player scores 0 whatever happened, and their bid decides nothing.
+        ScoresZero = "scores-zero",
+    }
+);
+
+impl Renege {
+    fn before_the_option() -> Renege {
+        Renege::ScoresZero
+    }
+}
+
+kebab_enum!(
     /// What the partner of a player at the target must have for the partnership to win.
     PartnerRule { Positive = "positive", NonNegative = "non-negative" }
 );
@@ -158,12 +177,18 @@ impl Steps {
 }
 
 /// The ten-second rule of 400: a card played slower than `limit-ms` is a strike; `strikes`
-/// strikes in one hand and the player reneges (scores nothing on that hand).
+/// strikes in one hand and the player reneges, with the penalty `renege` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct SlowPlay {
     pub limit_ms: u64,
     pub strikes: u8,
+    /// Absent only in complete rules written before the option existed (records, saved
+    /// `tarneeb rules` output): those games were scored the literal way, so absence reads as
+    /// that and old records replay as they were played. A file built on a preset gets the
+    /// preset's value.
+    #[serde(default = "Renege::before_the_option")]
+    pub renege: Renege,
 }
 
 /// Points won or lost per bid level in individual games; on the wire an object
@@ -312,6 +337,7 @@ impl Rules {
                 slow_play: Some(SlowPlay {
                     limit_ms: 10_000,
                     strikes: 2,
+                    renege: Renege::Penalty,
                 }),
             }),
         }

@@ -2,7 +2,9 @@
 //! from the state machine so each rule can be checked against the rule texts on its own.
 
 use super::bid::Level;
-use super::options::{BothReach, ContractRules, IndividualRules, Kaboot, PartnerRule, Thirteen};
+use super::options::{
+    BothReach, ContractRules, IndividualRules, Kaboot, PartnerRule, Renege, Thirteen,
+};
 use super::seat::{BySeat, ByTeam, Seat, Team};
 
 /// What a contract hand is worth.
@@ -63,22 +65,28 @@ pub struct IndividualScore {
 }
 
 /// Scores a hand of 400 or Forty-One (BRIEF "400": table, bid 13, ten-second rule).
-/// A player who reneged under the ten-second rule scores nothing and their bid decides nothing.
+///
+/// A player who reneged under the ten-second rule gains nothing from the hand: under
+/// [`Renege::Penalty`] (BRIEF: "a renege is a penalty and never helps the player who reneges")
+/// a made bid scores nothing and a made 13 wins nothing, while a failed bid still costs its
+/// value and a failed 13 still loses the game; under [`Renege::ScoresZero`] (the literal
+/// reading) the bid scores and decides nothing either way.
 pub fn individual_score(
     rules: &IndividualRules,
     bids: BySeat<Level>,
     tricks: BySeat<u8>,
     reneged: BySeat<bool>,
 ) -> IndividualScore {
+    let renege = rules.slow_play.map_or(Renege::Penalty, |sp| sp.renege);
     let mut delta = BySeat([0; 4]);
     let mut made_13: Option<Team> = None;
     let mut failed_13 = ByTeam([false; 2]);
     for seat in Seat::ALL {
-        if reneged[seat] {
-            continue;
-        }
         let bid = bids[seat];
         let made = tricks[seat] >= bid.get();
+        if reneged[seat] && (made || renege == Renege::ScoresZero) {
+            continue;
+        }
         if bid.get() == 13 && rules.thirteen == Thirteen::Instant {
             if made {
                 made_13 = Some(seat.team());

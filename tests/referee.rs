@@ -230,7 +230,9 @@ fn an_empty_time_bank_is_a_timeout() {
 #[test]
 fn slow_cards_in_400_are_strikes_and_two_renege() {
     // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
-    // one hand reneges: scores nothing on that hand. The limit and the strike count are options."
+    // one hand reneges: scores nothing on that hand. The limit and the strike count are options.
+    // A renege is a penalty and never helps the player who reneges: a made bid scores nothing,
+    // a failed bid still costs its value".
     let s = Scratch::new("strikes");
     // Bounds with room for a loaded machine: the random bots answer in a few ms but may take
     // tens of ms under load (at a 50 ms limit they were seen to collect strikes at load 13);
@@ -247,7 +249,23 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
             serde_json::json!([false, false, true, false]),
             "{h}"
         );
-        assert_eq!(h["seat_delta"][2], 0, "the slow player scores nothing: {h}");
+        let bid: usize = lines
+            .iter()
+            .find(|l| {
+                l["type"] == "move"
+                    && l["decision"] == "call"
+                    && l["seat"] == 2
+                    && l["hand_number"] == h["hand_number"]
+            })
+            .and_then(|l| l["move"].as_str()?.parse().ok())
+            .expect("seat 2's bid in the record");
+        // 400's points table: 2-4 face value, 5 -> 10, ... 12 -> 36 (13 decides the game).
+        let points = [0, 0, 2, 3, 4, 10, 12, 14, 16, 27, 30, 33, 36, 0][bid];
+        let delta = h["seat_delta"][2].as_i64().unwrap();
+        assert!(
+            delta == 0 || delta == -points,
+            "the slow player scores nothing, or loses a failed bid's {points}: {h}"
+        );
     }
     let slow_moves = lines
         .iter()

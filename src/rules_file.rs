@@ -65,6 +65,7 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
             "the rules must be a JSON object like {\"preset\": \"classic\", \"target\": 41}".into(),
         ));
     };
+    brief_aliases(&mut changes).map_err(invalid)?;
     let merged = match changes.remove("preset") {
         Some(Value::String(name)) => {
             let base = Rules::preset(&name).ok_or_else(|| {
@@ -93,6 +94,74 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
     })?;
     rules.validate().map_err(|e| invalid(e.to_string()))?;
     Ok(rules)
+}
+
+/// BRIEF.md's names for contract options that are spelt otherwise here, with the value each
+/// stands for: `(BRIEF name, our option, our value for true, our value for false)`; `redouble:
+/// false` leaves doubling as the preset has it (the brief's default is off either way).
+const BRIEF_NAMES: [(&str, &str, &str, Option<&str>); 4] = [
+    (
+        "trump-by-first-lead",
+        "trump",
+        "\"first-lead\"",
+        Some("\"declarer-names\""),
+    ),
+    ("redouble", "doubling", "\"redouble\"", None),
+    ("weak-hand", "throw-in-weak-hand", "true", Some("false")),
+    ("long-suit", "throw-in-long-suit", "true", Some("false")),
+];
+
+/// Accepts BRIEF.md's option names (`{"contract": {"redouble": true}}`) as the options they
+/// name, so a rules file written from the brief does what it says; anywhere else, or with a
+/// value that is not true or false, the message names the real option.
+fn brief_aliases(changes: &mut serde_json::Map<String, Value>) -> Result<(), String> {
+    let real = |brief: &str| BRIEF_NAMES.iter().find(|(b, ..)| *b == brief);
+    for (brief, ours, on, _) in BRIEF_NAMES {
+        if changes.contains_key(brief) {
+            return Err(format!(
+                "option '{brief}' is BRIEF.md's name for the contract option '{ours}': write {{\"contract\": {{\"{ours}\": {on}}}}}"
+            ));
+        }
+    }
+    let Some(Value::Object(contract)) = changes.get_mut("contract") else {
+        return Ok(());
+    };
+    let briefs: Vec<String> = contract
+        .keys()
+        .filter(|k| real(k).is_some())
+        .cloned()
+        .collect();
+    for brief in briefs {
+        let (_, ours, on, off) = real(&brief).expect("filtered above");
+        let value = contract.remove(&brief).expect("present");
+        let Value::Bool(flag) = value else {
+            return Err(format!(
+                "option 'contract.{brief}' (BRIEF.md's name for 'contract.{ours}'): expected true or false, got {value}; or write 'contract.{ours}' (e.g. {on})"
+            ));
+        };
+        let on_value: Value = serde_json::from_str(on).expect("the table's JSON");
+        let wanted = match (flag, off) {
+            (true, _) => Some(on_value.clone()),
+            (false, Some(off)) => Some(serde_json::from_str(off).expect("the table's JSON")),
+            (false, None) => None,
+        };
+        let given = contract.get(*ours);
+        let disagree = match (&wanted, given) {
+            (Some(w), Some(g)) => w != g,
+            (None, Some(g)) => *g == on_value,
+            (_, None) => false,
+        };
+        if disagree {
+            return Err(format!(
+                "options 'contract.{brief}' ({flag}) and 'contract.{ours}' ({}) disagree: '{brief}' is BRIEF.md's name for '{ours}': {on}; keep one",
+                given.expect("compared above")
+            ));
+        }
+        if let Some(w) = wanted {
+            contract.insert((*ours).to_string(), w);
+        }
+    }
+    Ok(())
 }
 
 /// Merges `changes` into `base` as a JSON merge patch (RFC 7386): objects merge key by key,
@@ -217,6 +286,54 @@ mod tests {
             renege(from_value(old, "record").unwrap()),
             Renege::ScoresZero
         );
+    }
+
+    #[test]
+    fn brief_option_names_are_accepted_or_pointed_to() {
+        use crate::rules::{Doubling, TrumpChoice};
+        // BRIEF: "Option `trump-by-first-lead`: no naming; the suit of the first card led is
+        // trump" and "option `redouble` (default off ...)", "`weak-hand`", "`long-suit`".
+        let r = from_json_text(
+            r#"{"preset": "classic", "contract": {"trump-by-first-lead": true, "weak-hand": true}}"#,
+            "f",
+        )
+        .unwrap();
+        let c = r.contract.unwrap();
+        assert_eq!(c.trump, TrumpChoice::FirstLead);
+        assert!(c.throw_in_weak_hand);
+        assert!(!c.trump_first_lead, "not the other rule with a near name");
+        let r = from_json_text(
+            r#"{"preset": "egyptian", "contract": {"redouble": true, "long-suit": false}}"#,
+            "f",
+        )
+        .unwrap();
+        assert_eq!(r.contract.unwrap().doubling, Doubling::Redouble);
+        let e = from_json_text(r#"{"preset": "classic", "redouble": true}"#, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(r#"{"contract": {"doubling": "redouble"}}"#),
+            "{e}"
+        );
+        let e = from_json_text(
+            r#"{"preset": "egyptian", "contract": {"redouble": true, "doubling": "off"}}"#,
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("disagree"), "{e}");
+        let r = from_json_text(
+            r#"{"preset": "classic", "contract": {"redouble": false}}"#,
+            "f",
+        );
+        assert_eq!(r.unwrap().contract.unwrap().doubling, Doubling::Off);
+        let e = from_json_text(
+            r#"{"preset": "classic", "contract": {"trump-by-first-lead": "yes"}}"#,
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("'contract.trump'"), "{e}");
     }
 
     #[test]

@@ -200,3 +200,17 @@ fn a_game_from_given_scores_is_recorded_and_replayed() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("target"), "{}", stderr(&o));
 }
+
+/// `--scores -13:20` is read as typed (a negative first score), not as an unknown flag.
+#[test]
+fn negative_start_scores_are_taken_as_typed() {
+    let s = Scratch::new("negative-scores");
+    let record = s.path("g.jsonl");
+    let o = play(&record, &["--rules", "classic", "--scores", "-13:20"], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        text.contains(r#""start_scores":{"teams":[-13,20]}"#),
+        "{text}"
+    );
+}

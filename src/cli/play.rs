@@ -46,8 +46,14 @@ pub struct PlayArgs {
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["deals", "first_dealer"])]
     deals_from: Option<PathBuf>,
     /// Start from these scores instead of zero: A:B for the partnerships (classic, egyptian) or
-    /// A,B,C,D for the players (400, 41). Kept in the record, so replay checks such a game too.
-    #[arg(long, value_name = "SCORES", value_parser = str::parse::<StartScores>)]
+    /// A,B,C,D for the players (400, 41). Negative scores as typed: `--scores -13:20`. Kept in
+    /// the record, so replay checks such a game too.
+    #[arg(
+        long,
+        value_name = "SCORES",
+        allow_hyphen_values = true,
+        value_parser = str::parse::<StartScores>
+    )]
     scores: Option<StartScores>,
     #[command(flatten)]
     limits: BotLimits,

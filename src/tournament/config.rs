@@ -50,7 +50,7 @@ const VALUE_FLAGS: &[&str] = &[
 const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env", "peers"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
-const SWITCHES: &[&str] = &["no_duplicate", "no_pin", "analyze"];
+const SWITCHES: &[&str] = &["no_pin", "analyze"];
 
 /// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
 /// flags the file stands for, ahead of the other flags. Arguments without `--config` come
@@ -146,10 +146,52 @@ fn entrant(v: &Value) -> Result<String, String> {
     Ok(format!("{name}={command}"))
 }
 
+/// One setting given by two keys of a config (`duplicate` and `no_duplicate`, `move_timeout`
+/// and `[time] move_ms`, `entrants` and `[[bot]]`) must say the same thing: which one wins is
+/// not something a reader of the file can see.
+#[derive(Default)]
+struct Claims(Vec<(&'static str, String, Value)>);
+
+impl Claims {
+    fn claim(&mut self, setting: &'static str, key: &str, value: Value) -> Result<(), String> {
+        if let Some((_, other, said)) = self
+            .0
+            .iter()
+            .find(|(s, k, _)| *s == setting && k.as_str() != key)
+        {
+            if *said != value {
+                return Err(format!(
+                    "keys {other:?} and {key:?} both set {setting}, to {said} and {value}: keep one"
+                ));
+            }
+        }
+        self.0.push((setting, key.to_string(), value));
+        Ok(())
+    }
+}
+
+/// The setting a plain key stands for, when another key can name it too.
+fn setting_of(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "handshake_timeout" => "the handshake timeout",
+        "move_timeout" => "the move timeout",
+        "time_bank" => "the time bank",
+        "increment" => "the increment",
+        _ => return None,
+    })
+}
+
+/// A flag and its value as one argument (`--games=-1`), so a value that starts with `-` is
+/// read as the value it is and not as another flag.
+fn with_value(flag: &str, value: String) -> String {
+    format!("--{}={value}", flag.replace('_', "-"))
+}
+
 /// The flags a config stands for, in a fixed order; the bots only when `bots`.
 pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
     let obj = v.as_object().ok_or("a config is a table of keys")?;
     let mut flags = Vec::new();
+    let mut claims = Claims::default();
     for (key, value) in obj {
         let k = key.replace('-', "_");
         if value.is_null() {
@@ -160,6 +202,11 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 let list = value
                     .as_array()
                     .ok_or_else(|| format!("{key} must be a list of tables ([[bot]])"))?;
+                if obj.contains_key("bot") && obj.contains_key("entrants") {
+                    return Err(
+                        "keys \"bot\" and \"entrants\" both list the entrants: keep one".into(),
+                    );
+                }
                 if bots {
                     for b in list {
                         flags.push("--bot".into());
@@ -168,9 +215,22 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 }
             }
             "duplicate" => match value.as_bool() {
-                Some(false) => flags.push("--no-duplicate".into()),
-                Some(true) => {}
+                Some(on) => {
+                    claims.claim("duplicate deals", key, Value::Bool(on))?;
+                    if !on {
+                        flags.push("--no-duplicate".into());
+                    }
+                }
                 None => return Err("duplicate must be true or false".into()),
+            },
+            "no_duplicate" => match value.as_bool() {
+                Some(off) => {
+                    claims.claim("duplicate deals", key, Value::Bool(!off))?;
+                    if off {
+                        flags.push("--no-duplicate".into());
+                    }
+                }
+                None => return Err(format!("{key} must be true or false")),
             },
             "rules" if value.is_object() => {
                 flags.push("--rules".into());
@@ -180,10 +240,10 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 let t = value.as_object().ok_or("time must be a table")?;
                 for (tk, tv) in t {
                     let flag = match tk.as_str() {
-                        "handshake_ms" => "--handshake-timeout",
-                        "move_ms" => "--move-timeout",
-                        "bank_ms" => "--time-bank",
-                        "increment_ms" => "--increment",
+                        "handshake_ms" => "handshake_timeout",
+                        "move_ms" => "move_timeout",
+                        "bank_ms" => "time_bank",
+                        "increment_ms" => "increment",
                         other => {
                             return Err(format!(
                                 "time: unknown key {other:?} (handshake_ms, move_ms, bank_ms, increment_ms)"
@@ -192,8 +252,10 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                     };
                     if !tv.is_null() {
                         // tournament.json keeps milliseconds; the flags want a unit.
-                        flags.push(flag.into());
-                        flags.push(format!("{}ms", scalar(tk, tv)?));
+                        let ms = format!("{}ms", scalar(tk, tv)?);
+                        let setting = setting_of(flag).expect("a time flag");
+                        claims.claim(setting, &format!("time.{tk}"), Value::String(ms.clone()))?;
+                        flags.push(with_value(flag, ms));
                     }
                 }
             }
@@ -219,8 +281,7 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                     .as_array()
                     .ok_or_else(|| format!("{key} must be a list, like {key} = [\"...\"]"))?;
                 for v in list {
-                    flags.push(format!("--{}", k.replace('_', "-")));
-                    flags.push(scalar(key, v)?);
+                    flags.push(with_value(k, scalar(key, v)?));
                 }
             }
             k if SWITCHES.contains(&k) => match value.as_bool() {
@@ -229,12 +290,15 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 None => return Err(format!("{key} must be true or false")),
             },
             k if VALUE_FLAGS.contains(&k) || SANDBOX_SETTINGS.contains(&k) => {
-                flags.push(format!("--{}", k.replace('_', "-")));
-                flags.push(scalar(key, value)?);
+                let text = scalar(key, value)?;
+                if let Some(setting) = setting_of(k) {
+                    claims.claim(setting, key, Value::String(text.clone()))?;
+                }
+                flags.push(with_value(k, text));
             }
             _ => {
                 return Err(format!(
-                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
+                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}, no_duplicate, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
                     VALUE_FLAGS.join(", "),
                     SWITCHES.join(", "),
                     SANDBOX_SETTINGS.join(", ")
@@ -271,15 +335,42 @@ mod tests {
         let joined = f.join(" ");
         assert!(joined.contains("--bot a=python3 bot.py --x 1"), "{joined}");
         assert!(joined.contains("--bot b=python3 'my bot.py'"), "{joined}");
-        assert!(joined.contains("--format gauntlet"), "{joined}");
-        assert!(joined.contains("--games 4"), "{joined}");
+        assert!(joined.contains("--format=gauntlet"), "{joined}");
+        assert!(joined.contains("--games=4"), "{joined}");
         assert!(joined.contains("--no-duplicate"), "{joined}");
-        assert!(joined.contains("--move-timeout 2s"), "{joined}");
+        assert!(joined.contains("--move-timeout=2s"), "{joined}");
         assert!(!to_flags(&v, false).unwrap().contains(&"--bot".to_string()));
         let bad = serde_json::json!({"colour": "red"});
         assert!(to_flags(&bad, true)
             .unwrap_err()
             .contains("unknown key \"colour\""));
+    }
+
+    #[test]
+    fn two_keys_for_one_setting_must_agree() {
+        let flags = |toml_text: &str| {
+            let t: toml::Table = toml::from_str(toml_text).unwrap();
+            to_flags(&serde_json::to_value(t).unwrap(), true)
+        };
+        let e = flags("duplicate = true\nno_duplicate = true\n").unwrap_err();
+        assert!(e.contains("\"duplicate\" and \"no_duplicate\""), "{e}");
+        assert!(e.contains("keep one"), "{e}");
+        let e = flags("move_timeout = \"2s\"\n[time]\nmove_ms = 1000\n").unwrap_err();
+        assert!(e.contains("move timeout"), "{e}");
+        let e = flags(
+            "[[bot]]\nname = \"a\"\ncommand = \"x\"\n[[entrants]]\nname = \"b\"\ncommand = \"y\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("both list the entrants"), "{e}");
+        // Saying the same thing twice is no contradiction.
+        assert!(flags("duplicate = false\nno_duplicate = true\n").is_ok());
+    }
+
+    #[test]
+    fn negative_values_stay_values() {
+        let t: toml::Table = toml::from_str("games = -1\n").unwrap();
+        let f = to_flags(&serde_json::to_value(t).unwrap(), true).unwrap();
+        assert_eq!(f, ["--games=-1"]);
     }
 
     #[test]
@@ -309,8 +400,7 @@ mod tests {
                 "tournament",
                 "--bot",
                 "x=bot",
-                "--seed",
-                "3",
+                "--seed=3",
                 "--seed",
                 "9"
             ]

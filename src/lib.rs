@@ -45,6 +45,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 pub mod analysis;
 pub mod bot;
 pub mod conformance;
+pub mod deal_key;
 pub mod pimc;
 pub mod players;
 pub mod protocol;

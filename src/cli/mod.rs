@@ -7,6 +7,7 @@ mod args;
 mod bot;
 mod check_bot;
 mod human;
+mod keygen;
 mod play;
 mod replay;
 mod rules;
@@ -74,6 +75,12 @@ enum Command {
     /// Each failure shows the message that triggered it and the bot's answer. Exit code 0 when
     /// every check passed, 1 when one failed, 2 for bad usage.
     CheckBot(check_bot::CheckBotArgs),
+    /// Make a deal key: 256 random bits from the operating system, in a new file (mode 0600).
+    ///
+    /// With a seed, a deal key fixes every deal: give the same file to `play --deal-key` or
+    /// `tournament --deal-key` (every shard of a sharded tournament) to play the same deals
+    /// again. Keep it where no bot can read it; an existing file is never overwritten.
+    Keygen(keygen::KeygenArgs),
     /// The terminal seat of `play --bot human` (not for direct use).
     #[command(hide = true)]
     HumanSeat(human::HumanSeatArgs),
@@ -98,6 +105,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::Bot(a) => bot::run(a).map(|()| 0),
         Command::CheckBot(a) => check_bot::run(a),
+        Command::Keygen(a) => keygen::run(a).map(|()| 0),
         Command::HumanSeat(a) => human::run(a).map(|()| 0),
         Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
     }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
+use rand::RngCore;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
@@ -14,7 +15,7 @@ use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
 use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
 use tarneeb_referee::rules::{Game, Rules, Seat, StartScores};
-use tarneeb_referee::{out, outln, rules_file, signals};
+use tarneeb_referee::{deal_key, out, outln, rules_file, signals};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -22,16 +23,27 @@ pub struct PlayArgs {
     /// classic, or with --deals-from the rules of that record.
     #[arg(long)]
     rules: Option<String>,
-    /// Game seed: fixes the first dealer and every deal. Default: drawn from the clock (and
-    /// printed, and kept in the record).
+    /// Game seed: with the deal key, fixes the first dealer and every deal. Default: drawn
+    /// from the operating system's random source (printed, and kept in the record).
     #[arg(long)]
     seed: Option<u64>,
+    /// The deal key (from `tarneeb keygen FILE`): with the seed, it fixes the deals, so the
+    /// same seed and key play the same deals again. Default: a fresh secret for this game,
+    /// never written anywhere, so no bot can compute the deals from the seed (the record keeps
+    /// the deals: replay and --deals-from need no key). The file is hidden from the bots.
+    #[arg(long, value_name = "FILE", conflicts_with = "public_deals")]
+    deal_key: Option<PathBuf>,
+    /// Deals from the seed alone, as in the old referee and `tarneeb simulate`: anyone who
+    /// knows or guesses the seed knows every hand. For research runs with trusted bots only.
+    #[arg(long)]
+    public_deals: bool,
     /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
     /// Partners are seats 0 & 2 and 1 & 3. `human` is a seat you play yourself from this
     /// terminal (your hand, the auction, the trick and the scores are shown; type a move).
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
-    /// Where to write the game record (JSON lines). Default: games/seed-SEED.jsonl.
+    /// Where to write the game record (JSON lines). Default: a new file games/game-N.jsonl
+    /// (the first N not taken: an earlier record is never overwritten).
     #[arg(long)]
     record: Option<PathBuf>,
     /// Play these deals first (JSON lines with "hands": four lists of 13 cards; a game record
@@ -80,15 +92,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
         ))
         .into());
     }
-    let seed = a.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        t.as_nanos() as u64 ^ u64::from(std::process::id())
-    });
-    let record = a
-        .record
-        .unwrap_or_else(|| PathBuf::from(format!("games/seed-{seed}.jsonl")));
+    // Not from the clock: with public deals the seed is the deal, and a bot can guess when the
+    // referee started.
+    let seed = a.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
+    let deal_secret = match (&a.deal_key, a.public_deals) {
+        (_, true) => None,
+        (Some(p), false) => Some(deal_key::read(p).map_err(|e| UsageError(e.to_string()))?),
+        (None, false) => Some(deal_key::fresh()),
+    };
+    let record = match a.record {
+        Some(r) => r,
+        None => new_record_name(Path::new("games"))?,
+    };
     let (deals, first_dealer) = match (&a.deals, &a.deals_from) {
         (Some(p), _) => (read_deals(p).map_err(UsageError)?, a.first_dealer),
         (None, Some(p)) => {
@@ -109,7 +124,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .filter(|p| !p.exists())
         .collect();
     sandbox.mask_record(&record);
-    for p in [&a.deals, &a.deals_from].into_iter().flatten() {
+    for p in [&a.deals, &a.deals_from, &a.deal_key].into_iter().flatten() {
         sandbox.mask(p);
     }
     // The traces are written while the game runs: their directory must exist to be masked.
@@ -177,6 +192,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         leak_trace: a.leak_trace,
         grace: Duration::from_millis(1000),
         start_scores: a.scores,
+        deal_secret,
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -320,4 +336,22 @@ pub fn deals_from(
         );
     }
     Ok(d)
+}
+
+/// The default record: `DIR/game-N.jsonl` for the first N whose record and stderr logs are all
+/// free. The name says nothing about the game (a bot can read the names the referee hides
+/// from it), and no earlier record is overwritten.
+fn new_record_name(dir: &Path) -> Result<PathBuf> {
+    for n in 1..=1_000_000u32 {
+        let record = dir.join(format!("game-{n}.jsonl"));
+        let taken = record.exists() || (0..4).any(|i| stderr_log_path(&record, i).exists());
+        if !taken {
+            return Ok(record);
+        }
+    }
+    Err(UsageError(format!(
+        "{} holds a million records: give --record PATH",
+        dir.display()
+    ))
+    .into())
 }

@@ -3,21 +3,24 @@
 
 use std::path::PathBuf;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::args::BotLimits;
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{claim_dir, sandbox_line, STANDINGS_FILE};
+use tarneeb_referee::rules::DealSecret;
+use tarneeb_referee::tournament::results::{
+    claim_dir, sandbox_line, STANDINGS_FILE, TOURNAMENT_FILE,
+};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::shard::SHARD_UNIT;
 use tarneeb_referee::tournament::sprt::parse_sprt;
 use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::swiss_shards::{self, Shard};
-use tarneeb_referee::{out, rules_file, signals};
+use tarneeb_referee::{deal_key, out, rules_file, signals};
 
 #[derive(clap::Args, Debug)]
 pub struct TournamentArgs {
@@ -53,9 +56,25 @@ pub struct TournamentArgs {
     /// Play each deal set once (sides alternating) instead of twice with the sides swapped.
     #[arg(long)]
     no_duplicate: bool,
-    /// Tournament seed: every deal set's seed derives from it and the deal set's index.
+    /// Tournament seed: every deal set's seed derives from it and the deal set's index; with
+    /// the deal key it fixes the deals.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The deal key (`tarneeb keygen FILE`): with the seed, it fixes every deal, so shards
+    /// and reruns that share it share the deals. Give the same file to every shard (a sharded
+    /// run needs one) and keep it where no bot can read it (this run hides it from its bots;
+    /// other programs on the machine are another matter). Default: a fresh secret kept in
+    /// DIR/.deal-key (mode 0600, hidden from the bots like the rest of DIR), read on resume.
+    #[arg(long, value_name = "FILE", conflicts_with = "public_deals")]
+    deal_key: Option<PathBuf>,
+    /// Deals from the seed alone: anyone who knows or guesses the seed (the default is 1)
+    /// knows every hand. For research runs with trusted bots only; said in tournament.json.
+    #[arg(long)]
+    public_deals: bool,
+    /// Set by --config: the file it named, hidden from the bots (it may hold the seed or name
+    /// an earlier tournament's directory).
+    #[arg(long, hide = true, value_name = "FILE")]
+    config_file: Option<PathBuf>,
     /// A preset name (classic, egyptian, 400, 41) or a path to a JSON rules file.
     #[arg(long, default_value = "classic")]
     rules: String,
@@ -114,6 +133,74 @@ pub struct TournamentArgs {
     /// Costs about a third of a second of CPU per game of ten hands.
     #[arg(long)]
     analyze: bool,
+}
+
+/// The name of a tournament directory's own deal secret (when no --deal-key was given).
+const DEAL_KEY_FILE: &str = ".deal-key";
+
+/// Where a run's deal secret comes from.
+enum DealSecretOrigin {
+    /// `--public-deals`: none.
+    Public,
+    /// `--deal-key FILE`, or the directory's own key on resume.
+    Existing(DealSecret),
+    /// A fresh one, written to DIR/.deal-key once the directory is claimed.
+    New(DealSecret),
+}
+
+impl DealSecretOrigin {
+    fn secret(&self) -> Option<DealSecret> {
+        match self {
+            DealSecretOrigin::Public => None,
+            DealSecretOrigin::Existing(s) | DealSecretOrigin::New(s) => Some(s.clone()),
+        }
+    }
+}
+
+/// The run's deal secret, its public id put in `config` (so a resume or a shard with another
+/// key is refused as another command); the errors say how to resume what was started.
+fn deal_secret(a: &TournamentArgs, config: &mut Value) -> Result<DealSecretOrigin, Failure> {
+    let started: Option<Value> = std::fs::read_to_string(a.out.join(TOURNAMENT_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let started_key = started
+        .as_ref()
+        .map(|v| v.get("deal_key_id").and_then(Value::as_str).map(str::to_owned));
+    if a.public_deals {
+        config["public_deals"] = json!(true);
+        if let Some(Some(id)) = started_key {
+            return Err(usage(format!(
+                "{} was started with secret deals (deal key {id}): drop --public-deals to resume it",
+                a.out.display()
+            )));
+        }
+        return Ok(DealSecretOrigin::Public);
+    }
+    if matches!(started_key, Some(None)) {
+        return Err(usage(format!(
+            "{} was started with public deals (with --public-deals, or by a tarneeb without deal keys): add --public-deals to resume it",
+            a.out.display()
+        )));
+    }
+    let own = a.out.join(DEAL_KEY_FILE);
+    let origin = if let Some(file) = &a.deal_key {
+        DealSecretOrigin::Existing(deal_key::read(file).map_err(|e| usage(e.to_string()))?)
+    } else if own.exists() {
+        DealSecretOrigin::Existing(deal_key::read(&own).map_err(|e| usage(e.to_string()))?)
+    } else if let Some(Some(id)) = started_key {
+        return Err(usage(format!(
+            "{} plays the deals of the deal key {id}, which it does not hold: give the same --deal-key FILE to resume it",
+            a.out.display()
+        )));
+    } else if a.shard.is_some() {
+        return Err(usage(
+            "a sharded tournament needs one deal key for all its shards, or their deals would differ: make one with `tarneeb keygen FILE` and give every shard --deal-key FILE (or --public-deals for trusted bots)",
+        ));
+    } else {
+        DealSecretOrigin::New(deal_key::fresh())
+    };
+    config["deal_key_id"] = json!(origin.secret().expect("not public").id());
+    Ok(origin)
 }
 
 /// The shard and last round of a sharded Swiss, after checking `--round` and `--peers`.
@@ -287,8 +374,18 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     for p in &a.peers {
         sandbox.mask(p);
     }
-    if let Some(p) = &a.deals_from {
+    for p in [&a.deals_from, &a.deal_key].into_iter().flatten() {
         sandbox.mask(p);
+    }
+    if let Some(file) = &a.config_file {
+        sandbox.mask(file);
+        // An earlier tournament's tournament.json fed back: its directory holds records and
+        // keys.
+        if file.file_name().is_some_and(|n| n == TOURNAMENT_FILE) {
+            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                sandbox.mask(dir);
+            }
+        }
     }
     // Traces are written while games run: their directory must exist to be masked.
     if let Some(dir) = &a.trace {
@@ -337,7 +434,12 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     if a.analyze {
         config["analyze"] = json!(true);
     }
+    let deals_secret = deal_secret(&a, &mut config)?;
     let resumed = claim_dir(&a.out, &config).map_err(usage)?;
+    if let DealSecretOrigin::New(secret) = &deals_secret {
+        deal_key::write_new(&a.out.join(DEAL_KEY_FILE), secret)
+            .map_err(|e| usage(e.to_string()))?;
+    }
     let cfg = RunConfig {
         dir: a.out.clone(),
         entrants,
@@ -358,6 +460,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         trace: a.trace.clone(),
         analyze: a.analyze,
         only_shard: swiss_shard.map(|(s, _)| s),
+        deal_secret: deals_secret.secret(),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
     let mut prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;

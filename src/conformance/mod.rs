@@ -179,6 +179,9 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         leak_trace: None,
         grace: Duration::from_millis(1000),
         start_scores: sc.start_scores,
+        // check-bot's scenarios are fixed deals and seeds, the same for every author: there
+        // is nothing to keep secret from the bot under test.
+        deal_secret: None,
     };
     let mut check = Check {
         name: sc.name.clone(),

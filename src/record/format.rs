@@ -93,6 +93,11 @@ pub struct Header {
     /// (and in records written before the field existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_scores: Option<StartScores>,
+    /// The public id of the secret the deals were drawn with ([`crate::rules::DealSecret::id`]);
+    /// absent when the seed alone made them (`--public-deals`, and records written before
+    /// secrets existed). The deals themselves are in the record either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal_secret: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,7 +34,7 @@ use crate::protocol::{
     PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
-use crate::rules::{Deal, DealSource, Game, Rules, Seat, StartScores, View};
+use crate::rules::{Deal, DealSecret, DealSource, Game, Rules, Seat, StartScores, View};
 
 /// Everything one game needs.
 #[derive(Clone, Debug)]
@@ -58,6 +58,9 @@ pub struct GameConfig {
     pub grace: Duration,
     /// Scores the game starts from instead of zero (`play --scores`), kept in the record.
     pub start_scores: Option<StartScores>,
+    /// With the seed, fixes the deals; `None` only for public deals (`--public-deals`), whose
+    /// seed any bot may know or guess.
+    pub deal_secret: Option<DealSecret>,
 }
 
 /// The referee's own failures.
@@ -264,7 +267,10 @@ pub fn play_game_watched(
         })?)),
         None => None,
     };
-    let mut deals = DealSource::from_seed(cfg.seed);
+    let mut deals = match &cfg.deal_secret {
+        Some(secret) => DealSource::keyed(secret, cfg.seed),
+        None => DealSource::from_seed(cfg.seed),
+    };
     let drawn_dealer = deals.first_dealer();
     let first_dealer = cfg.first_dealer.unwrap_or(drawn_dealer);
     let mut game = Game::new(cfg.rules.clone(), first_dealer);
@@ -366,6 +372,7 @@ impl Table<'_, '_> {
             on_fault: self.cfg.on_fault.to_string(),
             sandbox: Some(sandbox_label(&self.cfg.bots)),
             start_scores: self.cfg.start_scores,
+            deal_secret: self.cfg.deal_secret.as_ref().map(DealSecret::id),
         };
         self.write(&RecordLine::Header(Box::new(header)))?;
         let mut forfeit = None;

@@ -66,7 +66,55 @@ fn splitmix(x: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The organiser's secret that, with a game's seed, fixes its deals (`--deal-key`).
+///
+/// The generator is public, so a seed alone is the deal: any bot that learns or guesses the
+/// seed (a small tournament seed, the clock, a file name) knows every hand. A 256-bit secret
+/// that no bot can read makes the deals unpredictable while the organiser, who keeps it, can
+/// still play the same deals again on any machine.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DealSecret([u8; 32]);
+
+impl std::fmt::Debug for DealSecret {
+    /// Never the bytes: a secret that reaches a log or a panic message is no longer one.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DealSecret({})", self.id())
+    }
+}
+
+impl DealSecret {
+    pub fn from_bytes(bytes: [u8; 32]) -> DealSecret {
+        DealSecret(bytes)
+    }
+
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// A public name for the secret (16 hex digits of a hash of it): files and shards that
+    /// must use the same secret can be compared without revealing it.
+    pub fn id(&self) -> String {
+        let h = blake3::keyed_hash(&self.0, b"tarneeb deal secret id v1");
+        h.as_bytes()[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
 impl DealSource {
+    /// The deals of game `seed` under a secret: the PCG-64 state and stream come from a keyed
+    /// BLAKE3 hash of the seed, so without the secret no seed, however well known, tells a
+    /// deal apart from a random one.
+    pub fn keyed(secret: &DealSecret, seed: u64) -> DealSource {
+        let mut input = *b"tarneeb deals v1\0\0\0\0\0\0\0\0";
+        input[16..].copy_from_slice(&seed.to_le_bytes());
+        let h = blake3::keyed_hash(&secret.0, &input);
+        let b = h.as_bytes();
+        let state = u128::from_le_bytes(b[..16].try_into().expect("16 bytes"));
+        let stream = u128::from_le_bytes(b[16..].try_into().expect("16 bytes"));
+        DealSource {
+            rng: Pcg64::new(state, stream),
+        }
+    }
+
     pub fn from_seed(seed: u64) -> DealSource {
         let mut x = seed;
         let state = (u128::from(splitmix(&mut x)) << 64) | u128::from(splitmix(&mut x));
@@ -114,6 +162,28 @@ impl DealSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyed_deals_repeat_under_one_secret_and_differ_without_it() {
+        let a = DealSecret::from_bytes([7; 32]);
+        let b = DealSecret::from_bytes([8; 32]);
+        let deal = |mut s: DealSource| (s.first_dealer(), s.next_deal(), s.next_deal());
+        assert_eq!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&a, 1)));
+        assert_ne!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&a, 2)));
+        assert_ne!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&b, 1)));
+        assert_ne!(
+            deal(DealSource::keyed(&a, 1)).1,
+            deal(DealSource::from_seed(1)).1
+        );
+        // Fixed output: the same seed and secret give the same deals on every machine and
+        // build (a change here breaks every organiser's reproduction).
+        let mut s = DealSource::keyed(&a, 1);
+        assert_eq!(s.next_deal().hand(Seat::S0).bits(), KEYED_S0_BITS);
+        assert_eq!(format!("{a:?}"), format!("DealSecret({})", a.id()));
+        assert_eq!(a.id().len(), 16);
+    }
+
+    const KEYED_S0_BITS: u64 = 46_197_208_126_474;
 
     #[test]
     fn seeded_deals_are_valid_and_repeatable() {

@@ -18,7 +18,7 @@ pub mod view;
 pub use bid::{Bid, Call, DecisionKind, Level, Move, MoveList, MoveText, ParseMoveError, Strain};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::CardSet;
-pub use deal::{Deal, DealError, DealSource};
+pub use deal::{Deal, DealError, DealSecret, DealSource};
 pub use game::{
     Applied, Contract, Decision, EndReason, Game, GameResult, Hand, HandEnd, HandResult,
     IllegalMove, IllegalReason, Phase, StartScores, ThrowInReason,

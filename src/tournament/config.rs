@@ -44,13 +44,14 @@ const VALUE_FLAGS: &[&str] = &[
     "stderr_cap",
     "events",
     "sandbox_view",
+    "deal_key",
 ];
 
 /// Flags that may be given several times: a list of values in a config.
 const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env", "peers"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
-const SWITCHES: &[&str] = &["no_pin", "analyze"];
+const SWITCHES: &[&str] = &["no_pin", "analyze", "public_deals"];
 
 /// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
 /// flags the file stands for, ahead of the other flags. Arguments without `--config` come
@@ -91,6 +92,10 @@ pub fn expand_args(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
         to_flags(&value, !bots_given).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out: Vec<OsString> = args[..=sub].to_vec();
     out.extend(flags.drain(..).map(OsString::from));
+    // The file itself is hidden from the bots: it may hold the seed, or be an earlier
+    // tournament's tournament.json beside its records and keys.
+    out.push("--config-file".into());
+    out.push(file);
     out.extend(rest);
     Ok(out)
 }
@@ -276,6 +281,9 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
             "limits" if value.is_string() => {}
             // What a shard owns (`deal set`): follows from --shard, for resume to check.
             "shard_unit" if value.is_string() => {}
+            // tournament.json's public id of the directory's deal key: the key itself is
+            // given with deal_key (a file) or --deal-key, or is the directory's own.
+            "deal_key_id" if value.is_string() => {}
             k if LIST_FLAGS.contains(&k) => {
                 let list = value
                     .as_array()

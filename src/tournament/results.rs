@@ -43,8 +43,14 @@ pub fn claim_dir(dir: &Path, config: &Value) -> Result<bool, String> {
     let path = dir.join(TOURNAMENT_FILE);
     match std::fs::read_to_string(&path) {
         Ok(text) => {
-            let old: Value = serde_json::from_str(&text)
+            let mut old: Value = serde_json::from_str(&text)
                 .map_err(|e| format!("{} is not a tournament file: {e}", path.display()))?;
+            // Directories from before deal keys played public deals: that is what they say.
+            if let Some(o) = old.as_object_mut() {
+                if !o.contains_key("deal_key_id") && !o.contains_key("public_deals") {
+                    o.insert("public_deals".into(), Value::Bool(true));
+                }
+            }
             let changed = differences(&old, config);
             if changed.is_empty() {
                 Ok(true)

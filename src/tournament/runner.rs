@@ -72,6 +72,8 @@ pub struct RunConfig {
     /// A shard of a Swiss (see [`super::swiss_shards`]) plays only its own games; another
     /// shard's game not in the prior rows is skipped and reported in [`RunSummary::missing`].
     pub only_shard: Option<super::shard::Shard>,
+    /// With each game's seed, fixes its deals; `None` only for `--public-deals`.
+    pub deal_secret: Option<crate::rules::DealSecret>,
 }
 
 /// How a run ended.
@@ -504,6 +506,7 @@ fn play_one(
         leak_trace: None,
         start_scores: None,
         grace: GRACE,
+        deal_secret: cfg.deal_secret.clone(),
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();

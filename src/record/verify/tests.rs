@@ -35,6 +35,7 @@ fn sample_record_ms(rules: Rules, seed: u64, ms: u64) -> Vec<String> {
         on_fault: "forfeit".to_string(),
         sandbox: None,
         start_scores: None,
+        deal_secret: None,
     };
     let mut out = vec![RecordLine::Header(Box::new(header.clone()))];
     let mut game = Game::new(rules, first);

@@ -1,0 +1,116 @@
+//! Deal secret files (`tarneeb keygen`, `--deal-key FILE`, a tournament's `.deal-key`): 64 hex
+//! digits and a newline, readable by the organiser alone.
+//!
+//! The secret comes from the operating system's random source, never from the clock: a bot
+//! that can guess when the referee started must learn nothing from it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rand::RngCore;
+
+use crate::rules::DealSecret;
+
+/// Why a deal secret file could not be used; every message names the file and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum DealKeyError {
+    #[error("cannot read the deal key {path}: {source} (make one with `tarneeb keygen FILE`)")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the deal key {path} is not 64 hex digits (make one with `tarneeb keygen FILE`)")]
+    Malformed { path: PathBuf },
+    #[error("cannot write the deal key {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} already exists: a deal key is never overwritten (its deals could not be made again); choose another name")]
+    Exists { path: PathBuf },
+}
+
+/// A new secret from the operating system's random source.
+pub fn fresh() -> DealSecret {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    DealSecret::from_bytes(bytes)
+}
+
+/// Reads a deal key file.
+pub fn read(path: &Path) -> Result<DealSecret, DealKeyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| DealKeyError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(text.trim()).ok_or_else(|| DealKeyError::Malformed {
+        path: path.to_path_buf(),
+    })
+}
+
+fn parse(hex: &str) -> Option<DealSecret> {
+    if hex.len() != 64 || !hex.is_ascii() {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    for (i, b) in bytes.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(DealSecret::from_bytes(bytes))
+}
+
+/// Writes `secret` to a new file, mode 0600 from its creation (never readable by others, not
+/// even for a moment); an existing file is left alone and is an error.
+pub fn write_new(path: &Path, secret: &DealSecret) -> Result<(), DealKeyError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|source| match source.kind() {
+            std::io::ErrorKind::AlreadyExists => DealKeyError::Exists {
+                path: path.to_path_buf(),
+            },
+            _ => DealKeyError::Write {
+                path: path.to_path_buf(),
+                source,
+            },
+        })?;
+    let hex: String = secret.bytes().iter().map(|b| format!("{b:02x}")).collect();
+    writeln!(f, "{hex}")
+        .and_then(|()| f.sync_all())
+        .map_err(|source| DealKeyError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_key_reads_back_and_is_private_and_never_overwritten() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("tarneeb-deal-key-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("k");
+        let _ = std::fs::remove_file(&path);
+        let a = fresh();
+        write_new(&path, &a).unwrap();
+        assert_eq!(read(&path).unwrap(), a);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert!(matches!(
+            write_new(&path, &fresh()),
+            Err(DealKeyError::Exists { .. })
+        ));
+        assert_eq!(read(&path).unwrap(), a, "the first key is kept");
+        assert_ne!(fresh(), a);
+        std::fs::write(&path, "abc\n").unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("64 hex digits") && e.contains("keygen"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -26,6 +26,9 @@ fn swiss(out: &Path, seed: &str, extra: &[String]) -> Vec<String> {
     }
     args.push("--out".into());
     args.push(out.display().to_string());
+    // The shards and the whole Swiss play the same deals: one deal key for all.
+    args.push("--deal-key".into());
+    args.push(common::shared_deal_key().display().to_string());
     args.extend(extra.iter().cloned());
     args
 }

@@ -50,6 +50,9 @@ fn three(dir: &Path, extra: &[&str]) -> Vec<String> {
         "120s".into(),
         "--out".into(),
         dir.display().to_string(),
+        // Runs are compared with each other (whole, resumed, shards): one deal key for all.
+        "--deal-key".into(),
+        common::shared_deal_key().display().to_string(),
     ];
     v.extend(extra.iter().map(|s| s.to_string()));
     v

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 use super::args::BotLimits;
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
+use tarneeb_referee::rules::DealSecret;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::report;
-use tarneeb_referee::rules::DealSecret;
 use tarneeb_referee::tournament::results::{
     claim_dir, sandbox_line, STANDINGS_FILE, TOURNAMENT_FILE,
 };
@@ -163,9 +163,11 @@ fn deal_secret(a: &TournamentArgs, config: &mut Value) -> Result<DealSecretOrigi
     let started: Option<Value> = std::fs::read_to_string(a.out.join(TOURNAMENT_FILE))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
-    let started_key = started
-        .as_ref()
-        .map(|v| v.get("deal_key_id").and_then(Value::as_str).map(str::to_owned));
+    let started_key = started.as_ref().map(|v| {
+        v.get("deal_key_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
     if a.public_deals {
         config["public_deals"] = json!(true);
         if let Some(Some(id)) = started_key {

@@ -95,7 +95,10 @@ impl DealSecret {
     /// must use the same secret can be compared without revealing it.
     pub fn id(&self) -> String {
         let h = blake3::keyed_hash(&self.0, b"tarneeb deal secret id v1");
-        h.as_bytes()[..8].iter().map(|b| format!("{b:02x}")).collect()
+        h.as_bytes()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 }
 
@@ -168,9 +171,18 @@ mod tests {
         let a = DealSecret::from_bytes([7; 32]);
         let b = DealSecret::from_bytes([8; 32]);
         let deal = |mut s: DealSource| (s.first_dealer(), s.next_deal(), s.next_deal());
-        assert_eq!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&a, 1)));
-        assert_ne!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&a, 2)));
-        assert_ne!(deal(DealSource::keyed(&a, 1)), deal(DealSource::keyed(&b, 1)));
+        assert_eq!(
+            deal(DealSource::keyed(&a, 1)),
+            deal(DealSource::keyed(&a, 1))
+        );
+        assert_ne!(
+            deal(DealSource::keyed(&a, 1)),
+            deal(DealSource::keyed(&a, 2))
+        );
+        assert_ne!(
+            deal(DealSource::keyed(&a, 1)),
+            deal(DealSource::keyed(&b, 1))
+        );
         assert_ne!(
             deal(DealSource::keyed(&a, 1)).1,
             deal(DealSource::from_seed(1)).1

@@ -223,3 +223,18 @@ pub fn have_bwrap() -> bool {
     }
     ok
 }
+
+/// A deal key file (`tarneeb keygen`) shared by the runs of this test process that must play
+/// the same deals (a whole run against its shards, a run against its resumed copy).
+#[allow(dead_code)]
+pub fn shared_deal_key() -> PathBuf {
+    static KEY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let p = std::env::temp_dir().join(format!("tarneeb-deal-key-{}", std::process::id()));
+        let _ = std::fs::remove_file(&p);
+        let o = tarneeb(&["keygen".as_ref(), p.as_os_str()]);
+        assert!(o.status.success(), "keygen: {}", text(&o.stderr));
+        p
+    })
+    .clone()
+}

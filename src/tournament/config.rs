@@ -409,6 +409,8 @@ mod tests {
                 "--bot",
                 "x=bot",
                 "--seed=3",
+                "--config-file",
+                &file.display().to_string(),
                 "--seed",
                 "9"
             ]

@@ -37,6 +37,9 @@ fn tournament(dir: &Path, a: &str, b: &str, games: u32, extra: &[&str]) -> Vec<S
         "120s",
         "--out",
         &dir.display().to_string(),
+        // ... and must play the same deals: one deal key for all.
+        "--deal-key",
+        &common::shared_deal_key().display().to_string(),
     ]
     .iter()
     .map(|s| s.to_string())

@@ -114,6 +114,9 @@ fn gauntlet(scratch: &Scratch, tag: &str, entrant: &str, rules: &str) -> std::pa
         "2".into(),
         "--seed".into(),
         "15".into(),
+        // The deals this margin was measured on (the seed's own, trusted bots), the same for
+        // both gauntlets.
+        "--public-deals".into(),
         "--rules".into(),
         rules.into(),
         "--out".into(),

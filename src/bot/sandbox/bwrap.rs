@@ -131,6 +131,16 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
     // 2. Private /tmp, /proc, /dev; wide mode hides /run (sockets of system services).
     a.tmpfs(Path::new("/tmp"), Some(sb.limits.disk_bytes()));
     a.push(&["--proc", "/proc", "--dev", "/dev"]);
+    // bwrap's /dev is a tmpfs of no size limit, its /dev/shm a directory on it: a capped
+    // private /dev/shm (POSIX shared memory works), and /dev read-only.
+    a.tmpfs(Path::new("/dev/shm"), Some(sb.limits.disk_bytes()));
+    a.push(&["--remount-ro", "/dev"]);
+    // The wide view would show the host's cgroup tree: every bot's counters (a partner's
+    // pids.current is a channel). An empty read-only one instead.
+    if sb.view == View::Wide && Path::new("/sys/fs/cgroup").is_dir() {
+        a.tmpfs(Path::new("/sys/fs/cgroup"), Some(4096));
+        a.push(&["--remount-ro", "/sys/fs/cgroup"]);
+    }
     if sb.view == View::Wide && Path::new("/run").is_dir() {
         a.tmpfs(Path::new("/run"), Some(1 << 20));
     }
@@ -232,6 +242,11 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
                 a.op("--ro-bind", f, f);
             }
         }
+    }
+    if sb.view == View::Strict {
+        // The strict view's root is bwrap's own tmpfs, writable and of no size limit: read-only
+        // once everything is mounted on it (the mounts on it keep their own flags).
+        a.push(&["--remount-ro", "/"]);
     }
     a.0.push("--chdir".into());
     a.0.push(cwd.as_os_str().into());

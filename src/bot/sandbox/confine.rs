@@ -55,6 +55,10 @@ pub fn command(
             c
         }
     };
+    // SAFETY: the closure only makes async-signal-safe calls (see `close_inherited`).
+    unsafe {
+        cmd.pre_exec(close_inherited);
+    }
     if !procs.is_empty() || !rlimits.is_empty() {
         // SAFETY: the closure only makes async-signal-safe calls on memory allocated before
         // the fork (see `apply_in_child`).
@@ -69,6 +73,40 @@ pub fn command(
         sandboxed: sandbox.is_sandboxed(),
     };
     Ok((cmd, conf))
+}
+
+/// In the child, before exec: every descriptor above stderr is closed at exec, whatever the
+/// referee inherited from whoever started it (a launcher's descriptor reopened through
+/// `/proc/self/fd/N` gave a bot write access to a host file, a directory descriptor the
+/// tournament's seal key). Close-on-exec rather than closed: the standard library's own
+/// exec-error pipe must stay open until the exec.
+fn close_inherited() -> io::Result<()> {
+    // SAFETY: close_range is a plain system call on descriptor numbers.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        )
+    };
+    if rc == 0 {
+        return Ok(());
+    }
+    // Kernels before 5.11: mark them one by one, up to the descriptor limit.
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes `lim`, a live local; fcntl on any number is harmless.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+        let top = lim.rlim_cur.min(1 << 20) as libc::c_int;
+        for fd in 3..top {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+    Ok(())
 }
 
 /// In the child, before bwrap starts: gives up the referee's controlling terminal, so neither

@@ -4,7 +4,7 @@
 use std::ffi::CString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
@@ -20,6 +20,8 @@ pub struct Confinement {
     disks: Vec<OwnedFd>,
     cwd: PathBuf,
     sandboxed: bool,
+    /// The seccomp filters handed to bwrap (see `seccomp`), kept open until the bot is up.
+    filters: Vec<OwnedFd>,
 }
 
 /// The command that starts `command` in `sandbox` with working directory `cwd`, and the
@@ -37,10 +39,15 @@ pub fn command(
         .as_ref()
         .map(|c| c.procs_files().to_vec())
         .unwrap_or_default();
+    let mut filters: Vec<OwnedFd> = Vec::new();
     let mut cmd = match sandbox.wrap(command, cwd) {
         Some(b) => {
             check_program(&command[0], cwd)?;
+            filters = super::seccomp::filter_fds()?;
             let mut c = Command::new(&b.program);
+            for fd in &filters {
+                c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
+            }
             c.args(&b.args).env_clear().envs(sandbox.environment());
             // SAFETY: the closure only makes async-signal-safe calls (see `detach_terminal`).
             unsafe {
@@ -55,9 +62,20 @@ pub fn command(
             c
         }
     };
-    // SAFETY: the closure only makes async-signal-safe calls (see `close_inherited`).
+    let keep: Vec<libc::c_int> = filters.iter().map(|f| f.as_raw_fd()).collect();
+    // SAFETY: the closure only makes async-signal-safe calls (see `close_inherited`; fcntl),
+    // on descriptor numbers taken before the fork.
     unsafe {
-        cmd.pre_exec(close_inherited);
+        cmd.pre_exec(move || {
+            close_inherited()?;
+            // bwrap reads its seccomp filters from these: open across the exec.
+            for &fd in &keep {
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
     }
     if !procs.is_empty() || !rlimits.is_empty() {
         // SAFETY: the closure only makes async-signal-safe calls on memory allocated before
@@ -71,6 +89,7 @@ pub fn command(
         disks: Vec::new(),
         cwd: cwd.to_path_buf(),
         sandboxed: sandbox.is_sandboxed(),
+        filters,
     };
     Ok((cmd, conf))
 }
@@ -174,6 +193,8 @@ impl Confinement {
     /// Called once the bot answered: opens its working directory and /tmp through the
     /// sandbox's PID 1 (`pid` is the bwrap process the referee started).
     pub fn watch_disks(&mut self, pid: u32) {
+        // bwrap read its filters long ago.
+        self.filters.clear();
         if !self.sandboxed || !self.disks.is_empty() {
             return;
         }

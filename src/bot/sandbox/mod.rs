@@ -20,6 +20,7 @@
 mod bwrap;
 mod confine;
 mod limits;
+mod seccomp;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -367,6 +367,20 @@ fn a_stale_reply_is_discarded_and_stderr_floods_are_capped() {
 }
 
 #[test]
+fn a_flood_of_stale_replies_is_a_flood_fault() {
+    // protocol.md section 5: a reply to an earlier request is discarded, "up to 100 in one
+    // game: past that ... a `flood` fault".
+    let s = Scratch::new("stale-lines-flood");
+    let good = s.random_bot();
+    let flood = s.fault_bot("stale-flood");
+    let out = s.play([&good, &flood, &good, &good], &["--seed", "4"], GAME_LIMIT);
+    let v = result_of(&out);
+    assert_eq!(v["result"]["reason"], "forfeit", "{v}");
+    assert_eq!(v["result"]["forfeit"]["seat"], 1, "{v}");
+    assert_eq!(v["result"]["forfeit"]["kind"], "flood", "{v}");
+}
+
+#[test]
 fn substitute_plays_on_and_forfeits_after_too_many_faults() {
     // A bot that exits: one fault, then the referee plays its moves to the end of the game.
     let s = Scratch::new("substitute-exit");

@@ -68,6 +68,8 @@ pub enum FaultKind {
     IllegalMove,
     /// Output when no request was outstanding.
     Unsolicited,
+    /// More replies to earlier requests in one game than the referee discards.
+    Flood,
     /// Went over its memory limit (killed by the out-of-memory killer).
     Memory,
     /// Tried to run more processes and threads than its limit.

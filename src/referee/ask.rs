@@ -88,7 +88,11 @@ impl Table<'_, '_> {
                         ReadReply::Invalid(e) => return Ok(Answer::Fault(FaultKind::BadReply, e)),
                     };
                     if reply_id < id {
-                        continue; // a late reply to an earlier request: discarded
+                        // A late reply to an earlier request: discarded, up to the cap.
+                        if let Some(flood) = self.stale_line(d.seat) {
+                            return Ok(flood);
+                        }
+                        continue;
                     }
                     if reply_id != id {
                         return Ok(Answer::Fault(
@@ -153,7 +157,11 @@ impl Table<'_, '_> {
                 BotEvent::Line { text, at } => {
                     self.trace_in(seat, at, &text);
                     match read_move(&text) {
-                        ReadReply::Move { id, .. } if id < self.next_id => {}
+                        ReadReply::Move { id, .. } if id < self.next_id => {
+                            if let Some(flood) = self.stale_line(seat) {
+                                return Some(flood);
+                            }
+                        }
                         _ => {
                             let detail = format!(
                                 "output while no request was outstanding: {}",
@@ -187,6 +195,21 @@ impl Table<'_, '_> {
             }
         }
         None
+    }
+
+    /// Counts a discarded reply to an earlier request; past the cap, a `flood` fault.
+    fn stale_line(&mut self, seat: Seat) -> Option<Answer> {
+        let s = &mut self.seats[seat.index()];
+        s.stale += 1;
+        (s.stale > super::STALE_LINE_CAP).then(|| {
+            Answer::Fault(
+                FaultKind::Flood,
+                format!(
+                    "more than {} replies to requests already answered or timed out in one game",
+                    super::STALE_LINE_CAP
+                ),
+            )
+        })
     }
 
     pub(super) fn charge_bank(&mut self, i: usize, ms: u64) {

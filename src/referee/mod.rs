@@ -99,6 +99,11 @@ pub struct Outcome {
     pub record: PathBuf,
 }
 
+/// Replies to earlier requests a seat may send in one game before it is a `flood` fault. A
+/// late reply after a timeout is normal and discarded; thousands of them are a bot spending
+/// the referee's time (each costs a parse) while its opponents wait.
+pub const STALE_LINE_CAP: u32 = 100;
+
 /// Called after every hand with the hand's result (for progress output).
 pub type HandHook<'a> = &'a mut dyn FnMut(&HandEndMsg);
 
@@ -111,6 +116,8 @@ struct Seated {
     /// Its `hello` reply declared `multi_game`.
     multi_game: bool,
     bank_ms: Option<u64>,
+    /// Replies to earlier requests discarded this game (see [`STALE_LINE_CAP`]).
+    stale: u32,
     /// Lines waiting to go to the bot, sent as one write (see [`EventDelivery`]): one wake-up
     /// per request instead of one per message.
     outbox: Vec<u8>,
@@ -253,6 +260,7 @@ pub fn play_game_watched(
             faulted: false,
             multi_game: false,
             bank_ms: cfg.time.bank_ms,
+            stale: 0,
         });
     }
     // From here on the thread only talks to the bots (see BatchScheduling for why).

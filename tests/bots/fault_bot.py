@@ -90,6 +90,11 @@ def main():
                 continue
             if mode == "stale":
                 send({"type": "move", "id": rid - 1, "move": legal[0]})
+            if mode == "stale-flood":
+                # Thousands of replies to an answered request, in one write, then the reply.
+                line = json.dumps({"type": "move", "id": rid - 1, "move": legal[0]}) + "\n"
+                sys.stdout.write(line * 5000)
+                sys.stdout.flush()
         send({"type": "move", "id": rid, "move": rng.choice(legal)})
 
 

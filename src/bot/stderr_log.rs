@@ -86,7 +86,11 @@ pub fn tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
     let text = String::from_utf8_lossy(&text);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let start = lines.len().saturating_sub(n);
-    let tail: Vec<String> = lines[start..].iter().map(|l| l.to_string()).collect();
+    // Printed to the organiser's terminal: a bot's escape sequences are shown, not obeyed.
+    let tail: Vec<String> = lines[start..]
+        .iter()
+        .map(|l| crate::protocol::printable(l).into_owned())
+        .collect();
     (!tail.is_empty()).then_some(tail)
 }
 

@@ -9,6 +9,7 @@ use super::args::BotLimits;
 use super::UsageError;
 use tarneeb_referee::bot::split_command;
 use tarneeb_referee::conformance::{check, scenarios::scenarios, scripted, CheckConfig};
+use tarneeb_referee::protocol::printable;
 use tarneeb_referee::rules::{Rules, PRESETS};
 use tarneeb_referee::{outln, rules_file, signals};
 
@@ -96,7 +97,10 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
     for c in &report.checks {
         outln!("{}  {}", if c.passed { "pass" } else { "FAIL" }, c.name)?;
         for d in &c.details {
-            outln!("        {d}")?;
+            // Details quote the bot: its control characters are shown, not obeyed.
+            for line in d.lines() {
+                outln!("        {}", printable(line))?;
+            }
         }
     }
     let limit = cfg.time.move_ms;

@@ -9,7 +9,7 @@ use rand::RngCore;
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
 use tarneeb_referee::bot::{split_command, stderr_log_path, stderr_tail, BotSpec};
-use tarneeb_referee::protocol::{FaultKind, HandEndMsg};
+use tarneeb_referee::protocol::{printable, FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
 use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
@@ -237,7 +237,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         let names: Vec<String> = outcome
             .bots
             .iter()
-            .map(|b| b.name.clone().unwrap_or_else(|| "(no name)".into()))
+            .map(|b| {
+                b.name
+                    .as_deref()
+                    .map_or("(no name)".into(), |n| printable(n).into_owned())
+            })
             .collect();
         match r.winner {
             Some(t) => {
@@ -258,7 +262,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 f.seat,
                 names[f.seat.index()],
                 f.kind,
-                f.detail
+                printable(&f.detail)
             )?;
         }
         outln!(

@@ -10,8 +10,10 @@
 mod fault_policy;
 mod hot_json;
 mod plain_reply;
+mod printable;
 
 pub use fault_policy::FaultPolicy;
+pub use printable::{has_controls, printable};
 
 pub(crate) use hot_json::move_event as write_move_event;
 
@@ -416,20 +418,30 @@ pub fn read_hello(line: &str) -> Result<HelloReply, String> {
             "the hello reply's name must be 1 to 100 characters, not all blank".to_string(),
         );
     }
+    // A name is printed in results and standings: no escape sequences, no forged lines.
+    for (what, text) in [("name", Some(&h.name)), ("version", h.version.as_ref())] {
+        if let Some(text) = text.filter(|t| has_controls(t)) {
+            return Err(format!(
+                "the hello reply's {what} holds control characters ({}): use printable text",
+                printable(text)
+            ));
+        }
+    }
     Ok(h)
 }
 
 /// The start of a long line, for messages.
+/// Control characters are escaped: the excerpt is printed (see [`printable`]).
 pub fn excerpt(line: &str) -> String {
     const MAX: usize = 120;
     if line.len() <= MAX {
-        return line.to_string();
+        return printable(line).into_owned();
     }
     let mut end = MAX;
     while !line.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}... ({} bytes)", &line[..end], line.len())
+    format!("{}... ({} bytes)", printable(&line[..end]), line.len())
 }
 
 #[cfg(test)]

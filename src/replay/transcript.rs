@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::text::{by_suit, rules_text, signed};
-use crate::protocol::{FaultAction, GameEndMsg, HandEndMsg};
+use crate::protocol::{printable, FaultAction, GameEndMsg, HandEndMsg};
 use crate::record::verified::{result_text, FaultEntry, SeatMove, VerifiedGame, VerifiedHand};
 use crate::rules::Seat;
 
@@ -20,9 +20,11 @@ pub fn transcript(g: &VerifiedGame) -> String {
         let _ = writeln!(s, "started from scores {scores}");
     }
     for b in &g.header.bots {
+        // A record may come from anywhere: what its bots chose to be called is shown, not
+        // obeyed, by the terminal.
         let name = match (&b.name, &b.version) {
-            (Some(n), Some(v)) => format!("{n} {v}"),
-            (Some(n), None) => n.clone(),
+            (Some(n), Some(v)) => format!("{} {}", printable(n), printable(v)),
+            (Some(n), None) => printable(n).into_owned(),
             (None, _) => "(no hello)".to_string(),
         };
         let _ = writeln!(s, "seat {}: {name} ({})", b.seat, b.command.join(" "));
@@ -240,7 +242,13 @@ fn result_lines(r: &GameEndMsg) -> String {
     }
     s.push('\n');
     if let Some(f) = &r.forfeit {
-        let _ = writeln!(s, "forfeit: seat {} ({}): {}", f.seat, f.kind, f.detail);
+        let _ = writeln!(
+            s,
+            "forfeit: seat {} ({}): {}",
+            f.seat,
+            f.kind,
+            printable(&f.detail)
+        );
     }
     s
 }
@@ -250,7 +258,12 @@ fn fault_text(f: &FaultEntry) -> String {
         FaultAction::Forfeit => "forfeit",
         FaultAction::Substitute => "substitute",
     };
-    format!("fault: seat {} {} ({action}): {}", f.seat, f.kind, f.detail)
+    format!(
+        "fault: seat {} {} ({action}): {}",
+        f.seat,
+        f.kind,
+        printable(&f.detail)
+    )
 }
 
 /// Whether the play of `card` by `seat` was the referee's.

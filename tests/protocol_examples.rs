@@ -42,7 +42,9 @@ fn replay_game(s: &Scratch, tag: usize, a: &BTreeMap<String, String>) -> Vec<Vec
     let dir = s.path(&format!("t{tag}"));
     let exe = env!("CARGO_BIN_EXE_tarneeb");
     let mut cmd = command();
-    cmd.args(["play", "--json", "--rules", &rules, "--seed", &a["seed"]])
+    // The examples are the seed's own deals: public deals, so anyone can make them again.
+    cmd.args(["play", "--json", "--public-deals", "--rules", &rules])
+        .args(["--seed", &a["seed"]])
         .arg("--record")
         .arg(s.path(&format!("g{tag}.jsonl")))
         .arg("--trace")

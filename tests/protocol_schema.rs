@@ -278,6 +278,7 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
         LineTooLong,
         IllegalMove,
         Unsolicited,
+        Flood,
         Memory,
         Processes,
         FileSize,
@@ -287,7 +288,7 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
     for k in &all {
         match k {
             Handshake | Timeout | Exited | NotJson | BadReply | LineTooLong | IllegalMove
-            | Unsolicited | Memory | Processes | FileSize | CpuTime | Disk => {}
+            | Unsolicited | Flood | Memory | Processes | FileSize | CpuTime | Disk => {}
         }
     }
     all

@@ -487,6 +487,19 @@ impl Bot {
         stop_all(&mut [self], grace);
     }
 
+    /// Stops the bot's processes where they stand, between its games (see
+    /// `tournament::pool`): a kept-up bot takes no CPU from the games being played. It hears
+    /// nothing while frozen; [`Bot::thaw`] before it is asked again. False where the machine
+    /// gives no freezer.
+    pub fn freeze(&mut self) -> bool {
+        self.confinement.freeze()
+    }
+
+    /// Lets a frozen bot run again.
+    pub fn thaw(&mut self) {
+        self.confinement.thaw();
+    }
+
     /// Closes the bot's stdin (dropping whatever was still queued), as at the end of its input:
     /// a well-behaved bot then exits by itself.
     pub fn close_stdin(&mut self) {
@@ -660,6 +673,10 @@ pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
         .iter_mut()
         .filter_map(|b| b.begin_stop().then_some(&mut **b))
         .collect();
+    // A frozen process takes no signal until thawed, not even SIGKILL.
+    for b in stopping.iter_mut() {
+        b.thaw();
+    }
     if stopping.is_empty() {
         return;
     }

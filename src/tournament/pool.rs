@@ -107,6 +107,7 @@ impl BotPool {
                 continue;
             }
             let mut p = self.idle.swap_remove(i);
+            p.bot.thaw();
             if p.bot.is_quiet() {
                 found = Some(p);
                 break;
@@ -118,7 +119,10 @@ impl BotPool {
         found
     }
 
-    fn put(&mut self, idle: Idle) {
+    fn put(&mut self, mut idle: Idle) {
+        // Idle, it must take no CPU from the games being played (a kept-up bot that spins
+        // between its games slowed an unrelated game's replies from 5 to 831 ms).
+        idle.bot.freeze();
         self.idle.push(idle);
         if self.idle.len() > self.cap {
             let oldest = (0..self.idle.len())

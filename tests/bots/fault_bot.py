@@ -5,7 +5,8 @@ usage: fault_bot.py MODE [TRIGGER] [MARKER]
 
 Plays random legal moves and, at its TRIGGER-th request (default 3; for `illegal`, its
 TRIGGER-th card play), does what MODE says. In `slow` mode TRIGGER is a delay in milliseconds
-before every card play. MARKER is ignored: tests put a unique word in
+before every card play; in `burn` mode the CPU time it spends before every reply; in `spin`
+mode the number of processes it starts spinning on the CPU. MARKER is ignored: tests put a unique word in
 the command line to find leftover processes.
 """
 
@@ -45,12 +46,24 @@ def main():
             if mode == "no-hello":
                 continue
             send({"type": "hello", "name": "fault-" + mode, "version": "1"})
+            if mode == "spin":
+                # TRIGGER processes spinning on the CPU from now on, to starve the other seats
+                # (this one's own replies come from a process of the same cgroup).
+                for _ in range(trigger):
+                    if os.fork() == 0:
+                        while True:
+                            pass
             continue
         if kind == "game_end":
             return
         if kind != "request":
             continue
         requests += 1
+        if mode == "burn":
+            # An honest bot that thinks: TRIGGER ms of CPU time before every reply.
+            start = time.process_time()
+            while time.process_time() - start < trigger / 1000:
+                pass
         if msg["decision"] == "play":
             plays += 1
         if mode == "slow" and msg["decision"] == "play":

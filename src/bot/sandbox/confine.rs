@@ -190,6 +190,17 @@ fn program_path(program: &str, cwd: &Path) -> PathBuf {
 }
 
 impl Confinement {
+    /// See [`crate::bot::Bot::freeze`].
+    pub fn freeze(&self) -> bool {
+        self.cgroup.as_ref().is_some_and(|c| c.freeze())
+    }
+
+    pub fn thaw(&self) {
+        if let Some(c) = &self.cgroup {
+            c.thaw();
+        }
+    }
+
     /// Called once the bot answered: opens its working directory and /tmp through the
     /// sandbox's PID 1 (`pid` is the bwrap process the referee started).
     pub fn watch_disks(&mut self, pid: u32) {

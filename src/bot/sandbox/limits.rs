@@ -187,6 +187,10 @@ enum Base {
     V1 {
         memory: Option<PathBuf>,
         pids: Option<PathBuf>,
+        /// Each bot its own group of equal weight: a bot's threads share one bot's CPU.
+        cpu: Option<PathBuf>,
+        /// To freeze a kept-up bot between its games.
+        freezer: Option<PathBuf>,
     },
 }
 
@@ -203,6 +207,7 @@ fn find_base() -> Option<Base> {
         let rel = own.lines().find_map(|l| l.strip_prefix("0::"))?;
         let dir = root.join(rel.trim_start_matches('/'));
         if v2_delegate(&dir).is_ok() {
+            remove_stale(&dir);
             return Some(Base::V2(dir));
         }
         return None;
@@ -221,7 +226,40 @@ fn find_base() -> Option<Base> {
         Some(dir)
     };
     let (memory, pids) = (v1("memory"), v1("pids"));
-    (memory.is_some() || pids.is_some()).then_some(Base::V1 { memory, pids })
+    let (cpu, freezer) = (v1("cpu"), v1("freezer"));
+    for dir in [&memory, &pids, &cpu, &freezer].into_iter().flatten() {
+        remove_stale(dir);
+    }
+    (memory.is_some() || pids.is_some()).then_some(Base::V1 {
+        memory,
+        pids,
+        cpu,
+        freezer,
+    })
+}
+
+/// Removes the bot cgroups of referees that are gone (killed with `kill -9`, they could not
+/// remove their own; their bots died with them, so the groups are empty): `tarneeb-PID-N` and
+/// `tarneeb-referee-PID` whose PID no longer runs.
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let Some(rest) = name.strip_prefix("tarneeb-") else {
+            continue;
+        };
+        let rest = rest.strip_prefix("referee-").unwrap_or(rest);
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            // Removing a group only succeeds when it is empty; a busy one is left alone.
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
 }
 
 /// Makes `dir` (the referee's own v2 cgroup) able to hold bot cgroups with the memory and
@@ -243,6 +281,10 @@ fn v2_delegate(dir: &Path) -> io::Result<()> {
         std::fs::write(leaf.join("cgroup.procs"), "0")?;
         std::fs::write(dir.join("cgroup.subtree_control"), "+memory +pids")?;
     }
+    // The CPU controller where it is delegated (equal weights: each bot one share).
+    if has("cpu") && !enabled("cpu") {
+        let _ = std::fs::write(dir.join("cgroup.subtree_control"), "+cpu");
+    }
     Ok(())
 }
 
@@ -256,6 +298,8 @@ pub struct Cgroup {
     memory: u64,
     processes: u64,
     has_memory: bool,
+    /// The file that freezes and thaws the bot: v1 `freezer.state`, v2 `cgroup.freeze`.
+    freeze_file: Option<PathBuf>,
 }
 
 impl Cgroup {
@@ -278,6 +322,7 @@ impl Cgroup {
             memory: limits.memory_limit,
             processes: limits.process_limit,
             has_memory: false,
+            freeze_file: None,
         };
         let mut make = |dir: PathBuf, files: &[(&str, String)]| -> io::Result<()> {
             std::fs::create_dir(&dir)?;
@@ -308,9 +353,15 @@ impl Cgroup {
                     ],
                 );
                 cg.has_memory = r.is_ok() && limits.memory_limit > 0;
+                cg.freeze_file = Some(dir.join(&name).join("cgroup.freeze"));
                 r
             }
-            Base::V1 { memory, pids } => {
+            Base::V1 {
+                memory,
+                pids,
+                cpu,
+                freezer,
+            } => {
                 let mut r = Ok(());
                 if let (Some(m), true) = (memory, limits.memory_limit > 0) {
                     r = make(
@@ -325,10 +376,37 @@ impl Cgroup {
                         &[("pids.max", limits.process_limit.to_string())],
                     );
                 }
+                // Fairness and freezing are best effort: a machine without these
+                // controllers still runs its bots, as before.
+                if let (Some(c), true) = (cpu, r.is_ok()) {
+                    let _ = make(c.join(&name), &[("cpu.shares", "1024".into())]);
+                }
+                if let (Some(f), true) = (freezer, r.is_ok()) {
+                    if make(f.join(&name), &[]).is_ok() {
+                        cg.freeze_file = Some(f.join(&name).join("freezer.state"));
+                    }
+                }
                 r
             }
         };
         ok.ok().map(|_| cg)
+    }
+
+    /// Stops every process of the bot where it stands (a kept-up bot between its games: it
+    /// takes no CPU from the games being played). False where the machine cannot.
+    pub fn freeze(&self) -> bool {
+        let text = if self.v2 { "1" } else { "FROZEN" };
+        self.freeze_file
+            .as_ref()
+            .is_some_and(|f| std::fs::write(f, text).is_ok())
+    }
+
+    /// Lets a frozen bot run again.
+    pub fn thaw(&self) {
+        let text = if self.v2 { "0" } else { "THAWED" };
+        if let Some(f) = &self.freeze_file {
+            let _ = std::fs::write(f, text);
+        }
     }
 
     /// Whether memory is capped here (else RLIMIT_DATA caps it per process).

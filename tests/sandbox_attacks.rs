@@ -55,6 +55,9 @@ impl Game {
         let random = self.random_bot();
         cmd.env("TARNEEB_ATTACK_SECRET", "only-the-referee-knows")
             .args(["play", "--json", "--seed", "5", "--move-timeout", "20s"])
+            // The attack's game is compared with the baseline's: one deal key for both.
+            .arg("--deal-key")
+            .arg(common::shared_deal_key())
             .arg("--record")
             .arg(self.record())
             .args([
@@ -287,6 +290,9 @@ fn a_tournament_entrant_cannot_touch_the_results() {
             .arg("tournament")
             .args(flags)
             .args(["--seed", "3"])
+            // The attacked run is compared with the clean one: one deal key for both.
+            .arg("--deal-key")
+            .arg(common::shared_deal_key())
             .arg("--out")
             .arg(dir)
             .args([

@@ -620,7 +620,15 @@ fn batched_and_immediate_events_deliver_the_same_messages() {
         let b = bot(&s);
         let out = s.play(
             [&b, &b, &b, &b],
-            &["--rules", "400", "--seed", "8", "--events", mode, "--public-deals"],
+            &[
+                "--rules",
+                "400",
+                "--seed",
+                "8",
+                "--events",
+                mode,
+                "--public-deals",
+            ],
             GAME_LIMIT,
         );
         let v = result_of(&out);

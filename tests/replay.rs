@@ -600,7 +600,11 @@ fn a_compressed_record_replays() {
     let plain = s.path("game.jsonl");
     let packed = s.path("game.jsonl.zst");
     for rec in [&plain, &packed] {
-        play(rec, [&bot, &bot, &bot, &bot], &["--seed", "9", "--public-deals"]);
+        play(
+            rec,
+            [&bot, &bot, &bot, &bot],
+            &["--seed", "9", "--public-deals"],
+        );
     }
     let bytes = std::fs::read(&packed).unwrap();
     assert_eq!(bytes[..4], [0x28, 0xB5, 0x2F, 0xFD], "a zstd frame");

@@ -30,8 +30,23 @@ fn game_page_of(s: &Scratch, rules: &str, seed: u64, tag: &str) -> (PathBuf, Val
     let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
     let rec = record.to_str().unwrap();
     let o = tarneeb(&[
-        "play", "--rules", rules, "--seed", &seed, "--record", rec, "--bot", &bot, "--bot", &bot,
-        "--bot", &bot, "--bot", &bot,
+        "play",
+        "--rules",
+        rules,
+        "--seed",
+        &seed,
+        "--record",
+        rec,
+        "--bot",
+        &bot,
+        "--bot",
+        &bot,
+        "--bot",
+        &bot,
+        "--bot",
+        &bot,
+        // The seed's own deals: the page tests step to places of these games.
+        "--public-deals",
     ]);
     assert!(o.status.success(), "play failed: {}", text(&o.stderr));
     let o = tarneeb(&["replay", rec, "--json"]);

@@ -211,6 +211,9 @@ fn every_sample_bot_plays_the_same_kept_up_as_fresh() {
             ));
             let mut cmd = common::command();
             cmd.args(["tournament", "--games", "1", "--seed", "3", "--jobs", "2"])
+                // Kept and fresh runs are compared: one deal key for both.
+                .arg("--deal-key")
+                .arg(common::shared_deal_key())
                 .args(["--rules", rules, "--out"])
                 .arg(&out)
                 .args(extra);

@@ -172,8 +172,7 @@ impl Sandbox {
 
     /// Hides `path` (a file or directory, need not exist yet) from every bot.
     pub fn mask(&mut self, path: &Path) {
-        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let abs = clean(&abs);
+        let abs = resolved(path);
         if !self.masked.contains(&abs) {
             self.masked.push(abs);
         }
@@ -354,5 +353,29 @@ mod tests {
             assert!(PASSED_ENV.contains(&k.as_str()) || k == "TMPDIR", "{k}");
         }
         assert!(env.iter().any(|(k, v)| k == "TMPDIR" && v == "/tmp"));
+    }
+}
+
+/// `path` as the kernel will find it: absolute, with every symlink of its existing part
+/// resolved, and what does not exist yet (a record the referee writes later) appended. A mask
+/// given as a symlink (`--out runs` where `runs` links elsewhere) must cover the real
+/// directory: bwrap mounts nothing on a symlink, and the link's target is what a bot reads.
+fn resolved(path: &Path) -> PathBuf {
+    let abs = clean(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    let mut existing = abs.as_path();
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut p = real;
+            p.extend(rest.iter().rev());
+            return p;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => return abs,
+        }
     }
 }

@@ -184,6 +184,7 @@ fn new_game_and_multi_game_match_the_schema() {
             bank_ms: None,
             increment_ms: 0,
         },
+        seed: (1 << 53) - 1,
     };
     let line = serde_json::to_value(&msg).unwrap();
     assert_eq!(line["type"], "new_game");
@@ -420,12 +421,14 @@ fn message_types_agree_in_the_doc_the_schema_and_the_code() {
             seat,
             rules: &rules,
             time,
+            seed: 7,
         },
         ToBot::NewGame {
             protocol: PROTOCOL_VERSION,
             seat,
             rules: &rules,
             time,
+            seed: 7,
         },
         ToBot::Deal {
             hand_number: 1,

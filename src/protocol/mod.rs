@@ -123,6 +123,8 @@ pub enum ToBot<'a> {
         seat: Seat,
         rules: &'a Rules,
         time: TimeLimits,
+        /// A seed for the bot's own randomness, fresh per game and seat (protocol.md 4.1).
+        seed: u64,
     },
     /// The next game for a bot kept from an earlier one (it declared `multi_game`): the same
     /// fields as `hello`, answered the same way.
@@ -131,6 +133,7 @@ pub enum ToBot<'a> {
         seat: Seat,
         rules: &'a Rules,
         time: TimeLimits,
+        seed: u64,
     },
     Deal {
         hand_number: u32,

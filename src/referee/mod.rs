@@ -104,6 +104,22 @@ pub struct Outcome {
 /// the referee's time (each costs a parse) while its opponents wait.
 pub const STALE_LINE_CAP: u32 = 100;
 
+/// The seed a seat's bot gets in `hello` for its own randomness (protocol.md 4.1): a sandboxed
+/// bot is PID 2 and starts at much the same time as the others, so bots that seeded from their
+/// PID or the clock all drew the same numbers. Reproducible from the game's seed (and deal
+/// secret); under a secret a keyed hash, so it tells nothing of the deals; below 2^53, so a
+/// JavaScript number holds it exactly.
+fn bot_seed(game_seed: u64, secret: Option<&DealSecret>, seat: Seat) -> u64 {
+    let mut input = *b"tarneeb bot seed v1\0\0\0\0\0\0\0\0\0";
+    input[19..27].copy_from_slice(&game_seed.to_le_bytes());
+    input[27] = seat.index() as u8;
+    let bytes = match secret {
+        Some(secret) => *blake3::keyed_hash(secret.bytes(), &input).as_bytes(),
+        None => *blake3::hash(&input).as_bytes(),
+    };
+    u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) & ((1 << 53) - 1)
+}
+
 /// Called after every hand with the hand's result (for progress output).
 pub type HandHook<'a> = &'a mut dyn FnMut(&HandEndMsg);
 
@@ -230,12 +246,14 @@ pub fn play_game_watched(
         // being woken up once more for the hello. A kept bot gets `new_game` instead.
         let mut hello = Vec::new();
         let (protocol, rules, time) = (PROTOCOL_VERSION, &cfg.rules, cfg.time);
+        let seed = bot_seed(cfg.seed, cfg.deal_secret.as_ref(), seat);
         let msg = if kept {
             ToBot::NewGame {
                 protocol,
                 seat,
                 rules,
                 time,
+                seed,
             }
         } else {
             ToBot::Hello {
@@ -243,6 +261,7 @@ pub fn play_game_watched(
                 seat,
                 rules,
                 time,
+                seed,
             }
         };
         writer.write(&mut hello, &msg);
@@ -591,5 +610,32 @@ impl Table<'_, '_> {
         Err(RefereeError::Interrupted {
             record: self.cfg.record.display().to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod bot_seed_tests {
+    use super::*;
+
+    #[test]
+    fn bot_seeds_differ_by_seat_game_and_secret_and_repeat() {
+        let k = DealSecret::from_bytes([3; 32]);
+        let all: Vec<u64> = [None, Some(&k)]
+            .into_iter()
+            .flat_map(|secret| {
+                [1u64, 2].into_iter().flat_map(move |game| {
+                    Seat::ALL
+                        .into_iter()
+                        .map(move |s| bot_seed(game, secret, s))
+                })
+            })
+            .collect();
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(distinct.len(), all.len(), "{all:?}");
+        assert!(all.iter().all(|&s| s < 1 << 53));
+        assert_eq!(
+            bot_seed(1, Some(&k), Seat::S2),
+            bot_seed(1, Some(&k), Seat::S2)
+        );
     }
 }

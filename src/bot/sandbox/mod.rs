@@ -335,27 +335,6 @@ pub(crate) fn clean(path: &Path) -> PathBuf {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clean_paths_drop_dots() {
-        assert_eq!(clean(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
-        assert_eq!(clean(Path::new("/a/b/")), PathBuf::from("/a/b"));
-    }
-
-    #[test]
-    fn the_environment_is_only_the_listed_variables() {
-        let s = Sandbox::none();
-        let env = s.environment();
-        for (k, _) in &env {
-            assert!(PASSED_ENV.contains(&k.as_str()) || k == "TMPDIR", "{k}");
-        }
-        assert!(env.iter().any(|(k, v)| k == "TMPDIR" && v == "/tmp"));
-    }
-}
-
 /// `path` as the kernel will find it: absolute, with every symlink of its existing part
 /// resolved, and what does not exist yet (a record the referee writes later) appended. A mask
 /// given as a symlink (`--out runs` where `runs` links elsewhere) must cover the real
@@ -377,5 +356,26 @@ fn resolved(path: &Path) -> PathBuf {
             }
             _ => return abs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_paths_drop_dots() {
+        assert_eq!(clean(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+        assert_eq!(clean(Path::new("/a/b/")), PathBuf::from("/a/b"));
+    }
+
+    #[test]
+    fn the_environment_is_only_the_listed_variables() {
+        let s = Sandbox::none();
+        let env = s.environment();
+        for (k, _) in &env {
+            assert!(PASSED_ENV.contains(&k.as_str()) || k == "TMPDIR", "{k}");
+        }
+        assert!(env.iter().any(|(k, v)| k == "TMPDIR" && v == "/tmp"));
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use std::os::fd::AsRawFd;
 
-use common::{python_bot, tarneeb, text, Scratch};
+use common::{play_four, python_bot, text, Scratch};
 
 /// Clears close-on-exec, so a child started after this inherits `fd`.
 fn inheritable(fd: i32) {
@@ -31,21 +31,8 @@ fn inherited_descriptors_do_not_reach_a_bot() {
     let bot = python_bot("tests/bots/fd_bot.py", &[]);
     for sandbox in ["auto", "none"] {
         let record = s.path(&format!("{sandbox}.jsonl"));
-        let mut args: Vec<String> = vec![
-            "play".into(),
-            "--public-deals".into(),
-            "--seed".into(),
-            "3".into(),
-            "--sandbox".into(),
-            sandbox.into(),
-            "--record".into(),
-            record.display().to_string(),
-        ];
-        for _ in 0..4 {
-            args.push("--bot".into());
-            args.push(bot.clone());
-        }
-        let o = tarneeb(&args);
+        let flags = ["--public-deals", "--seed", "3", "--sandbox", sandbox];
+        let o = play_four(&record, &bot, &flags);
         assert!(o.status.success(), "{sandbox}: {}", text(&o.stderr));
         for seat in 0..4 {
             let log = tarneeb_referee::bot::stderr_log_path(&record, seat);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{have_bwrap, python_bot, root, tarneeb, text, Scratch};
+use common::{have_bwrap, play_four, python_bot, root, text, Scratch};
 
 /// The first verdict line of each seat's stderr log.
 fn verdicts(s: &Scratch, mode: &str, flags: &[&str]) -> Vec<String> {
@@ -17,20 +17,9 @@ fn verdicts(s: &Scratch, mode: &str, flags: &[&str]) -> Vec<String> {
         "tests/bots/channel_bot.py",
         &[mode, shared.to_str().unwrap()],
     );
-    let mut args: Vec<String> = vec![
-        "play".into(),
-        "--public-deals".into(),
-        "--seed".into(),
-        "2".into(),
-        "--record".into(),
-        record.display().to_string(),
-    ];
-    args.extend(flags.iter().map(|f| f.to_string()));
-    for _ in 0..4 {
-        args.push("--bot".into());
-        args.push(bot.clone());
-    }
-    let o = tarneeb(&args);
+    let mut all = vec!["--public-deals", "--seed", "2"];
+    all.extend_from_slice(flags);
+    let o = play_four(&record, &bot, &all);
     assert!(o.status.success(), "{mode} {flags:?}: {}", text(&o.stderr));
     (0..4)
         .map(|seat| {

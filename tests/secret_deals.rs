@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{have_bwrap, json_lines, python_bot, tarneeb, text, Scratch};
+use common::{have_bwrap, json_lines, play_four, python_bot, tarneeb, text, Scratch};
 use serde_json::Value;
 use tarneeb_referee::rules::{DealSource, Seat};
 
@@ -55,29 +55,11 @@ fn seed_alone_deals(record: &Path) -> bool {
 
 fn play(s: &Scratch, name: &str, flags: &[&str]) -> std::path::PathBuf {
     let record = s.path(name);
-    let mut args: Vec<String> = vec![
-        "play".into(),
-        "--record".into(),
-        record.display().to_string(),
-    ];
     // The search takes a few seconds of Python on a loaded machine.
-    for f in [
-        "--move-timeout",
-        "120s",
-        "--handshake-timeout",
-        "60s",
-        "--rules",
-        "classic",
-    ] {
-        args.push(f.into());
-    }
-    args.extend(flags.iter().map(|f| f.to_string()));
-    let bot = python_bot(SEARCH_BOT, &[]);
-    for _ in 0..4 {
-        args.push("--bot".into());
-        args.push(bot.clone());
-    }
-    let o = tarneeb(&args);
+    let mut all = vec!["--move-timeout", "120s", "--handshake-timeout", "60s"];
+    all.extend_from_slice(&["--rules", "classic"]);
+    all.extend_from_slice(flags);
+    let o = play_four(&record, &python_bot(SEARCH_BOT, &[]), &all);
     assert!(o.status.success(), "{flags:?}: {}", text(&o.stderr));
     record
 }

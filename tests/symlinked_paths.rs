@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{have_bwrap, json_lines, python_bot, tarneeb, text, Scratch, RANDOM_BOT};
+use common::{have_bwrap, json_lines, play_four, python_bot, tarneeb, text, Scratch, RANDOM_BOT};
 
 #[test]
 fn symlinked_out_and_record_directories_play_real_games() {
@@ -19,20 +19,7 @@ fn symlinked_out_and_record_directories_play_real_games() {
     std::os::unix::fs::symlink(&real, &link).unwrap();
     let bot = python_bot(RANDOM_BOT, &[]);
     let record = link.join("g.jsonl");
-    let o = tarneeb(&[
-        "play",
-        "--json",
-        "--record",
-        record.to_str().unwrap(),
-        "--bot",
-        &bot,
-        "--bot",
-        &bot,
-        "--bot",
-        &bot,
-        "--bot",
-        &bot,
-    ]);
+    let o = play_four(&record, &bot, &["--json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let result: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     assert_ne!(result["result"]["reason"], "forfeit", "{result}");

@@ -238,3 +238,17 @@ pub fn shared_deal_key() -> PathBuf {
     })
     .clone()
 }
+
+/// `tarneeb play` of one game with `bot` in all four seats, its record at `record`, with
+/// `flags`; the output, whatever the exit status.
+#[allow(dead_code)]
+pub fn play_four(record: &Path, bot: &str, flags: &[&str]) -> Output {
+    let mut args: Vec<String> = vec!["play".into(), "--record".into()];
+    args.push(record.display().to_string());
+    args.extend(flags.iter().map(|f| f.to_string()));
+    for _ in 0..4 {
+        args.push("--bot".into());
+        args.push(bot.to_string());
+    }
+    tarneeb(&args)
+}

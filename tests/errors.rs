@@ -214,3 +214,52 @@ fn negative_start_scores_are_taken_as_typed() {
         "{text}"
     );
 }
+
+/// A bot that cannot be started (a missing file, a script without its executable bit) is a
+/// usage error, exit 2, before anything is written (issue "A bot author's first hour", point
+/// 4: it was played as a forfeit, exit 0, a record left behind), in `play` and before the
+/// first game of a `tournament` (issue "Results that never mislead": a mistyped path stopped a
+/// tournament partway).
+#[test]
+fn a_bot_that_cannot_start_is_refused_before_anything_is_written() {
+    let s = Scratch::new("cannot-start");
+    let script = s.file("bot.py", "#!/usr/bin/env python3\nprint('hi')\n");
+    let good = python_bot(RANDOM_BOT, &[]);
+    let record = s.path("g.jsonl");
+    for bad in [
+        script.display().to_string(),
+        s.path("missing.py").display().to_string(),
+    ] {
+        let o = play(&record, &[], &[&good, &bad]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cannot start bot"), "{}", stderr(&o));
+        let left: Vec<_> = std::fs::read_dir(&s.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n != "bot.py")
+            .collect();
+        assert!(left.is_empty(), "files left behind: {left:?}");
+    }
+    assert!(
+        stderr(&play(&record, &[], &[&good, &script.display().to_string()]))
+            .contains("not executable")
+    );
+    let out = s.path("t");
+    let o = tarneeb(&[
+        "tournament",
+        "--bot",
+        &format!("good={good}"),
+        "--bot",
+        &format!("bad={}", script.display()),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--bot bad: cannot start bot"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists(), "nothing is played");
+}

@@ -134,6 +134,22 @@ pub enum BotError {
     Pipe { command: String, source: io::Error },
 }
 
+/// Whether `command` can be started from the referee's working directory: its program found
+/// on PATH, or, named with a path, an executable file. Checked before a game or a tournament
+/// starts, so a mistyped bot is a usage error, not a forfeit in every game it was to play.
+pub fn check_can_start(command: &[String]) -> Result<(), BotError> {
+    let Some(program) = command.first() else {
+        return Err(BotError::EmptyCommand {
+            input: String::new(),
+        });
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    sandbox::check_program(program, &cwd).map_err(|source| BotError::Spawn {
+        command: command.join(" "),
+        source,
+    })
+}
+
 impl BotSpec {
     /// A bot playing `seat` of the game recorded at `record`, with its stderr logged beside
     /// the record (see [`stderr_log_path`]), in the referee's working directory and

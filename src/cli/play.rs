@@ -8,7 +8,7 @@ use rand::RngCore;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
-use tarneeb_referee::bot::{split_command, stderr_log_path, stderr_tail, BotSpec};
+use tarneeb_referee::bot::{check_can_start, split_command, stderr_log_path, stderr_tail, BotSpec};
 use tarneeb_referee::protocol::{printable, FaultKind, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
@@ -116,6 +116,32 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
         (None, None) => (Vec::new(), a.first_dealer),
     };
+    // Everything that can refuse the command does so before the masks below create the
+    // record and its logs: a refused command leaves no file behind.
+    if let Some(scores) = a.scores {
+        Game::new(rules.clone(), Seat::from_index(0))
+            .with_scores(scores)
+            .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
+    }
+    // A bot that cannot be started is a usage error, not a forfeit.
+    for (i, cmd) in a
+        .bots
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.trim() != "human")
+    {
+        let command =
+            split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+        check_can_start(&command).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+    }
+    let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
+    let mut time = a.limits.time();
+    if humans > 0 {
+        super::human::open_tty().map_err(|e| UsageError(format!("{e:#}")))?;
+        if a.limits.move_timeout.is_none() {
+            time.move_ms = super::args::NO_LIMIT_MS;
+        }
+    }
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
     // Masking creates the record and its logs empty before the bots start (a mask needs a
     // file to cover); a game that never starts must not leave those behind.
@@ -137,19 +163,6 @@ pub fn run(a: PlayArgs) -> Result<()> {
         sandbox.mask_new_file(p);
     }
     let sandbox = std::sync::Arc::new(sandbox);
-    if let Some(scores) = a.scores {
-        Game::new(rules.clone(), Seat::from_index(0))
-            .with_scores(scores)
-            .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
-    }
-    let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
-    let mut time = a.limits.time();
-    if humans > 0 {
-        super::human::open_tty().map_err(|e| UsageError(format!("{e:#}")))?;
-        if a.limits.move_timeout.is_none() {
-            time.move_ms = super::args::NO_LIMIT_MS;
-        }
-    }
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
         let command = if cmd.trim() == "human" {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::args::BotLimits;
-use tarneeb_referee::bot::{allowed_cpus, become_subreaper, split_command};
+use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::rules::DealSecret;
 use tarneeb_referee::tournament::deal_sets::load_deals;
@@ -286,6 +286,8 @@ fn parse_entrant(text: &str) -> Result<Entrant, String> {
         ));
     }
     let command = split_command(cmd).map_err(|e| format!("--bot {name}: {e}"))?;
+    // Checked before the first game: a mistyped path stopped a tournament partway.
+    check_can_start(&command).map_err(|e| format!("--bot {name}: {e}"))?;
     Ok(Entrant {
         name: name.to_string(),
         command,

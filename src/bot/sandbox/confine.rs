@@ -159,21 +159,28 @@ fn detach_terminal() -> io::Result<()> {
     Ok(())
 }
 
-/// Inside the sandbox a missing program is only bwrap's complaint in the stderr log; found
-/// here, it is the same "cannot start" error as without a sandbox.
-fn check_program(program: &str, cwd: &Path) -> io::Result<()> {
-    let found = if program.contains('/') {
-        cwd.join(program).is_file()
-    } else {
-        find_on_path(program).is_some()
-    };
-    if found {
-        Ok(())
-    } else {
-        Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            "No such file or directory",
-        ))
+/// Inside the sandbox a missing or non-executable program is only bwrap's complaint in the
+/// stderr log (the bot then forfeits its games); found here, it is the same "cannot start"
+/// error as without a sandbox.
+pub(crate) fn check_program(program: &str, cwd: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if !program.contains('/') {
+        return match find_on_path(program) {
+            Some(_) => Ok(()),
+            None => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "No such file or directory (not found on PATH)",
+            )),
+        };
+    }
+    match std::fs::metadata(cwd.join(program)) {
+        Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => Ok(()),
+        Ok(m) if m.is_file() => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "Permission denied (the file is not executable)",
+        )),
+        Ok(_) => Err(io::Error::new(io::ErrorKind::NotFound, "not a file")),
+        Err(e) => Err(e),
     }
 }
 

@@ -19,6 +19,7 @@
 
 mod bwrap;
 mod confine;
+pub(crate) use confine::check_program;
 mod limits;
 mod seccomp;
 

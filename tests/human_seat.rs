@@ -32,15 +32,22 @@ fn have_tmux() -> bool {
 /// The request id of the prompt the pane ends with (`[#12] your play> `), if it does.
 fn prompt_id(pane: &str) -> Option<u64> {
     let last = pane.lines().rev().find(|l| !l.trim().is_empty())?;
-    let rest = last.trim_end().strip_prefix("[#")?;
+    let rest = last.trim_end().strip_prefix("[request ")?;
     let (id, tail) = rest.split_once(']')?;
     tail.trim_end().ends_with('>').then(|| id.parse().ok())?
 }
 
-/// Plays one game with the human seat at `seat` typing the first legal move's number at every
-/// prompt (and, at the first, a mistake before it); returns what the pane showed at each prompt
-/// and the referee's report.
-fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, String) {
+/// Plays one game with the human seat at `seat` typing `#1` (the first legal move) at every
+/// prompt (and, at the first, a mistake before it), except that at its first call it types
+/// `bid` as a bare number; returns what the pane showed at each prompt and the referee's
+/// report. Public deals from seed 5.
+fn play_human(
+    s: &Scratch,
+    tag: &str,
+    rules: &str,
+    seat: usize,
+    bid: Option<&str>,
+) -> (String, String) {
     let exe = env!("CARGO_BIN_EXE_tarneeb");
     let out = s.path(&format!("{tag}.out"));
     let mut bots = String::new();
@@ -52,7 +59,7 @@ fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, Stri
         }
     }
     let script = format!(
-        "{exe} play --seed 5 --rules {rules} --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        "{exe} play --public-deals --seed 5 --rules {rules} --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
         s.path(&format!("{tag}.jsonl")).display(),
         out.display(),
         out.display()
@@ -71,6 +78,7 @@ fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, Stri
     ]);
     let start = Instant::now();
     let mut answered = 0u64;
+    let mut pending_bid = bid;
     let mut seen = String::new();
     loop {
         let report = std::fs::read_to_string(&out).unwrap_or_default();
@@ -103,7 +111,17 @@ fn play_human(s: &Scratch, tag: &str, rules: &str, seat: usize) -> (String, Stri
                         std::thread::sleep(Duration::from_millis(20));
                     }
                 }
-                tmux(&["send-keys", "-t", &session, "1", "Enter"]);
+                let last = pane.lines().rev().find(|l| !l.trim().is_empty());
+                let calling = last.is_some_and(|l| l.trim_end().ends_with("your call>"));
+                match pending_bid.filter(|_| calling) {
+                    Some(b) => {
+                        tmux(&["send-keys", "-t", &session, b, "Enter"]);
+                        pending_bid = None;
+                    }
+                    None => {
+                        tmux(&["send-keys", "-t", &session, "#1", "Enter"]);
+                    }
+                }
                 answered = id;
             }
             _ => std::thread::sleep(Duration::from_millis(20)),
@@ -128,7 +146,7 @@ fn a_person_plays_whole_games_of_every_preset_from_the_terminal() {
     let s = Scratch::new("human");
     for (i, preset) in ["classic", "egyptian", "400", "41"].iter().enumerate() {
         let rules = rules_file(&s, preset);
-        let (pane, report) = play_human(&s, preset, &rules, i % 4);
+        let (pane, report) = play_human(&s, preset, &rules, i % 4, None);
         assert!(report.contains("EXIT=0"), "{preset}: {report}");
         assert!(
             report.contains("winner: ") || report.contains("draw"),
@@ -137,7 +155,7 @@ fn a_person_plays_whole_games_of_every_preset_from_the_terminal() {
         assert!(!report.contains("forfeit"), "{preset}: {report}");
         for shown in [
             "your hand:",
-            "legal: 1) ",
+            "legal: #1 ",
             "scores: your team",
             "tricks won",
         ] {
@@ -159,4 +177,30 @@ fn a_person_plays_whole_games_of_every_preset_from_the_terminal() {
         assert!(text.contains(r#""name":"human""#), "{preset}");
     }
     common::assert_no_leftovers(&s.marker);
+}
+
+/// A number typed at the prompt is the bid it names, never a list position (issue "A bot
+/// author's first hour", point 1: at `legal: 1) pass 2) 7 ... 8) 13` typing `7` called 12, and
+/// in 400 typing `4` bid 5). The human seat speaks first (seed 5's first dealer is the seat
+/// before it), so 7 in classic and 4 in 400 are legal.
+#[test]
+fn a_typed_number_is_the_bid_it_names() {
+    if !have_tmux() {
+        return;
+    }
+    use tarneeb_referee::rules::DealSource;
+    let s = Scratch::new("human-bids");
+    let first = (DealSource::from_seed(5).first_dealer().index() + 1) % 4;
+    for (preset, bid) in [("classic", "7"), ("400", "4")] {
+        let tag = format!("bid-{preset}");
+        let rules = rules_file(&s, preset);
+        let (_, report) = play_human(&s, &tag, &rules, first, Some(bid));
+        assert!(report.contains("EXIT=0"), "{preset}: {report}");
+        let record = common::json_lines(&s.path(&format!("{tag}.jsonl")));
+        let call = record
+            .iter()
+            .find(|l| l["type"] == "move" && l["decision"] == "call" && l["seat"] == first)
+            .expect("the human seat's first call");
+        assert_eq!(call["move"], bid, "{preset}: typed {bid}, called {call}");
+    }
 }

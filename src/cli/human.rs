@@ -197,19 +197,65 @@ fn table_text(req: &Value) -> String {
     t
 }
 
-/// What a typed answer means: a number from the list, or a move written out (any case).
-fn read_choice(typed: &str, legal: &[String]) -> Option<String> {
+/// What a typed answer means: a move as written (any case, `10` for `T`: `qd`, `10h`, `pass`,
+/// `7`, `8nt`), or `#N`, the N-th move of the list. Only `#` makes a number a list position:
+/// in an auction `7` is the bid 7, never the 7th entry. The error says why an entry is refused.
+fn read_choice(typed: &str, legal: &[String], view: &Value) -> Result<String, String> {
     let typed = typed.trim();
-    if let Ok(n) = typed.parse::<usize>() {
-        if n >= 1 && n <= legal.len() {
-            return Some(legal[n - 1].clone());
-        }
+    if let Some(n) = typed.strip_prefix('#') {
+        return match n.trim().parse::<usize>() {
+            Ok(n) if n >= 1 && n <= legal.len() => Ok(legal[n - 1].clone()),
+            _ => Err(format!(
+                "'{typed}' is not in the list: type #1 to #{}, or a move as written",
+                legal.len()
+            )),
+        };
     }
     let up = typed.to_ascii_uppercase().replace("10", "T");
-    legal
-        .iter()
-        .find(|m| m.eq_ignore_ascii_case(typed) || m.to_ascii_uppercase() == up)
-        .cloned()
+    if let Some(m) = legal.iter().find(|m| m.to_ascii_uppercase() == up) {
+        return Ok(m.clone());
+    }
+    Err(why_not(typed, &up, legal, view))
+}
+
+/// Why `typed` (`up`: upper case, `10` as `T`) is not a legal move now.
+fn why_not(typed: &str, up: &str, legal: &[String], view: &Value) -> String {
+    let hand = strs(&view["hand"]);
+    let trick = strs(&view["current_trick"]["cards"]);
+    let is_card = up.len() == 2 && "23456789TJQKA".contains(&up[..1]) && "CDHS".contains(&up[1..]);
+    if is_card && !hand.iter().any(|c| c == up) {
+        return format!("you do not hold {}", pretty(up));
+    }
+    if is_card {
+        if let Some(lead) = trick.first().and_then(|c| c.chars().nth(1)) {
+            if hand.iter().any(|c| c.ends_with(lead)) && !up.ends_with(lead) {
+                return format!(
+                    "{} is not legal: you must follow {}",
+                    pretty(up),
+                    suit_symbol(lead)
+                );
+            }
+        }
+        return format!("{} is not a legal play now", pretty(up));
+    }
+    format!(
+        "'{typed}' is not one of the legal moves: type a move as listed ({}) or #1 to #{}",
+        legal
+            .iter()
+            .map(|m| pretty(m))
+            .collect::<Vec<_>>()
+            .join(" "),
+        legal.len()
+    )
+}
+
+/// Moves that end a game or double its stakes at once: asked again before they are sent.
+fn needs_confirmation(mv: &str) -> Option<String> {
+    match mv {
+        "double" | "redouble" => Some(format!("{mv}?")),
+        m if m.starts_with("13") => Some(format!("bid {}?", pretty(m))),
+        _ => None,
+    }
 }
 
 /// One line of news from an event, or nothing.
@@ -267,6 +313,14 @@ fn event_text(msg: &Value, me: u64) -> Option<String> {
     })
 }
 
+fn read_typed(keyboard: &mut BufReader<File>) -> Result<String> {
+    let mut typed = String::new();
+    if keyboard.read_line(&mut typed)? == 0 {
+        anyhow::bail!("the terminal closed");
+    }
+    Ok(typed)
+}
+
 fn serve(tty: &File) -> Result<()> {
     let mut screen = tty.try_clone()?;
     let mut keyboard = BufReader::new(tty.try_clone()?);
@@ -281,7 +335,7 @@ fn serve(tty: &File) -> Result<()> {
         match msg["type"].as_str() {
             Some("hello") => {
                 me = msg["seat"].as_u64().unwrap_or(0);
-                writeln!(screen, "tarneeb: you play seat {me}; type a number from the list or the move itself (like QD, 8H, pass).")?;
+                writeln!(screen, "tarneeb: you play seat {me}; type a move as written (QD, 10h, pass, 7, 8NT) or #N for the N-th move of the list.")?;
                 writeln!(stdout, r#"{{"type":"hello","name":"human"}}"#)?;
                 stdout.flush()?;
             }
@@ -291,30 +345,37 @@ fn serve(tty: &File) -> Result<()> {
                 let listed: Vec<String> = legal
                     .iter()
                     .enumerate()
-                    .map(|(i, m)| format!("{}) {}", i + 1, pretty(m)))
+                    .map(|(i, m)| format!("#{} {}", i + 1, pretty(m)))
                     .collect();
                 writeln!(screen, "legal: {}", listed.join("  "))?;
                 let choice = loop {
                     write!(
                         screen,
-                        "[#{}] your {}> ",
+                        "[request {}] your {}> ",
                         msg["id"],
                         msg["decision"].as_str().unwrap_or("move")
                     )?;
                     screen.flush()?;
-                    let mut typed = String::new();
-                    if keyboard.read_line(&mut typed)? == 0 {
-                        anyhow::bail!("the terminal closed");
-                    }
-                    match read_choice(&typed, &legal) {
-                        Some(m) => break m,
-                        None => writeln!(
+                    let typed = read_typed(&mut keyboard)?;
+                    let m = match read_choice(&typed, &legal, &msg["view"]) {
+                        Ok(m) => m,
+                        Err(why) => {
+                            writeln!(screen, "{why}")?;
+                            continue;
+                        }
+                    };
+                    if let Some(question) = needs_confirmation(&m) {
+                        write!(
                             screen,
-                            "'{}' is not one of the legal moves: type 1-{} or a move as listed",
-                            typed.trim(),
-                            legal.len()
-                        )?,
+                            "{question} type y to confirm, anything else to choose again> "
+                        )?;
+                        screen.flush()?;
+                        let answer = read_typed(&mut keyboard)?;
+                        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                            continue;
+                        }
                     }
+                    break m;
                 };
                 writeln!(
                     stdout,
@@ -348,11 +409,24 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(read_choice("1", &legal).as_deref(), Some("pass"));
-        assert_eq!(read_choice(" 8h ", &legal).as_deref(), Some("8H"));
-        assert_eq!(read_choice("10d", &legal).as_deref(), Some("TD"));
-        assert_eq!(read_choice("5", &legal), None);
-        assert_eq!(read_choice("KD", &legal), None);
+        let view = serde_json::json!({"hand": ["QD", "TD", "2C", "8H"],
+            "current_trick": {"cards": ["3D"]}});
+        let ok = |t: &str| read_choice(t, &legal, &view).ok();
+        assert_eq!(ok("#1").as_deref(), Some("pass"));
+        assert_eq!(ok(" 8h ").as_deref(), Some("8H"));
+        assert_eq!(ok("10d").as_deref(), Some("TD"));
+        // A bare number is never a list position.
+        assert_eq!(ok("1"), None);
+        assert_eq!(ok("#5"), None);
+        let why = |t: &str| read_choice(t, &legal, &view).unwrap_err();
+        assert!(why("KD").contains("do not hold"), "{}", why("KD"));
+        assert!(why("2C").contains("must follow"), "{}", why("2C"));
+        assert!(why("#9").contains("#1 to #4"), "{}", why("#9"));
+        let bids: Vec<String> = ["pass", "7", "12", "13"].map(String::from).to_vec();
+        assert_eq!(read_choice("7", &bids, &view).as_deref(), Ok("7"));
+        assert_eq!(needs_confirmation("13").as_deref(), Some("bid 13?"));
+        assert_eq!(needs_confirmation("13NT").as_deref(), Some("bid 13NT?"));
+        assert!(needs_confirmation("double").is_some() && needs_confirmation("12").is_none());
         assert_eq!(pretty("TH"), "10♥");
         assert_eq!(pretty("13NT"), "13NT");
     }

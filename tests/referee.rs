@@ -387,6 +387,31 @@ fn a_flood_of_stale_replies_is_a_flood_fault() {
 }
 
 #[test]
+fn play_lists_the_faults_it_played_on_and_the_moves_it_chose() {
+    // Issue "A bot author's first hour", point 6: with --on-fault substitute, timeouts and
+    // substituted moves appeared neither in the text output nor in --json.
+    let s = Scratch::new("substitutions");
+    let good = s.random_bot();
+    let bad = s.fault_bot("garbage");
+    let out = s.play(
+        [&good, &bad, &good, &good],
+        &["--seed", "4", "--on-fault", "substitute:20"],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    let faults = v["faults"].as_array().expect("a faults list");
+    assert!(!faults.is_empty(), "{v}");
+    assert!(
+        faults
+            .iter()
+            .all(|f| f["seat"] == 1 && f["kind"] == "not-json"),
+        "{v}"
+    );
+    assert!(v["substituted"][1].as_u64().unwrap() >= 1, "{v}");
+    assert_eq!(v["substituted"][0], 0);
+}
+
+#[test]
 fn substitute_plays_on_and_forfeits_after_too_many_faults() {
     // A bot that exits: one fault, then the referee plays its moves to the end of the game.
     let s = Scratch::new("substitute-exit");

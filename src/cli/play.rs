@@ -242,8 +242,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
         }
     })?;
+    let faults = faults_of(&outcome.record);
     if json {
-        let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result});
+        let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result, "faults": faults.list, "substituted": faults.substituted});
         outln!("{v}")?;
     } else {
         let r = &outcome.result;
@@ -276,6 +277,31 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 names[f.seat.index()],
                 f.kind,
                 printable(&f.detail)
+            )?;
+        }
+        // Under --on-fault substitute a game goes on after faults: say each one, and how many
+        // moves the referee chose, so a result is never read as clean when it was not.
+        for f in faults.list.iter().filter(|f| f["action"] == "substitute") {
+            let seat = f["seat"].as_u64().unwrap_or(0) as usize;
+            outln!(
+                "fault: hand {} seat {} ({}): {} (played on): {}",
+                f["hand_number"],
+                seat,
+                names[seat],
+                f["kind"].as_str().unwrap_or("?"),
+                printable(f["detail"].as_str().unwrap_or(""))
+            )?;
+        }
+        for (seat, n) in faults
+            .substituted
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+        {
+            outln!(
+                "substituted: seat {seat} ({}): {n} move{} chosen by the referee",
+                names[seat],
+                if *n == 1 { "" } else { "s" }
             )?;
         }
         outln!(
@@ -371,4 +397,37 @@ fn new_record_name(dir: &Path) -> Result<PathBuf> {
         dir.display()
     ))
     .into())
+}
+
+/// A game's faults (as record lines) and the moves the referee chose per seat.
+struct Faults {
+    list: Vec<serde_json::Value>,
+    substituted: [u32; 4],
+}
+
+fn faults_of(record: &Path) -> Faults {
+    use tarneeb_referee::record::RecordLine;
+    let mut f = Faults {
+        list: Vec::new(),
+        substituted: [0; 4],
+    };
+    for l in read_record(record).unwrap_or_default() {
+        match l.record {
+            RecordLine::Move {
+                seat,
+                substituted: true,
+                ..
+            } => f.substituted[seat.index()] += 1,
+            fault @ RecordLine::Fault { .. } => {
+                if let Ok(mut v) = serde_json::to_value(&fault) {
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("type");
+                    }
+                    f.list.push(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    f
 }

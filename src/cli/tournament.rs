@@ -286,8 +286,6 @@ fn parse_entrant(text: &str) -> Result<Entrant, String> {
         ));
     }
     let command = split_command(cmd).map_err(|e| format!("--bot {name}: {e}"))?;
-    // Checked before the first game: a mistyped path stopped a tournament partway.
-    check_can_start(&command).map_err(|e| format!("--bot {name}: {e}"))?;
     Ok(Entrant {
         name: name.to_string(),
         command,
@@ -359,6 +357,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             Some(cfg)
         }
     };
+    // Checked before the first game, after the command itself: a mistyped path stopped a
+    // tournament partway.
+    for e in &entrants {
+        check_can_start(&e.command).map_err(|err| usage(format!("--bot {}: {err}", e.name)))?;
+    }
     let deals = match &a.deals_from {
         Some(p) => load_deals(p).map_err(usage)?,
         None => Vec::new(),

@@ -387,6 +387,25 @@ fn a_flood_of_stale_replies_is_a_flood_fault() {
 }
 
 #[test]
+fn a_timeout_after_a_stale_reply_names_it() {
+    // Issue "A bot author's first hour", point 3: a reply with a stale id was reported as a
+    // plain timeout, hiding the cause.
+    let s = Scratch::new("stale-timeout");
+    let good = s.random_bot();
+    let bad = s.fault_bot("stale-only");
+    let out = s.play(
+        [&good, &bad, &good, &good],
+        &["--seed", "4", "--move-timeout", "1s"],
+        GAME_LIMIT,
+    );
+    let v = result_of(&out);
+    assert_eq!(v["result"]["forfeit"]["kind"], "timeout", "{v}");
+    let detail = v["result"]["forfeit"]["detail"].as_str().unwrap();
+    assert!(detail.contains("answered request"), "{detail}");
+    assert!(detail.contains("instead"), "{detail}");
+}
+
+#[test]
 fn play_lists_the_faults_it_played_on_and_the_moves_it_chose() {
     // Issue "A bot author's first hour", point 6: with --on-fault substitute, timeouts and
     // substituted moves appeared neither in the text output nor in --json.

@@ -58,6 +58,9 @@ impl Table<'_, '_> {
         self.asked_at = Some(sent_at);
         let limit = Duration::from_millis(limit_ms);
         let mut written_at = None;
+        // The last reply that named an earlier request: a timeout names it as the likely cause
+        // (a bot answering the request before this one, or with an id it kept from it).
+        let mut stale: Option<u64> = None;
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 self.abort("interrupted by a signal")?;
@@ -66,9 +69,14 @@ impl Table<'_, '_> {
             let now = Instant::now();
             if now >= start + limit {
                 self.charge_bank(i, limit_ms);
+                let cause = stale.map_or(String::new(), |s| {
+                    format!(
+                        "; it answered request {s} instead, which was over (a reply must echo the id of the request it answers)"
+                    )
+                });
                 return Ok(Answer::Fault(
                     FaultKind::Timeout,
-                    format!("no reply to request {id} within {limit_ms} ms"),
+                    format!("no reply to request {id} within {limit_ms} ms{cause}"),
                 ));
             }
             let Some(event) = self.seats[i].bot.recv_until(start + limit, self.watchdog) else {
@@ -92,6 +100,7 @@ impl Table<'_, '_> {
                         if let Some(flood) = self.stale_line(d.seat) {
                             return Ok(flood);
                         }
+                        stale = Some(reply_id);
                         continue;
                     }
                     if reply_id != id {
@@ -118,7 +127,8 @@ impl Table<'_, '_> {
                     }
                     let ms = took.as_millis() as u64;
                     self.charge_bank(i, ms);
-                    return Ok(match legal_reply(d.kind, &legal, &reply_mv) {
+                    let why = |mv: Move| self.game.why_illegal(d.seat, mv).to_string();
+                    return Ok(match legal_reply(d.kind, &legal, &reply_mv, &why) {
                         Ok(mv) => Answer::Move(mv, ms),
                         Err(detail) => Answer::Fault(FaultKind::IllegalMove, detail),
                     });
@@ -223,7 +233,12 @@ impl Table<'_, '_> {
 /// "exactly as written there", so `qd`, ` QD` or `08H` are not `QD` or `8H` (the schema's
 /// pattern says the same): a bot that passes here passes any referee of the protocol. The
 /// detail says how the move should have been written when it was only a matter of spelling.
-fn legal_reply(kind: DecisionKind, legal: &MoveList, text: &str) -> Result<Move, String> {
+fn legal_reply(
+    kind: DecisionKind,
+    legal: &MoveList,
+    text: &str,
+    why: &dyn Fn(Move) -> String,
+) -> Result<Move, String> {
     // Parsing is the inverse of `text()`, so a reply written exactly as listed parses to that
     // move: one parse and one comparison, not a formatting of every legal move.
     match Move::parse(kind, text) {
@@ -233,7 +248,8 @@ fn legal_reply(kind: DecisionKind, legal: &MoveList, text: &str) -> Result<Move,
             mv.text()
         )),
         Ok(mv) => Err(format!(
-            "{mv} is not legal now; legal: {}",
+            "{mv} is not legal now: {}; legal: {}",
+            why(mv),
             legal_text(legal)
         )),
         Err(e) => Err(e.to_string()),
@@ -253,6 +269,28 @@ mod tests {
     use super::*;
     use crate::rules::{DealSource, Game, Rules};
 
+    fn no_why(_: Move) -> String {
+        String::new()
+    }
+
+    /// A move that parses but is not legal now is refused with the rules' reason for it.
+    #[test]
+    fn an_illegal_move_is_refused_with_its_reason() {
+        let mut game = Game::new(Rules::classic(), Seat::from_index(0));
+        game.deal(DealSource::from_seed(1).next_deal());
+        let d = game.decision().unwrap();
+        let ten = Move::parse(d.kind, "10").unwrap();
+        game.apply(d.seat, ten).unwrap();
+        let d = game.decision().unwrap();
+        let legal = game.legal_moves();
+        let why = |mv: Move| game.why_illegal(d.seat, mv).to_string();
+        let e = legal_reply(d.kind, &legal, "8", &why).unwrap_err();
+        assert!(
+            e.contains("8 is not legal now: it is not among the legal moves"),
+            "{e}"
+        );
+    }
+
     /// protocol.md section 3: a reply's move is one of `legal` exactly as written there.
     #[test]
     fn a_reply_names_a_legal_move_exactly_as_listed() {
@@ -262,15 +300,18 @@ mod tests {
         assert_eq!(kind, DecisionKind::Call);
         let legal = game.legal_moves();
         for mv in legal.iter() {
-            assert_eq!(legal_reply(kind, &legal, mv.text().as_str()), Ok(*mv));
+            assert_eq!(
+                legal_reply(kind, &legal, mv.text().as_str(), &no_why),
+                Ok(*mv)
+            );
         }
         assert!(legal.iter().any(|m| m.text().as_str() == "7"), "{legal:?}");
         for spelt in ["PASS", "Pass", " pass", "pass ", "07", "7 "] {
-            let e = legal_reply(kind, &legal, spelt).unwrap_err();
+            let e = legal_reply(kind, &legal, spelt, &no_why).unwrap_err();
             assert!(e.contains("exactly as in legal"), "{spelt:?}: {e}");
         }
-        let e = legal_reply(kind, &legal, "13NT").unwrap_err();
+        let e = legal_reply(kind, &legal, "13NT", &no_why).unwrap_err();
         assert!(e.contains("not legal now"), "{e}");
-        assert!(legal_reply(kind, &legal, "AS").is_err());
+        assert!(legal_reply(kind, &legal, "AS", &no_why).is_err());
     }
 }

@@ -103,6 +103,10 @@ def main():
                 continue
             if mode == "stale":
                 send({"type": "move", "id": rid - 1, "move": legal[0]})
+            if mode == "stale-only":
+                # Answers with the id of the request before, and never this one.
+                send({"type": "move", "id": rid - 1, "move": legal[0]})
+                continue
             if mode == "stale-flood":
                 # Thousands of replies to an answered request, in one write, then the reply.
                 line = json.dumps({"type": "move", "id": rid - 1, "move": legal[0]}) + "\n"

@@ -490,6 +490,12 @@ impl Game {
         }
     }
 
+    /// Why `mv` is illegal for `seat` (which [`Game::is_legal`] said): what a fault tells the
+    /// bot's author ("a card of the suit led (C) must be played").
+    pub fn why_illegal(&self, seat: Seat, mv: Move) -> IllegalReason {
+        self.illegal(seat, mv).reason
+    }
+
     /// Why `mv` is illegal for `seat` (which [`Game::is_legal`] said). Only faulty players
     /// get here, so it may take its time.
     #[cold]

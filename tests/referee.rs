@@ -406,6 +406,19 @@ fn a_timeout_after_a_stale_reply_names_it() {
 }
 
 #[test]
+fn a_blank_line_is_named_as_such() {
+    // Issue "A bot author's first hour", point 3: a blank line after a reply was reported as
+    // `output while no request was outstanding: ` with nothing after the colon.
+    let s = Scratch::new("blank-line");
+    let good = s.random_bot();
+    let bad = s.fault_bot("blank-line");
+    let v = result_of(&s.play([&good, &bad, &good, &good], &["--seed", "4"], GAME_LIMIT));
+    assert_eq!(v["result"]["forfeit"]["kind"], "unsolicited", "{v}");
+    let detail = v["result"]["forfeit"]["detail"].as_str().unwrap();
+    assert!(detail.contains("an empty line"), "{detail}");
+}
+
+#[test]
 fn play_lists_the_faults_it_played_on_and_the_moves_it_chose() {
     // Issue "A bot author's first hour", point 6: with --on-fault substitute, timeouts and
     // substituted moves appeared neither in the text output nor in --json.

@@ -173,10 +173,17 @@ impl Table<'_, '_> {
                             }
                         }
                         _ => {
-                            let detail = format!(
-                                "output while no request was outstanding: {}",
-                                crate::protocol::excerpt(&text)
-                            );
+                            let detail = if text.trim().is_empty() {
+                                "an empty line while no request was outstanding (protocol.md \
+                                 section 2: nothing but protocol lines on stdout, no blank \
+                                 lines; write diagnostics to stderr)"
+                                    .to_string()
+                            } else {
+                                format!(
+                                    "output while no request was outstanding: {}",
+                                    crate::protocol::excerpt(&text)
+                                )
+                            };
                             return Some(Answer::Fault(FaultKind::Unsolicited, detail));
                         }
                     }

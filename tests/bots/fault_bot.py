@@ -101,6 +101,12 @@ def main():
                 sys.stdout.write(json.dumps(move) + "\n" + json.dumps(note) + "\n")
                 sys.stdout.flush()
                 continue
+            if mode == "blank-line":
+                # A reply, then an empty line in the same write (as print() after a print).
+                move = {"type": "move", "id": rid, "move": rng.choice(legal)}
+                sys.stdout.write(json.dumps(move) + "\n\n")
+                sys.stdout.flush()
+                continue
             if mode == "stale":
                 send({"type": "move", "id": rid - 1, "move": legal[0]})
             if mode == "stale-only":

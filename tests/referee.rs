@@ -406,6 +406,33 @@ fn a_timeout_after_a_stale_reply_names_it() {
 }
 
 #[test]
+fn a_quiet_game_leaves_no_empty_stderr_log() {
+    // protocol.md section 1: "a bot that writes nothing to stderr leaves no log"; the masks
+    // made four empty ones for every game of `play`.
+    let s = Scratch::new("quiet-logs");
+    let good = s.random_bot();
+    let noisy = s.fault_bot("stderr-flood");
+    result_of(&s.play([&good, &noisy, &good, &good], &["--seed", "4"], GAME_LIMIT));
+    let logs: Vec<(String, u64)> = std::fs::read_dir(&s.dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".stderr.log"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                e.metadata().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        logs.len(),
+        1,
+        "only the seat that wrote has a log: {logs:?}"
+    );
+    assert!(logs[0].0.contains("seat1") && logs[0].1 > 0, "{logs:?}");
+}
+
+#[test]
 fn a_blank_line_is_named_as_such() {
     // Issue "A bot author's first hour", point 3: a blank line after a reply was reported as
     // `output while no request was outstanding: ` with nothing after the colon.

@@ -242,6 +242,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
         }
     })?;
+    // A quiet bot leaves no stderr log (protocol.md section 1): the empty files made to be
+    // masked go.
+    for p in made_for_mask.iter().filter(|p| **p != record) {
+        if std::fs::metadata(p).is_ok_and(|m| m.len() == 0) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
     let faults = faults_of(&outcome.record);
     if json {
         let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result, "faults": faults.list, "substituted": faults.substituted});

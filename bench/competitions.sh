@@ -29,7 +29,7 @@ boards)
   for n in 1 5; do
     dir="$work/boards-n$n"
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --format gauntlet \
-      --games 600 --seed 41 --jobs 2 --bot c="$(noisy 0)" --bot n$n="$(noisy "$n")" > /dev/null
+      --games 600 --seed 41 --public-deals --jobs 2 --bot c="$(noisy 0)" --bot n$n="$(noisy "$n")" > /dev/null
     "$root/target/release/examples/board_savings" "$dir" 0 10 2000
   done
   ;;
@@ -39,12 +39,12 @@ swiss)
   for seed in 1 2; do
     dir="$work/rr-$seed"
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --games 2 --seed "$seed" \
-      --jobs 2 "${bots[@]}" > /dev/null
+      --public-deals --jobs 2 "${bots[@]}" > /dev/null
   done
   for seed in 11 12 13; do
     dir="$work/swiss-$seed"
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --format swiss \
-      --rounds 8 --games 2 --seed "$seed" --jobs 2 "${bots[@]}" > /dev/null
+      --rounds 8 --games 2 --seed "$seed" --public-deals --jobs 2 "${bots[@]}" > /dev/null
   done
   python3 - "$work" "$tarneeb" <<'EOF'
 import json, os, subprocess, sys

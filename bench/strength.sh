@@ -17,7 +17,9 @@ tarneeb=${TARNEEB:-target/release/tarneeb}
 [ -x "$tarneeb" ] || cargo build --release
 tarneeb=$(realpath "$tarneeb")
 for preset in classic egyptian 400 41; do
-  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed 1 ${JOBS:+--jobs "$JOBS"} \
+  # Public deals: the sample and reference bots are ours, and runs of different versions must
+  # meet the same deals to be compared.
+  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed 1 --public-deals ${JOBS:+--jobs "$JOBS"} \
     --bot "pimc=$tarneeb bot pimc --ms $ms" --bot "$name=$cmd" --out "$out/$name-$preset" >/dev/null
 done
 python3 bench/strength_table.py "$tarneeb" "$out/$name"-{classic,egyptian,400,41}

@@ -29,7 +29,7 @@ fn have_tmux() -> bool {
     ok
 }
 
-/// The request id of the prompt the pane ends with (`[#12] your play> `), if it does.
+/// The request id of the prompt the pane ends with (`[request 12] your play> `), if it does.
 fn prompt_id(pane: &str) -> Option<u64> {
     let last = pane.lines().rev().find(|l| !l.trim().is_empty())?;
     let rest = last.trim_end().strip_prefix("[request ")?;
@@ -48,6 +48,10 @@ fn play_human(
     seat: usize,
     bid: Option<&str>,
 ) -> (String, String) {
+    // One game in tmux at a time: two tests starting the first session at once raced to start
+    // the tmux server, and the loser's session never existed.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let exe = env!("CARGO_BIN_EXE_tarneeb");
     let out = s.path(&format!("{tag}.out"));
     let mut bots = String::new();
@@ -65,17 +69,25 @@ fn play_human(
         out.display()
     );
     let session = format!("{}-{tag}", s.marker);
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "150",
-        "-y",
-        "60",
-        &script,
-    ]);
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "150",
+            "-y",
+            "60",
+            &script,
+        ])
+        .output()
+        .expect("tmux runs");
+    assert!(
+        started.status.success(),
+        "{tag}: tmux new-session: {}",
+        String::from_utf8_lossy(&started.stderr)
+    );
     let start = Instant::now();
     let mut answered = 0u64;
     let mut pending_bid = bid;

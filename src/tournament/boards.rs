@@ -21,6 +21,14 @@
 //! hands still count, as counting only same-dealer hands kept 43% of the hands of close C
 //! bots and separated them less well (1.09 against 1.13 standard deviations per pair).
 
+//! **Forfeits.** A pair in which a side forfeited is scored on its forfeits, not on its
+//! hands: the side that forfeited more of the pair's two games loses the boards (0), the other
+//! wins them (1), and equal forfeits (one each, or a draw by both failing the handshake) split
+//! them (½). Scoring only the hands played before a crash let a bot that crashed early in every
+//! game win on boards (+59 board Elo for a bot that lost all 1,386 games by forfeit, and an SPRT
+//! on boards accepted H1 for it): a forfeit never gains anything on boards. Such a pair counts
+//! as a board pair even when no hand was played.
+//!
 //! **Scale.** `points` (the default) sums the net team points as they are. `imps` first maps
 //! each hand's board result `d` through an IMP-like table (a roughly logarithmic scale, as
 //! bridge's International Match Points are: the first points of a swing count most) so that one
@@ -87,11 +95,17 @@ pub struct PairBoards {
     pub hands: usize,
     /// The sum of the board results, on the chosen scale.
     pub total: f64,
+    /// Set when a side forfeited a game of the pair: the score the forfeits give (see the
+    /// module documentation), which the hands do not change.
+    pub forfeit_score: Option<f64>,
 }
 
 impl PairBoards {
     /// 1, ½ or 0: who won the boards (see the module documentation).
     pub fn score(&self) -> f64 {
+        if let Some(s) = self.forfeit_score {
+            return s;
+        }
         if self.total > 0.0 {
             1.0
         } else if self.total < 0.0 {
@@ -109,12 +123,23 @@ fn nets(row: &GameRow, t: usize) -> impl Iterator<Item = i64> + '_ {
         .map(move |d| i64::from(d[t]) - i64::from(d[1 - t]))
 }
 
-/// The boards of the pair `first`, `second` for the side sitting as team 0 in `first`;
-/// `None` when either row has no hand results (rows written before they were kept).
-pub fn pair_boards(first: &GameRow, second: &GameRow, scale: BoardScale) -> Option<PairBoards> {
-    if first.hand_deltas.is_empty() || second.hand_deltas.is_empty() {
-        return None;
+/// Which teams of `row` forfeited it: `[team 0, team 1]`. A forfeit with no winner (both
+/// partnerships failed the handshake) is both teams'.
+fn forfeited(row: &GameRow) -> [bool; 2] {
+    match (row.forfeit_seat, row.winner) {
+        (Some(_), None) => [true, true],
+        (Some(s), Some(_)) => {
+            let t = usize::from(s % 2);
+            [t == 0, t == 1]
+        }
+        (None, _) => [false, false],
     }
+}
+
+/// The boards of the pair `first`, `second` for the side sitting as team 0 in `first`;
+/// `None` when neither game was forfeited and either row has no hand results (rows written
+/// before they were kept).
+pub fn pair_boards(first: &GameRow, second: &GameRow, scale: BoardScale) -> Option<PairBoards> {
     let side = {
         let mut s = team(first, 0);
         s.sort_unstable();
@@ -124,13 +149,28 @@ pub fn pair_boards(first: &GameRow, second: &GameRow, scale: BoardScale) -> Opti
     second_team0.sort_unstable();
     // The side's team in the second game: the other one when the seats were swapped.
     let t2 = if second_team0 == side { 0 } else { 1 };
+    let (f1, f2) = (forfeited(first), forfeited(second));
+    let mine = usize::from(f1[0]) + usize::from(f2[t2]);
+    let theirs = usize::from(f1[1]) + usize::from(f2[1 - t2]);
+    let forfeit_score = (mine + theirs > 0).then(|| match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => 0.0,
+        std::cmp::Ordering::Less => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+    });
+    if forfeit_score.is_none() && (first.hand_deltas.is_empty() || second.hand_deltas.is_empty()) {
+        return None;
+    }
     let mut hands = 0;
     let mut total = 0.0;
     for (a, b) in nets(first, 0).zip(nets(second, t2)) {
         hands += 1;
         total += scale.apply(a + b);
     }
-    Some(PairBoards { hands, total })
+    Some(PairBoards {
+        hands,
+        total,
+        forfeit_score,
+    })
 }
 
 /// The board score of a rating unit from side 0's point of view, for pairs whose rows hold
@@ -176,6 +216,53 @@ mod tests {
         // Rows without hand results give no boards.
         let bare = game(1, "Y", "X", &[]);
         assert!(pair_boards(&first, &bare, BoardScale::Points).is_none());
+    }
+
+    #[test]
+    fn a_forfeit_loses_the_boards_whatever_the_hands_said() {
+        // X did well on the one hand it played at each table, then crashed: forfeit both games.
+        let mut first = game(0, "X", "Y", &[[8, 0]]);
+        first.forfeit_seat = Some(0); // X at team 0
+        first.winner = Some(1);
+        let mut second = game(1, "Y", "X", &[[0, 8]]);
+        second.forfeit_seat = Some(1); // X at team 1
+        second.winner = Some(0);
+        let x = pair_boards(&first, &second, BoardScale::Points).unwrap();
+        assert!(x.total > 0.0, "the hands alone favour X");
+        assert_eq!(x.score(), 0.0, "X forfeited: it loses the boards");
+        let y = pair_boards(&second, &first, BoardScale::Points).unwrap();
+        assert_eq!(y.score(), 1.0);
+        // A forfeit before any hand still scores the pair.
+        let mut early = game(2, "X", "Y", &[]);
+        early.forfeit_seat = Some(2);
+        early.winner = Some(1);
+        let clean = game(3, "Y", "X", &[[1, 0]]);
+        assert_eq!(
+            pair_boards(&early, &clean, BoardScale::Points)
+                .unwrap()
+                .score(),
+            0.0
+        );
+        // One forfeit each, or a game both failed: the boards are split.
+        let mut other = game(3, "Y", "X", &[[1, 0]]);
+        other.forfeit_seat = Some(0); // Y at team 0 of the twin
+        other.winner = Some(1);
+        assert_eq!(
+            pair_boards(&early, &other, BoardScale::Points)
+                .unwrap()
+                .score(),
+            0.5
+        );
+        let mut both = game(4, "X", "Y", &[]);
+        both.forfeit_seat = Some(1);
+        both.winner = None;
+        let twin = game(5, "Y", "X", &[[2, 0]]);
+        assert_eq!(
+            pair_boards(&both, &twin, BoardScale::Points)
+                .unwrap()
+                .score(),
+            0.5
+        );
     }
 
     #[test]

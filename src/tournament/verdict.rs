@@ -293,6 +293,32 @@ mod tests {
     }
 
     #[test]
+    fn a_bot_that_forfeits_every_game_loses_on_boards() {
+        // A wins the one hand it plays at each table, then forfeits: its boards would say +10
+        // a pair; the forfeits say it lost every pair, and the SPRT on boards accepts H0.
+        let cfg = parse_sprt("elo0=0,elo1=10,score=boards").unwrap();
+        let mut t = SprtTracker::new(cfg, "A");
+        let mut p = 0;
+        while t.decided().is_none() && p < 500 {
+            let mut first = row(2 * p, Some(p), true, Some(false));
+            first.hand_deltas = vec![[5, 0]];
+            first.forfeit_seat = Some(0);
+            let mut second = row(2 * p + 1, Some(p), false, Some(false));
+            second.hand_deltas = vec![[0, 5]];
+            second.forfeit_seat = Some(1);
+            t.push(&first);
+            t.push(&second);
+            p += 1;
+        }
+        assert_eq!(
+            t.verdict().decision,
+            SprtDecision::AcceptH0,
+            "after {p} pairs"
+        );
+        assert_eq!(t.classes[0], p, "every pair lost: {:?}", t.classes);
+    }
+
+    #[test]
     fn a_pair_counts_when_its_second_game_ends() {
         // Pair 0's first game ends, then pair 1 entirely, then pair 0's twin: units are pairs in
         // the order they complete, each the mean of its two games.

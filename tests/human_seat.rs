@@ -48,8 +48,8 @@ fn play_human(
     seat: usize,
     bid: Option<&str>,
 ) -> (String, String) {
-    // One game in tmux at a time: two tests starting the first session at once raced to start
-    // the tmux server, and the loser's session never existed.
+    // One game in tmux at a time: two tests starting a session at once raced to start the
+    // tmux server, and the loser's session never existed.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let exe = env!("CARGO_BIN_EXE_tarneeb");
@@ -69,25 +69,38 @@ fn play_human(
         out.display()
     );
     let session = format!("{}-{tag}", s.marker);
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "150",
-            "-y",
-            "60",
-            &script,
-        ])
-        .output()
-        .expect("tmux runs");
-    assert!(
-        started.status.success(),
-        "{tag}: tmux new-session: {}",
-        String::from_utf8_lossy(&started.stderr)
-    );
+    // Each game has a tmux server of its own (-L): on one shared server, a session started
+    // as the previous game's last session was killed found the server going ("server exited
+    // unexpectedly"). Tried again all the same, should a server still fail to start.
+    let mut tries = 0;
+    loop {
+        let started = Command::new("tmux")
+            .args([
+                "-L",
+                &session,
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "150",
+                "-y",
+                "60",
+                &script,
+            ])
+            .output()
+            .expect("tmux runs");
+        if started.status.success() {
+            break;
+        }
+        tries += 1;
+        assert!(
+            tries < 50,
+            "{tag}: tmux new-session: {}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let start = Instant::now();
     let mut answered = 0u64;
     let mut pending_bid = bid;
@@ -95,25 +108,25 @@ fn play_human(
     loop {
         let report = std::fs::read_to_string(&out).unwrap_or_default();
         if report.contains("EXIT=") {
-            tmux(&["kill-session", "-t", &session]);
+            tmux(&["-L", &session, "kill-session", "-t", &session]);
             return (seen, report);
         }
         assert!(
             start.elapsed() < Duration::from_secs(600),
             "{tag}: the game did not end; pane:\n{}",
-            tmux(&["capture-pane", "-p", "-t", &session])
+            tmux(&["-L", &session, "capture-pane", "-p", "-t", &session])
         );
-        let pane = tmux(&["capture-pane", "-p", "-t", &session]);
+        let pane = tmux(&["-L", &session, "capture-pane", "-p", "-t", &session]);
         match prompt_id(&pane) {
             Some(id) if id > answered => {
                 seen.push_str(&pane);
                 if answered == 0 {
-                    tmux(&["send-keys", "-t", &session, "zz", "Enter"]);
+                    tmux(&["-L", &session, "send-keys", "-t", &session, "zz", "Enter"]);
                     // Read the answer to the mistake before the next move: more output before
                     // the next prompt could scroll it out of the pane.
                     let typed = Instant::now();
                     loop {
-                        let pane = tmux(&["capture-pane", "-p", "-t", &session]);
+                        let pane = tmux(&["-L", &session, "capture-pane", "-p", "-t", &session]);
                         if pane.contains("is not one of the legal moves")
                             || typed.elapsed() > Duration::from_secs(60)
                         {
@@ -127,11 +140,11 @@ fn play_human(
                 let calling = last.is_some_and(|l| l.trim_end().ends_with("your call>"));
                 match pending_bid.filter(|_| calling) {
                     Some(b) => {
-                        tmux(&["send-keys", "-t", &session, b, "Enter"]);
+                        tmux(&["-L", &session, "send-keys", "-t", &session, b, "Enter"]);
                         pending_bid = None;
                     }
                     None => {
-                        tmux(&["send-keys", "-t", &session, "#1", "Enter"]);
+                        tmux(&["-L", &session, "send-keys", "-t", &session, "#1", "Enter"]);
                     }
                 }
                 answered = id;

@@ -4,7 +4,7 @@ wins-draws-losses, win rate, Elo with its 95% interval (from standings.txt), and
 entrant's double-dummy tricks lost per seat per hand played out (replay --analyze --json over
 every record; the duplicate deals make both sides face the same cards); then one pooled row per
 opponent over all its directories (all four games together), whose Elo interval is computed as
-the standings compute a head-to-head's (src/tournament/stats.rs: pairs of games with the sides
+the standings compute a head-to-head's (src/standings/stats.rs: pairs of games with the sides
 swapped as units, Student's t, a quarter pseudo-observation in empty score classes), and each
 opponent's points per hand: pimc's side's hand scores minus the other side's, mean and 95%
 interval over every hand played (a finer measure than games won, which few games cannot tell).

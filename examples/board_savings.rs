@@ -10,10 +10,10 @@
 use std::path::PathBuf;
 
 use rand::{Rng, SeedableRng};
-use tarneeb_referee::tournament::boards::{unit_boards, BoardScale};
-use tarneeb_referee::tournament::pairs::units;
+use tarneeb_referee::standings::boards::{unit_boards, BoardScale};
+use tarneeb_referee::standings::pairs::units;
+use tarneeb_referee::standings::sprt::{sprt, SprtConfig, SprtDecision};
 use tarneeb_referee::tournament::results::read_rows;
-use tarneeb_referee::tournament::sprt::{sprt, SprtConfig, SprtDecision};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,12 +1,13 @@
 //! tarneeb-referee: a headless referee for the Tarneeb family of card games.
 //!
 //! Layers, data flowing one way, each using only those below it (`tests/layout.rs` checks it):
-//! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games,
-//!   ratings, standings), [`simulate`] (in-process games of the built-in [`players`]) and
+//! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games:
+//!   scheduling, running, the tournament directory), [`simulate`] (in-process games of the built-in [`players`]) and
 //!   [`replay`] (a verified game shown as text or a page);
 //! - below them: [`protocol`] (the wire messages), [`record`] (writing, reading and verifying
 //!   game records), [`bot`] (bot processes: spawn, pipes, timeouts, stop), [`rules_file`]
-//!   (presets and rules files) and [`signals`];
+//!   (presets and rules files), [`signals`] and [`standings`] (ratings, SPRT, board scoring and
+//!   the standings report: pure computation over result rows, no I/O);
 //! - at the bottom, [`rules`]: the pure game rules, no I/O.
 //!
 //! The command line (`src/cli/`, one file per command) sits on top in the binary and is not
@@ -56,4 +57,5 @@ pub mod rules;
 pub mod rules_file;
 pub mod signals;
 pub mod simulate;
+pub mod standings;
 pub mod tournament;

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use common::{python_bot, tarneeb, text, Scratch, RANDOM_BOT};
 use serde_json::{json, Value};
-use tarneeb_referee::tournament::sprt::{parse_sprt, sprt, SprtDecision};
+use tarneeb_referee::standings::sprt::{parse_sprt, sprt, SprtDecision};
 
 fn rows(dir: &Path) -> Vec<Value> {
     std::fs::read_to_string(dir.join("results.jsonl"))

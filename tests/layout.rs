@@ -13,7 +13,7 @@ const MAX_LINES: usize = 800;
 fn layer(top: &str) -> Option<u8> {
     Some(match top {
         "rules" => 0,
-        "protocol" | "players" | "rules_file" | "signals" | "bot" | "deal_key" => 1,
+        "protocol" | "players" | "rules_file" | "signals" | "bot" | "deal_key" | "standings" => 1,
         "record" => 2,
         "referee" | "replay" | "simulate" | "analysis" => 3,
         "tournament" | "pimc" | "conformance" => 4,

@@ -3,12 +3,11 @@
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
-use tarneeb_referee::tournament::report;
+use tarneeb_referee::standings::report;
+use tarneeb_referee::standings::table::from_totals;
+use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::results::{merged_stream_sealed, sandboxed, RowCheck};
 use tarneeb_referee::tournament::seal;
-use tarneeb_referee::tournament::standings::from_totals;
-use tarneeb_referee::tournament::tally::Tally;
-use tarneeb_referee::tournament::verdict;
 
 #[derive(clap::Args, Debug)]
 pub struct StandingsArgs {
@@ -44,7 +43,7 @@ pub struct StandingsArgs {
 pub fn run(args: StandingsArgs) -> u8 {
     // The SPRT verdict of a single directory, replayed in the order its games ended.
     let verdict = match args.dirs.as_slice() {
-        [one] => verdict::tracker_of(one),
+        [one] => tarneeb_referee::tournament::results::sprt_tracker(one),
         _ => Ok(None),
     };
     let check = if args.trust_rows {

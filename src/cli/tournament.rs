@@ -9,16 +9,14 @@ use super::args::BotLimits;
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::rules::DealSecret;
+use tarneeb_referee::standings::report;
+use tarneeb_referee::standings::sprt::parse_sprt;
+use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::tournament::deal_sets::load_deals;
-use tarneeb_referee::tournament::report;
-use tarneeb_referee::tournament::results::{
-    claim_dir, sandbox_line, STANDINGS_FILE, TOURNAMENT_FILE,
-};
+use tarneeb_referee::tournament::results::{claim_dir, STANDINGS_FILE, TOURNAMENT_FILE};
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::shard::SHARD_UNIT;
-use tarneeb_referee::tournament::sprt::parse_sprt;
-use tarneeb_referee::tournament::standings::from_totals;
 use tarneeb_referee::tournament::swiss_shards::{self, Shard};
 use tarneeb_referee::{deal_key, out, rules_file, signals};
 
@@ -522,7 +520,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     );
     let table_standings = from_totals(summary.tally.totals());
     let sandboxes = [cfg.sandbox.label()];
-    let table = report::render(&table_standings) + &sandbox_line(&sandboxes);
+    let table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
     let json_path = a.out.join("standings.json");
     let json = report::full(&table_standings, summary.sprt.as_ref(), &sandboxes, true);
     std::fs::write(&json_path, json).map_err(|e| Failure {

@@ -19,8 +19,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::standings::GameRow;
 use crate::record::RecordLine;
+use crate::standings::table::GameRow;
 
 /// Bytes read from the end of a record to find its last line (a `result` line is short).
 const TAIL: u64 = 16 * 1024;

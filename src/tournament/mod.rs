@@ -1,40 +1,24 @@
 //! `tarneeb tournament`: many games between bot programs, scheduled deterministically from one
 //! seed, played several at once, with results that survive an interruption.
 //!
-//! [`schedule`] decides which partnerships meet on which deals, [`runner`] plays the games on
-//! worker threads, [`results`] keeps `results.jsonl` and `tournament.json` ([`integrity`]
-//! checks its rows against their records), [`progress`] shows
-//! how far it got; [`standings`], [`ratings`] and [`sprt`] turn result rows into tables:
-//! [`pairs`] finds duplicate twins by their deals, [`boards`] compares them hand by hand,
-//! [`verdict`] fixes the SPRT at its first crossing, [`stats`] and [`pairwise`] give
-//! head-to-head intervals and the crosstable, [`report`] writes it all out; [`config`] reads
-//! `--config` files; [`accuracy`] is the double-dummy column of `--analyze`;
-//! [`swiss_shards`] spreads a Swiss over machines; [`tally`] keeps running totals.
+//! Scheduling: [`schedule`] decides which partnerships meet on which deals ([`swiss`] pairs a
+//! Swiss round from the standings so far, [`shard`] splits a schedule over machines,
+//! [`deal_sets`] reads `--deals-from`). Running: [`runner`] plays the games on worker threads,
+//! [`pool`] keeps bots up between games, [`progress`] shows how far it got. The directory:
+//! [`results`] keeps `results.jsonl` and `tournament.json`, [`seal`] signs the rows,
+//! [`integrity`] checks them against their records, [`config`] reads `--config` files and
+//! [`swiss_shards`] spreads a Swiss over machines. What the rows mean (ratings, SPRT, boards,
+//! the standings report) is computed in [`crate::standings`], which does no I/O.
 
-pub mod accuracy;
-pub mod boards;
 pub mod config;
 pub mod deal_sets;
 pub mod integrity;
-pub mod pairs;
-pub mod pairwise;
 pub mod pool;
 pub mod progress;
-pub mod ratings;
-#[cfg(test)]
-mod ratings_coverage;
-pub mod report;
 pub mod results;
-pub mod row;
 pub mod runner;
 pub mod schedule;
 pub mod seal;
 pub mod shard;
-pub mod small_sample;
-pub mod sprt;
-pub mod standings;
-pub mod stats;
 pub mod swiss;
 pub mod swiss_shards;
-pub mod tally;
-pub mod verdict;

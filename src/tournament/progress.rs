@@ -6,9 +6,9 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use super::ratings::{fit, Rating};
-use super::sprt::SprtState;
-use super::tally::Tally;
+use crate::standings::ratings::{fit, Rating};
+use crate::standings::sprt::SprtState;
+use crate::standings::tally::Tally;
 
 pub struct Progress {
     enabled: bool,
@@ -87,9 +87,9 @@ impl Progress {
                 t.lower,
                 t.upper,
                 match t.decision {
-                    super::sprt::SprtDecision::Continue => "",
-                    super::sprt::SprtDecision::AcceptH0 => ": H0 accepted",
-                    super::sprt::SprtDecision::AcceptH1 => ": H1 accepted",
+                    crate::standings::sprt::SprtDecision::Continue => "",
+                    crate::standings::sprt::SprtDecision::AcceptH0 => ": H0 accepted",
+                    crate::standings::sprt::SprtDecision::AcceptH1 => ": H1 accepted",
                 }
             ),
             None => String::new(),
@@ -144,7 +144,7 @@ fn fmt_duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::row::GameRow;
+    use crate::standings::row::GameRow;
 
     #[test]
     fn the_line_names_counts_and_the_leader() {
@@ -154,13 +154,13 @@ mod tests {
             low: 10.2,
             high: 74.6,
         };
-        let cfg = crate::tournament::sprt::parse_sprt("elo0=0,elo1=10").unwrap();
+        let cfg = crate::standings::sprt::parse_sprt("elo0=0,elo1=10").unwrap();
         let l = p.line(&Snapshot {
             done: 3,
             total: 10,
             running: 2,
             leader: Some(("alpha", rating)),
-            sprt: Some(crate::tournament::sprt::sprt(&cfg, &[1.0, 0.5])),
+            sprt: Some(crate::standings::sprt::sprt(&cfg, &[1.0, 0.5])),
         });
         assert!(l.starts_with("games 3/10 (2 running)"), "{l}");
         assert!(l.contains("leader alpha +42 Elo [+10, +75]"), "{l}");

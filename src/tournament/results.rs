@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::row::GameRow;
 use super::seal::{self, SealState, Sealer, Unsealed};
 use crate::protocol::FaultKind;
 use crate::record::RecordLine;
+use crate::standings::row::GameRow;
 
 pub const TOURNAMENT_FILE: &str = "tournament.json";
 
@@ -543,15 +543,25 @@ pub fn shard_neutral(mut v: Value) -> (Value, String) {
     (v, label)
 }
 
-/// The line under the standings that says which sandbox the games ran in, with a warning when
-/// some ran without one.
-pub fn sandbox_line(sandboxes: &[String]) -> String {
-    let warning = if sandboxes.iter().any(|s| !s.starts_with("bwrap")) {
-        " (WARNING: games without a sandbox: a bot could have read hidden cards or disturbed other bots)"
-    } else {
-        ""
+/// The SPRT of the tournament in `dir`, before any row (`None` without `--sprt`): fed the
+/// rows in file order, it reaches the verdict the run printed.
+pub fn sprt_tracker(
+    dir: &std::path::Path,
+) -> Result<Option<crate::standings::verdict::SprtTracker>, String> {
+    let config = read_config(dir)?;
+    let path = dir.join(TOURNAMENT_FILE);
+    let Some(spec) = config.get("sprt").and_then(|v| v.as_str()) else {
+        return Ok(None);
     };
-    format!("sandbox: {}{warning}\n", sandboxes.join(", "))
+    let cfg =
+        crate::standings::sprt::parse_sprt(spec).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entrant = config
+        .pointer("/entrants/0/name")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| format!("{}: no entrants", path.display()))?;
+    Ok(Some(crate::standings::verdict::SprtTracker::new(
+        cfg, entrant,
+    )))
 }
 
 #[cfg(test)]

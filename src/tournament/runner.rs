@@ -19,11 +19,7 @@ use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
 use super::results::{record_path, record_summary, stream_rows_sealed, ResultsFile, RowCheck};
-use super::row::GameRow;
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
-use super::sprt::SprtConfig;
-use super::tally::Tally;
-use super::verdict::SprtTracker;
 use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
@@ -31,6 +27,10 @@ use crate::referee::{
     play_game_watched, play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError,
 };
 use crate::rules::{Rules, Seat};
+use crate::standings::row::GameRow;
+use crate::standings::sprt::SprtConfig;
+use crate::standings::tally::Tally;
+use crate::standings::verdict::SprtTracker;
 
 /// A bot program taking part.
 #[derive(Clone, Debug)]
@@ -560,10 +560,28 @@ fn play_one(
 }
 
 /// The game's double-dummy accuracy; a failed analysis is said and leaves the row without it.
-fn analysed(record: &std::path::Path) -> Option<super::accuracy::RowAccuracy> {
-    super::accuracy::of_record(record)
+fn analysed(record: &std::path::Path) -> Option<crate::standings::accuracy::RowAccuracy> {
+    accuracy_of_record(record)
         .map_err(|e| eprintln!("tarneeb: {e}; the game's row has no analysis"))
         .ok()
+}
+
+/// Analyses the game record at `path` (plain or zstd-compressed).
+fn accuracy_of_record(
+    path: &std::path::Path,
+) -> Result<crate::standings::row::RowAccuracy, String> {
+    let game = crate::record::replay_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (seats, game_acc) = crate::analysis::game_accuracy(&game)
+        .map_err(|e| format!("{}: double-dummy analysis failed: {e}", path.display()))?;
+    let hands = if game_acc.cards == 0 {
+        0
+    } else {
+        game_acc.cards / 52
+    };
+    Ok(crate::standings::row::RowAccuracy {
+        hands,
+        tricks_lost: crate::rules::Seat::ALL.map(|s| seats[s].tricks_lost),
+    })
 }
 
 /// A name for recorded deals that stays the same across runs and builds: FNV-1a over the first

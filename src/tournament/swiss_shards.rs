@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::results::{differences, read_config, read_rows, shard_neutral};
-use super::row::GameRow;
 use super::schedule::{units, GameScore, Plan, Schedule};
+use crate::standings::row::GameRow;
 
 pub use super::shard::Shard;
 

@@ -11,32 +11,11 @@
 //! (n - 1 degrees of freedom, 97.5% quantile) times their standard deviation over the square
 //! root of n. One game gives no interval.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use super::row::GameRow;
 pub use super::row::RowAccuracy;
 use super::stats::t975;
-use crate::analysis::game_accuracy;
-use crate::record::replay_file;
-use crate::rules::Seat;
-
-/// Analyses the game record at `path` (plain or zstd-compressed).
-pub fn of_record(path: &Path) -> Result<RowAccuracy, String> {
-    let game = replay_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (seats, game_acc) = game_accuracy(&game)
-        .map_err(|e| format!("{}: double-dummy analysis failed: {e}", path.display()))?;
-    let hands = if game_acc.cards == 0 {
-        0
-    } else {
-        game_acc.cards / 52
-    };
-    Ok(RowAccuracy {
-        hands,
-        tricks_lost: Seat::ALL.map(|s| seats[s].tricks_lost),
-    })
-}
 
 /// One entrant's double-dummy tricks lost per hand per seat, over the games that carry it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -202,26 +202,10 @@ pub fn replay(cfg: SprtConfig, entrant: &str, rows: &[GameRow]) -> SprtTracker {
     t
 }
 
-/// The SPRT of the tournament in `dir`, before any row (`None` without `--sprt`): fed the
-/// rows in file order, it reaches the verdict the run printed.
-pub fn tracker_of(dir: &std::path::Path) -> Result<Option<SprtTracker>, String> {
-    let config = super::results::read_config(dir)?;
-    let path = dir.join(super::results::TOURNAMENT_FILE);
-    let Some(spec) = config.get("sprt").and_then(|v| v.as_str()) else {
-        return Ok(None);
-    };
-    let cfg = super::sprt::parse_sprt(spec).map_err(|e| format!("{}: {e}", path.display()))?;
-    let entrant = config
-        .pointer("/entrants/0/name")
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| format!("{}: no entrants", path.display()))?;
-    Ok(Some(SprtTracker::new(cfg, entrant)))
-}
-
 #[cfg(test)]
 mod tests {
+    use crate::standings::sprt::parse_sprt;
     use super::*;
-    use crate::tournament::sprt::parse_sprt;
 
     fn row(game: u64, pair: Option<u64>, a_first: bool, a_wins: Option<bool>) -> GameRow {
         let (x, y) = if a_first { ("A", "B") } else { ("B", "A") };

@@ -1,4 +1,4 @@
-//! Running totals of result rows: everything [`super::standings`] reports, gathered one row at a
+//! Running totals of result rows: everything [`super::table`] reports, gathered one row at a
 //! time in memory that does not grow with the rows.
 //!
 //! Why: a tournament of millions of games, or `tarneeb standings` on a million rows, must not
@@ -29,7 +29,7 @@ use super::row::GameRow;
 /// order).
 type Pos = (u64, u64);
 
-/// Per-entrant counts (see [`super::standings`] for how a game counts).
+/// Per-entrant counts (see [`super::table`] for how a game counts).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Counts {
     pub games: u64,
@@ -383,8 +383,8 @@ fn add_unit(
 
 #[cfg(test)]
 mod tests {
+    use crate::standings::pairs::units;
     use super::*;
-    use crate::tournament::pairs::units;
 
     type Obs = (Vec<String>, Vec<String>, u64, f64);
 

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::accuracy;
-use super::standings::Standings;
+use super::table::Standings;
 use super::verdict::SprtTracker;
 
 /// Columns of `rows` aligned (the first row is the header), two spaces apart; columns listed in
@@ -173,13 +173,24 @@ pub fn full(s: &Standings, sprt: Option<&SprtTracker>, sandboxes: &[String], jso
         v["sandbox"] = serde_json::json!(sandboxes);
         return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
     }
-    let mut text = render(s) + &super::results::sandbox_line(sandboxes);
+    let mut text = render(s) + &sandbox_line(sandboxes);
     if let Some(t) = sprt {
         text.push('\n');
         text.push_str(&t.describe());
         text.push('\n');
     }
     text
+}
+
+/// The line under the standings that says which sandbox the games ran in, with a warning when
+/// some ran without one.
+pub fn sandbox_line(sandboxes: &[String]) -> String {
+    let warning = if sandboxes.iter().any(|s| !s.starts_with("bwrap")) {
+        " (WARNING: games without a sandbox: a bot could have read hidden cards or disturbed other bots)"
+    } else {
+        ""
+    };
+    format!("sandbox: {}{warning}\n", sandboxes.join(", "))
 }
 
 /// Entrant by entrant: the row entrant's points against the column entrant, `points/games`.
@@ -274,9 +285,9 @@ fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::standings::row::GameRow;
+    use crate::standings::table::standings;
     use super::*;
-    use crate::tournament::row::GameRow;
-    use crate::tournament::standings::standings;
 
     fn row(game: u64, seats: [&str; 4], winner: Option<u8>, scores: [i32; 2]) -> GameRow {
         GameRow {

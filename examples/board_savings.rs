@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use tarneeb_referee::standings::boards::{unit_boards, BoardScale};
 use tarneeb_referee::standings::pairs::units;
 use tarneeb_referee::standings::sprt::{sprt, SprtConfig, SprtDecision};
-use tarneeb_referee::tournament::results::read_rows;
+use tarneeb_referee::tournament::directory::TournamentDir;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,10 +30,12 @@ fn main() {
         boards: None,
     };
     let runs = num(3, 2000.0) as usize;
-    let rows = read_rows(&dir).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
+    let rows = TournamentDir::open(&dir)
+        .and_then(|d| d.read_rows())
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        });
     let first = rows
         .iter()
         .min_by_key(|r| r.game)

@@ -6,7 +6,8 @@ use tarneeb_referee::out;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::standings::tally::Tally;
-use tarneeb_referee::tournament::results::{merged_stream_sealed, sandboxed, RowCheck};
+use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
+use tarneeb_referee::tournament::results::merged_stream_sealed;
 use tarneeb_referee::tournament::seal;
 
 #[derive(clap::Args, Debug)]
@@ -43,7 +44,7 @@ pub struct StandingsArgs {
 pub fn run(args: StandingsArgs) -> u8 {
     // The SPRT verdict of a single directory, replayed in the order its games ended.
     let verdict = match args.dirs.as_slice() {
-        [one] => tarneeb_referee::tournament::results::sprt_tracker(one),
+        [one] => TournamentDir::open(one).and_then(|d| d.sprt_tracker()),
         _ => Ok(None),
     };
     let check = if args.trust_rows {
@@ -54,15 +55,22 @@ pub fn run(args: StandingsArgs) -> u8 {
         RowCheck::Sealed
     };
     if args.reseal {
-        for d in &args.dirs {
-            if !sandboxed(d) {
+        for path in &args.dirs {
+            let mut d = match TournamentDir::open(path) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("tarneeb: {e}");
+                    return 2;
+                }
+            };
+            if !d.sandboxed() {
                 eprintln!(
                     "tarneeb: --reseal {}: the tournament ran without a sandbox (its bots could have read the key), so its rows cannot be sealed",
-                    d.display()
+                    path.display()
                 );
                 return 2;
             }
-            if let Err(e) = seal::ensure_key(d) {
+            if let Err(e) = d.ensure_key() {
                 eprintln!("tarneeb: --reseal: {e}");
                 return 1;
             }

@@ -13,7 +13,9 @@ use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::sprt::parse_sprt;
 use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::tournament::deal_sets::load_deals;
-use tarneeb_referee::tournament::results::{claim_dir, STANDINGS_FILE, TOURNAMENT_FILE};
+use tarneeb_referee::tournament::directory::TournamentDir;
+use tarneeb_referee::tournament::directory::TOURNAMENT_FILE;
+use tarneeb_referee::tournament::results::STANDINGS_FILE;
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
 use tarneeb_referee::tournament::shard::SHARD_UNIT;
@@ -157,11 +159,13 @@ impl DealSecretOrigin {
 
 /// The run's deal secret, its public id put in `config` (so a resume or a shard with another
 /// key is refused as another command); the errors say how to resume what was started.
-fn deal_secret(a: &TournamentArgs, config: &mut Value) -> Result<DealSecretOrigin, Failure> {
-    let started: Option<Value> = std::fs::read_to_string(a.out.join(TOURNAMENT_FILE))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
-    let started_key = started.as_ref().map(|v| {
+fn deal_secret(
+    a: &TournamentArgs,
+    started: Option<&TournamentDir>,
+    config: &mut Value,
+) -> Result<DealSecretOrigin, Failure> {
+    let started_key = started.map(|d| {
+        let v = d.config();
         v.get("deal_key_id")
             .and_then(Value::as_str)
             .map(str::to_owned)
@@ -439,8 +443,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     if a.analyze {
         config["analyze"] = json!(true);
     }
-    let deals_secret = deal_secret(&a, &mut config)?;
-    let resumed = claim_dir(&a.out, &config).map_err(usage)?;
+    let existing = TournamentDir::find(&a.out).map_err(usage)?;
+    let deals_secret = deal_secret(&a, existing.as_ref(), &mut config)?;
+    let (mut dir, resumed) = TournamentDir::claim(&a.out, existing, &config).map_err(usage)?;
     if let DealSecretOrigin::New(secret) = &deals_secret {
         deal_key::write_new(&a.out.join(DEAL_KEY_FILE), secret)
             .map_err(|e| usage(e.to_string()))?;
@@ -468,11 +473,11 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deal_secret: deals_secret.secret(),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
-    let mut prior = runner::load_prior(&cfg, &schedule).map_err(usage)?;
+    let mut prior = runner::load_prior(&cfg, &mut dir, &schedule).map_err(usage)?;
     if let Some((shard, round)) = swiss_shard {
         // The other shards' rows only feed the pairings: this directory's results and
         // standings stay its own games (`standings DIR...` merges the shards).
-        let rows = swiss_shards::gather(&a.out, &config, &a.peers).map_err(usage)?;
+        let rows = swiss_shards::gather(&dir, &a.peers).map_err(usage)?;
         swiss_shards::check_ready(&plan, &rows, shard, round, &a.out).map_err(usage)?;
         prior.add_peer_rows(rows);
     }

@@ -181,8 +181,8 @@ pub fn chance_margin(k: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::standings::ratings::{fit_with, FitOptions, Observation};
     use super::*;
+    use crate::standings::ratings::{fit_with, FitOptions, Observation};
     use rand::{Rng, SeedableRng};
 
     #[test]

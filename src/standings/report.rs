@@ -285,9 +285,9 @@ fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::standings::row::GameRow;
     use crate::standings::table::standings;
-    use super::*;
 
     fn row(game: u64, seats: [&str; 4], winner: Option<u8>, scores: [i32; 2]) -> GameRow {
         GameRow {

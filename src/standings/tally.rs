@@ -383,8 +383,8 @@ fn add_unit(
 
 #[cfg(test)]
 mod tests {
-    use crate::standings::pairs::units;
     use super::*;
+    use crate::standings::pairs::units;
 
     type Obs = (Vec<String>, Vec<String>, u64, f64);
 

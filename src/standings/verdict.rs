@@ -204,8 +204,8 @@ pub fn replay(cfg: SprtConfig, entrant: &str, rows: &[GameRow]) -> SprtTracker {
 
 #[cfg(test)]
 mod tests {
-    use crate::standings::sprt::parse_sprt;
     use super::*;
+    use crate::standings::sprt::parse_sprt;
 
     fn row(game: u64, pair: Option<u64>, a_first: bool, a_wins: Option<bool>) -> GameRow {
         let (x, y) = if a_first { ("A", "B") } else { ("B", "A") };

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::results;
+use super::directory;
 use crate::record::reader::read_record;
 use crate::record::{recorded_deals, RecordedDeals};
 
@@ -13,7 +13,7 @@ fn deal_records(path: &Path) -> Result<Vec<PathBuf>, String> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let dir = if path.join("games").is_dir() && path.join(results::TOURNAMENT_FILE).is_file() {
+    let dir = if path.join("games").is_dir() && path.join(directory::TOURNAMENT_FILE).is_file() {
         path.join("games")
     } else {
         path.to_path_buf()

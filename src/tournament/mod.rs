@@ -12,6 +12,7 @@
 
 pub mod config;
 pub mod deal_sets;
+pub mod directory;
 pub mod integrity;
 pub mod pool;
 pub mod progress;

@@ -15,10 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::directory::{RowCheck, TournamentDir};
 use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
-use super::results::{record_path, record_summary, stream_rows_sealed, ResultsFile, RowCheck};
+use super::results::{record_path, record_summary, ResultsFile};
 use super::schedule::{GameScore, GameSpec, Schedule, Unit};
 use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
@@ -139,7 +140,11 @@ impl Prior {
 
 /// Reads the rows earlier runs left in `cfg.dir`, as a stream (each checked against its record
 /// and, for a static schedule, against the schedule's game of that number).
-pub fn load_prior(cfg: &RunConfig, schedule: &Schedule) -> Result<Prior, String> {
+pub fn load_prior(
+    cfg: &RunConfig,
+    dir: &mut TournamentDir,
+    schedule: &Schedule,
+) -> Result<Prior, String> {
     // Earlier runs' rows in file order (the order their games ended), so a resumed test
     // reaches the verdict the interrupted run had, or would have had.
     let mut prior = Prior {
@@ -152,13 +157,13 @@ pub fn load_prior(cfg: &RunConfig, schedule: &Schedule) -> Result<Prior, String>
     // Bots outside a sandbox could read the key: such a run seals nothing.
     let sandboxed = cfg.sandbox.label().starts_with("bwrap");
     if sandboxed {
-        super::seal::ensure_key(&cfg.dir)?;
+        dir.ensure_key()?;
     } else {
         eprintln!(
             "note: no sandbox: results.jsonl is not sealed, so `tarneeb standings` checks each of its rows against its record"
         );
     }
-    let read = stream_rows_sealed(&cfg.dir, RowCheck::Sealed, false, |row| {
+    let read = dir.stream_rows(RowCheck::Sealed, false, |row| {
         if let Some(t) = prior.sprt.as_mut() {
             t.push(&row);
         }
@@ -187,7 +192,7 @@ fn check_prior(cfg: &RunConfig, spec: &GameSpec, row: &GameRow) -> Result<(), St
     if row.seed != spec.seed || row.seats != names {
         return Err(format!(
             "{}: the row of game {} (seed {}, seats {:?}) does not match the schedule (seed {}, seats {:?})",
-            cfg.dir.join(super::results::RESULTS_FILE).display(),
+            cfg.dir.join(super::directory::RESULTS_FILE).display(),
             spec.game, row.seed, row.seats, spec.seed, names
         ));
     }

@@ -59,8 +59,11 @@ pub fn ensure_key(dir: &Path) -> Result<Key, String> {
     Ok(Key(bytes))
 }
 
+/// A directory's key as read: `Ok(None)` when it has none, `Err` when it cannot be read.
+pub type KeyRead = Result<Option<Key>, String>;
+
 /// The key of `dir`; `None` when there is none.
-pub fn read_key(dir: &Path) -> Result<Option<Key>, String> {
+pub fn read_key(dir: &Path) -> KeyRead {
     let path = dir.join(KEY_FILE);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
@@ -150,11 +153,12 @@ pub struct Opening {
     pub why: Unsealed,
 }
 
-/// Checks the seal of `dir` against `file` (its `results.jsonl`, left at its start); `sandboxed`:
-/// whether its `tournament.json` names a sandbox (only then is a seal there trusted). The
-/// sealed prefix is hashed here, before any of its rows is handed out, so a row is only ever
-/// trusted after the MAC over it has been compared.
-pub fn open(dir: &Path, sandboxed: bool, file: &mut File) -> Opening {
+/// Checks the seal of `dir` against `file` (its `results.jsonl`, left at its start) with the
+/// directory's `key` as it was read when the directory was opened; `sandboxed`: whether its
+/// `tournament.json` names a sandbox (only then is a seal there trusted). The sealed prefix is
+/// hashed here, before any of its rows is handed out, so a row is only ever trusted after the
+/// MAC over it has been compared.
+pub fn open(dir: &Path, key: &KeyRead, sandboxed: bool, file: &mut File) -> Opening {
     let unsealed = |state, why| Opening {
         trusted_bytes: 0,
         trusted_rows: 0,
@@ -164,10 +168,10 @@ pub fn open(dir: &Path, sandboxed: bool, file: &mut File) -> Opening {
     if !sandboxed {
         return unsealed(None, Unsealed::NoSandbox);
     }
-    let key = match read_key(dir) {
-        Ok(Some(k)) => k,
+    let key = match key {
+        Ok(Some(k)) => k.clone(),
         Ok(None) => return unsealed(None, Unsealed::Missing),
-        Err(e) => return unsealed(None, Unsealed::Unreadable(e)),
+        Err(e) => return unsealed(None, Unsealed::Unreadable(e.clone())),
     };
     let fresh = |key: &Key| Some(SealState::fresh(key.clone()));
     let path = dir.join(SEAL_FILE);
@@ -208,22 +212,22 @@ pub fn open(dir: &Path, sandboxed: bool, file: &mut File) -> Opening {
     }
 }
 
-/// A fresh hash state with `dir`'s key, when it has one and ran in a sandbox.
-pub fn key_state(dir: &Path, sandboxed: bool) -> Option<SealState> {
+/// A fresh hash state with the directory's key, when it has one and ran in a sandbox.
+pub fn key_state(key: &KeyRead, sandboxed: bool) -> Option<SealState> {
     if !sandboxed {
         return None;
     }
-    read_key(dir).ok().flatten().map(SealState::fresh)
+    key.as_ref().ok().cloned().flatten().map(SealState::fresh)
 }
 
 /// No row trusted under the seal (`standings --check-records` or `--trust-rows`); the rows
 /// are hashed from the start when `hash`.
-pub fn unverified(dir: &Path, sandboxed: bool, hash: bool) -> Opening {
+pub fn unverified(key: &KeyRead, sandboxed: bool, hash: bool) -> Opening {
     Opening {
         trusted_bytes: 0,
         trusted_rows: 0,
         state: if hash {
-            key_state(dir, sandboxed)
+            key_state(key, sandboxed)
         } else {
             None
         },
@@ -363,6 +367,7 @@ mod tests {
     fn opening(d: &Path, sandboxed: bool) -> Opening {
         open(
             d,
+            &read_key(d),
             sandboxed,
             &mut File::open(d.join("results.jsonl")).unwrap(),
         )

@@ -18,9 +18,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use super::results::{differences, read_config, read_rows, shard_neutral};
+use super::directory::differences;
+use super::directory::TournamentDir;
+use super::results::shard_neutral;
 use super::schedule::{units, GameScore, Plan, Schedule};
 use crate::standings::row::GameRow;
 
@@ -45,10 +45,10 @@ pub fn games_through(plan: &Plan, shard: Shard, round: u64) -> u64 {
     first + (first..first + per).filter(|&g| shard.owns(g)).count() as u64
 }
 
-/// The rows of `out` and of the `peers` (other shards' directories of the tournament whose
-/// `tournament.json` is `own`), each game once. `out` among the peers is skipped.
-pub fn gather(out: &Path, own: &Value, peers: &[PathBuf]) -> Result<Vec<GameRow>, String> {
-    let (mine, _) = shard_neutral(own.clone());
+/// The rows of `out` and of the `peers` (other shards' directories of the same tournament),
+/// each game once. `out` among the peers is skipped.
+pub fn gather(out: &TournamentDir, peers: &[PathBuf]) -> Result<Vec<GameRow>, String> {
+    let (mine, _) = shard_neutral(out.config().clone());
     let mut by_game: BTreeMap<u64, (GameRow, PathBuf)> = BTreeMap::new();
     let mut add = |rows: Vec<GameRow>, from: &Path| -> Result<(), String> {
         for r in rows {
@@ -69,8 +69,8 @@ pub fn gather(out: &Path, own: &Value, peers: &[PathBuf]) -> Result<Vec<GameRow>
         }
         Ok(())
     };
-    add(read_rows(out)?, out)?;
-    let own_dir = out.canonicalize().ok();
+    add(out.read_rows()?, out.path())?;
+    let own_dir = out.path().canonicalize().ok();
     for p in peers {
         if p.canonicalize().ok().is_some_and(|c| Some(c) == own_dir) {
             continue;
@@ -81,9 +81,9 @@ pub fn gather(out: &Path, own: &Value, peers: &[PathBuf]) -> Result<Vec<GameRow>
             eprintln!("note: --peers {}: no such directory yet", p.display());
             continue;
         }
-        let theirs = read_config(p)
+        let peer = TournamentDir::open(p)
             .map_err(|e| format!("--peers: {e}; give the --out directories of the other shards"))?;
-        let (theirs, _) = shard_neutral(theirs);
+        let (theirs, _) = shard_neutral(peer.config().clone());
         let changed = differences(&theirs, &mine);
         if !changed.is_empty() {
             return Err(format!(
@@ -92,7 +92,7 @@ pub fn gather(out: &Path, own: &Value, peers: &[PathBuf]) -> Result<Vec<GameRow>
                 changed.join("; ")
             ));
         }
-        add(read_rows(p)?, p)?;
+        add(peer.read_rows()?, p)?;
     }
     Ok(by_game.into_values().map(|(r, _)| r).collect())
 }

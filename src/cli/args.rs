@@ -7,7 +7,7 @@ use tarneeb_referee::protocol::TimeLimits;
 use tarneeb_referee::referee::{EventDelivery, FaultPolicy};
 use tarneeb_referee::rules::Seat;
 
-/// The sandbox and limit flags shared by every command that starts bots (see README "Sandbox"
+/// The sandbox and limit flags shared by every command that starts bots (see docs/sandbox.md
 /// and protocol.md section 1.1).
 #[derive(clap::Args, Clone, Debug)]
 pub struct SandboxArgs {

@@ -12,7 +12,7 @@ pub struct BotArgs {
 
 #[derive(clap::Subcommand)]
 enum BotKind {
-    /// A double-dummy reference bot (how it fares against the sample bots: README
+    /// A double-dummy reference bot (how it fares against the sample bots: docs/analysis.md,
     /// "Strength"): for each move it deals the unseen cards many times consistently with what
     /// is public (cards played, suits a player showed out of, what the bids said of each
     /// hand) and solves each deal double-dummy (DDS). It plays the card with the best

@@ -24,7 +24,8 @@ use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::rules_file::RulesInputError;
 
 #[derive(Parser)]
-#[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None)]
+#[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None,
+    after_help = "Guides (in the source tree): README.md, docs/writing-a-bot.md, docs/competitions.md,\ndocs/sandbox.md, docs/rules.md, docs/analysis.md, docs/performance.md; protocol.md for bots.")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -43,27 +44,35 @@ enum Command {
     /// Each --bot is a command line; the bot speaks the JSON-lines protocol of protocol.md on
     /// its stdin/stdout (stderr goes to a log beside the record). Exit code 0 when the game
     /// reached a result (a forfeit is a result), 2 for bad usage or input, 1 when the referee
-    /// itself failed, 130 when interrupted.
+    /// itself failed, 130 when interrupted. Guides: docs/writing-a-bot.md (trying a bot, the
+    /// human seat, --trace), docs/sandbox.md (what a bot may use).
     Play(play::PlayArgs),
     /// Check a game record against the rules in its header and print a transcript.
     ///
     /// Every deal, move, score and the result are replayed with the record's rules; the first
     /// line that disagrees (an edited or truncated record, or one made under other rules) is
     /// reported with its number and exit code 1. Exit code 2 for an unreadable path.
+    /// --analyze: docs/analysis.md.
     Replay(replay::ReplayArgs),
     /// Play a tournament between bot programs: many games, several at once, resumable.
     ///
     /// Each --bot is NAME=CMD. Results go to --out DIR (records in DIR/games/, one line per
     /// game in DIR/results.jsonl, the standings in DIR/standings.txt); the same command on the
-    /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted.
+    /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted. Guide:
+    /// docs/competitions.md (formats, resume, --config, shards, reading the standings).
     #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
     /// Print the standings of tournament directories (several are merged, like shards).
+    ///
+    /// Every column, the ratings, the SPRT and the board scores are explained in
+    /// docs/competitions.md, "Reading the standings".
     Standings(standings::StandingsArgs),
     /// Play whole games in process with built-in players and report speed and outcomes.
     Simulate(simulate::SimulateArgs),
     /// Run a bot shipped with the referee on stdin/stdout (protocol.md), e.g. as
     /// `--bot "tarneeb bot pimc"`.
+    ///
+    /// Its design and strength: docs/analysis.md.
     Bot(bot::BotArgs),
     /// Check a bot before a tournament does: every preset and every rare situation.
     ///

@@ -5,7 +5,9 @@
 //! Swiss round from the standings so far, [`shard`] splits a schedule over machines,
 //! [`deal_sets`] reads `--deals-from`). Running: [`runner`] plays the games on worker threads,
 //! [`pool`] keeps bots up between games, [`progress`] shows how far it got. The directory:
-//! [`results`] keeps `results.jsonl` and `tournament.json`, [`seal`] signs the rows,
+//! [`directory`] opens one once (its config, sandbox, seal key, rows as a stream) for resume,
+//! standings, Swiss peers and shards; [`results`] claims it and appends to `results.jsonl`,
+//! [`seal`] signs the rows,
 //! [`integrity`] checks them against their records, [`config`] reads `--config` files and
 //! [`swiss_shards`] spreads a Swiss over machines. What the rows mean (ratings, SPRT, boards,
 //! the standings report) is computed in [`crate::standings`], which does no I/O.

@@ -8,7 +8,7 @@
 //! referee's own cgroup has the memory and pids controllers and is writable, e.g. under
 //! `systemd-run --user --scope -p Delegate=yes`), else the v1 memory and pids hierarchies when
 //! writable (as root), else none: then memory is capped per process by RLIMIT_DATA and the
-//! number of processes is not capped (README "Sandbox" says so).
+//! number of processes is not capped (docs/sandbox.md says so).
 
 use std::ffi::CString;
 use std::io;

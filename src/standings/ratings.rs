@@ -321,6 +321,54 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             converged: true,
         };
     }
+    let (terms, prior_len) = terms_of(n, obs, opts);
+    let (r, iterations, converged) = maximize(n, &terms);
+    let (_, h) = derivatives(&terms, &r);
+    let cov = pseudo_inverse(&h);
+    let real = &terms[prior_len..];
+    let (dispersion, quantile) = dispersion_of(n, real, &r, opts);
+    let boundary = at_boundary(n, real);
+    let mut ratings = Vec::with_capacity(n);
+    let mut std_errors = Vec::with_capacity(n);
+    for i in 0..n {
+        let phi = if boundary[i] {
+            dispersion.max(1.0)
+        } else {
+            dispersion
+        };
+        let se = if n == 1 {
+            0.0
+        } else {
+            (phi * cov[i][i].max(0.0)).sqrt()
+        };
+        std_errors.push(se);
+        ratings.push(Rating {
+            elo: r[i],
+            low: r[i] - quantile * se,
+            high: r[i] + quantile * se,
+        });
+    }
+    let covariance = if n == 1 {
+        vec![vec![0.0]]
+    } else {
+        cov.iter()
+            .map(|row| row.iter().map(|c| dispersion * c).collect())
+            .collect()
+    };
+    FitReport {
+        ratings,
+        std_errors,
+        dispersion,
+        quantile,
+        covariance,
+        iterations,
+        converged,
+    }
+}
+
+/// The likelihood's terms: the prior draws first (each entrant against the whole field), then
+/// the observations, identical ones merged; returns the terms and how many are prior.
+fn terms_of(n: usize, obs: &[Observation], opts: &FitOptions) -> (Vec<Term>, usize) {
     let real = aggregate(
         obs.iter()
             .filter(|o| o.weight > 0.0 && o.weight.is_finite() && o.score0.is_finite())
@@ -344,13 +392,19 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
     }
     let prior_len = terms.len();
     terms.extend(real);
+    (terms, prior_len)
+}
 
+/// Newton's method with a backtracking line search on the log-likelihood, from all ratings
+/// 0; the result is centred on a mean of 0. Returns the ratings, the iterations and whether
+/// they converged.
+fn maximize(n: usize, terms: &[Term]) -> (Vec<f64>, usize, bool) {
     let mut r = vec![0.0; n];
     let mut iterations = 0;
     let mut converged = n == 1;
     while !converged && iterations < 200 {
         iterations += 1;
-        let (g, h) = derivatives(&terms, &r);
+        let (g, h) = derivatives(terms, &r);
         let cov = pseudo_inverse(&h);
         let step: Vec<f64> = (0..n)
             .map(|i| (0..n).map(|j| cov[i][j] * g[j]).sum())
@@ -358,7 +412,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         if step.iter().any(|v| !v.is_finite()) {
             break;
         }
-        let ll0 = log_likelihood(&terms, &r);
+        let ll0 = log_likelihood(terms, &r);
         // The Newton decrement g·I⁺g is twice the gain the step can bring. Once it is lost in
         // the rounding of the log-likelihood, the step is rounding noise too (a few 1e-9 Elo
         // back and forth when an entrant lost every one of many games): converged.
@@ -371,7 +425,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         let mut next = r.clone();
         for _ in 0..60 {
             next = r.iter().zip(&step).map(|(x, d)| x + t * d).collect();
-            if log_likelihood(&terms, &next) >= ll0 - 1e-12 * ll0.abs() {
+            if log_likelihood(terms, &next) >= ll0 - 1e-12 * ll0.abs() {
                 break;
             }
             t *= 0.5;
@@ -389,13 +443,15 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
     for v in r.iter_mut() {
         *v -= mean;
     }
+    (r, iterations, converged)
+}
 
-    let (_, h) = derivatives(&terms, &r);
-    let cov = pseudo_inverse(&h);
-    let real = &terms[prior_len..];
+/// The dispersion of the observations around the fit (how much wider than the logistic
+/// model's own variance the scores spread) and the interval's quantile.
+fn dispersion_of(n: usize, real: &[Term], r: &[f64], opts: &FitOptions) -> (f64, f64) {
     let (mut resid, mut model, mut total) = (0.0, 0.0, 0.0);
     for t in real {
-        let p = expected_score(t.diff(&r));
+        let p = expected_score(t.diff(r));
         resid += t.weight * (t.score - p).powi(2);
         model += t.weight * p * (1.0 - p);
         total += t.weight;
@@ -410,7 +466,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
     let mut expected = 0.0;
     for t in real {
         counts[(t.score * 4.0).round() as usize] += t.weight;
-        expected += t.weight * expected_score(t.diff(&r));
+        expected += t.weight * expected_score(t.diff(r));
     }
     let empty = empty_classes(&counts);
     let (mut pseudo_resid, mut pseudo_weight) = (0.0, 0.0);
@@ -429,7 +485,12 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         1.0
     };
     let quantile = t975((total - params).round().max(1.0) as u64);
-    // Entrants at the boundary: all wins, all losses, or nothing played.
+    (dispersion, quantile)
+}
+
+/// Entrants at the boundary: all wins, all losses, or nothing played. Their interval never
+/// narrows below the model's own variance.
+fn at_boundary(n: usize, real: &[Term]) -> Vec<bool> {
     let mut achieved = vec![0.0; n];
     let mut possible = vec![0.0; n];
     for t in real {
@@ -439,46 +500,13 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             possible[i] += t.weight * a.abs();
         }
     }
-    let mut ratings = Vec::with_capacity(n);
-    let mut std_errors = Vec::with_capacity(n);
-    for i in 0..n {
-        let boundary = possible[i] <= 0.0
-            || achieved[i] <= 1e-12 * possible[i]
-            || achieved[i] >= possible[i] * (1.0 - 1e-12);
-        let phi = if boundary {
-            dispersion.max(1.0)
-        } else {
-            dispersion
-        };
-        let se = if n == 1 {
-            0.0
-        } else {
-            (phi * cov[i][i].max(0.0)).sqrt()
-        };
-        std_errors.push(se);
-        ratings.push(Rating {
-            elo: r[i],
-            low: r[i] - quantile * se,
-            high: r[i] + quantile * se,
-        });
-    }
-    let phi = dispersion;
-    let covariance = if n == 1 {
-        vec![vec![0.0]]
-    } else {
-        cov.iter()
-            .map(|row| row.iter().map(|c| phi * c).collect())
-            .collect()
-    };
-    FitReport {
-        ratings,
-        std_errors,
-        dispersion,
-        quantile,
-        covariance,
-        iterations,
-        converged,
-    }
+    (0..n)
+        .map(|i| {
+            possible[i] <= 0.0
+                || achieved[i] <= 1e-12 * possible[i]
+                || achieved[i] >= possible[i] * (1.0 - 1e-12)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //!
 //! Layers, data flowing one way, each using only those below it (`tests/layout.rs` checks it):
 //! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games:
-//!   scheduling, running, the tournament directory), [`simulate`] (in-process games of the built-in [`players`]) and
+//!   scheduling, running, the tournament directory), [`site`] (the standings as a static
+//!   site with every game's replay page), [`simulate`] (in-process games of the built-in [`players`]) and
 //!   [`replay`] (a verified game shown as text or a page);
 //! - below them: [`protocol`] (the wire messages), [`record`] (writing, reading and verifying
 //!   game records), [`bot`] (bot processes: spawn, pipes, timeouts, stop), [`rules_file`]
@@ -57,5 +58,6 @@ pub mod rules;
 pub mod rules_file;
 pub mod signals;
 pub mod simulate;
+pub mod site;
 pub mod standings;
 pub mod tournament;

@@ -8,11 +8,10 @@
 
 mod common;
 
+use common::browser::{browser, required_browser};
 use common::{root, tarneeb, text, Scratch, RANDOM_BOT};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -167,67 +166,6 @@ fn html_page_is_self_contained_and_embeds_the_game() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Chromium (or Chrome) from PATH or its usual place.
-fn find_browser() -> Option<PathBuf> {
-    let names = ["chromium", "chromium-browser", "google-chrome"];
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in names {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-}
-
-/// Runs headless Chromium on `url` with `extra` arguments (at most 60 s); returns its stdout.
-fn browser(chromium: &Path, profile: &Path, extra: &[String], url: &str) -> String {
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium.display()));
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{} did not finish in 60 s on {url}", chromium.display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let o = child.wait_with_output().unwrap();
-    assert!(
-        o.status.success(),
-        "{} failed on {url}: {}",
-        chromium.display(),
-        text(&o.stderr)
-    );
-    text(&o.stdout)
-}
-
 fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -237,16 +175,8 @@ fn unescape(s: &str) -> String {
 
 #[test]
 fn html_page_steps_in_a_headless_browser() {
-    let chromium = match find_browser() {
-        Some(p) => p,
-        None if std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1") => {
-            eprintln!("note: no Chromium found and TARNEEB_SKIP_BROWSER=1: browser test skipped");
-            return;
-        }
-        None => panic!(
-            "this test needs a headless Chromium: install it with `apt-get install -y chromium` \
-             (or run .ci/run, which does), or set TARNEEB_SKIP_BROWSER=1 to skip it"
-        ),
+    let Some(chromium) = required_browser() else {
+        return;
     };
     let s = Scratch::new("browser");
     let (page, game) = game_page(&s);
@@ -415,11 +345,7 @@ fn html_page_steps_in_a_headless_browser() {
 /// suit symbols, and plays the moves by itself until paused. A screenshot of each size is kept.
 #[test]
 fn html_page_fits_narrow_windows_and_autoplays() {
-    let Some(chromium) = find_browser() else {
-        assert!(
-            std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1"),
-            "this test needs a headless Chromium: `apt-get install -y chromium` (or .ci/run)"
-        );
+    let Some(chromium) = required_browser() else {
         return;
     };
     let s = Scratch::new("browser-sizes");

@@ -3,9 +3,13 @@
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
+use tarneeb_referee::site::{write_site, SiteInput};
 use tarneeb_referee::standings::report;
+use tarneeb_referee::standings::row::GameRow;
 use tarneeb_referee::standings::table::from_totals;
+use tarneeb_referee::standings::table::Standings;
 use tarneeb_referee::standings::tally::Tally;
+use tarneeb_referee::standings::verdict::SprtTracker;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::results::merged_stream_sealed;
 use tarneeb_referee::tournament::seal;
@@ -38,10 +42,24 @@ pub struct StandingsArgs {
     /// sealed.
     #[arg(long)]
     reseal: bool,
+    /// Also write the standings as a static site in this directory, for any web host or to
+    /// open from disk: index.html (standings, crosstable, head to head, explained in words), a
+    /// page per entrant (its games, results, forfeits), games.html and every game's replay
+    /// page (each record is replayed and checked: about 40 kB and a few ms a game). Nothing
+    /// is loaded from the network. The text report is printed as without it.
+    #[arg(long, value_name = "SITE")]
+    html: Option<PathBuf>,
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
 pub fn run(args: StandingsArgs) -> u8 {
+    if let Some(site) = args.html.as_ref().filter(|p| p.exists() && !p.is_dir()) {
+        eprintln!(
+            "tarneeb: --html {}: this is a file; give a directory for the site (made if missing)",
+            site.display()
+        );
+        return 2;
+    }
     // The SPRT verdict of a single directory, replayed in the order its games ended.
     let verdict = match args.dirs.as_slice() {
         [one] => TournamentDir::open(one).and_then(|d| d.sprt_tracker()),
@@ -79,10 +97,16 @@ pub fn run(args: StandingsArgs) -> u8 {
     // Rows are streamed, in one pass, into running totals and the test: memory does not
     // grow with the rows.
     let mut tally = Tally::new();
+    // The site lists every game, so only then are the rows kept.
+    let mut kept: Vec<GameRow> = Vec::new();
+    let keep = args.html.is_some();
     let streamed = verdict.and_then(|mut verdict| {
         let (sandboxes, seals) = merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
             if let Some(t) = verdict.as_mut() {
                 t.push(&r);
+            }
+            if keep {
+                kept.push(r.clone());
             }
             tally.push(r);
         })?;
@@ -97,24 +121,56 @@ pub fn run(args: StandingsArgs) -> u8 {
         Ok((sandboxes, verdict))
     });
     match streamed {
-        Ok((sandboxes, verdict)) => match out!(
-            "{}",
-            report::full(
-                &from_totals(tally.totals()),
-                verdict.as_ref(),
-                &sandboxes,
-                args.json
-            )
-        ) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                eprintln!("tarneeb: cannot write the standings: {e}");
-                1
+        Ok((sandboxes, verdict)) => {
+            let standings = from_totals(tally.totals());
+            if let Some(site) = &args.html {
+                kept.sort_by_key(|r| r.game);
+                let input = SiteInput {
+                    standings: &standings,
+                    rows: &kept,
+                    dirs: &args.dirs,
+                    sprt: verdict.as_ref().map(|t| t.describe()),
+                    sandbox: report::sandbox_line(&sandboxes),
+                };
+                match write_site(site, &input) {
+                    Ok(w) => {
+                        for (game, why) in &w.missing {
+                            eprintln!("tarneeb: --html: game {game} has no page: {why}");
+                        }
+                        eprintln!(
+                            "wrote {} pages ({} games) in {}; open {}",
+                            w.pages,
+                            w.game_pages,
+                            site.display(),
+                            site.join("index.html").display()
+                        );
+                    }
+                    Err(e) => {
+                        eprintln!("tarneeb: {e}");
+                        return 1;
+                    }
+                }
             }
-            _ => 0,
-        },
+            print_report(&standings, verdict.as_ref(), &sandboxes, args.json)
+        }
         Err(message) => {
             eprintln!("tarneeb: {message}");
             2
         }
+    }
+}
+
+fn print_report(
+    standings: &Standings,
+    verdict: Option<&SprtTracker>,
+    sandboxes: &[String],
+    json: bool,
+) -> u8 {
+    match out!("{}", report::full(standings, verdict, sandboxes, json)) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("tarneeb: cannot write the standings: {e}");
+            1
+        }
+        _ => 0,
     }
 }

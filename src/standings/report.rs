@@ -45,6 +45,11 @@ fn points(p: f64) -> String {
 
 /// The main table: one line per entrant.
 pub fn render_table(s: &Standings) -> String {
+    aligned(&table_rows(s), &[1])
+}
+
+/// The cells of [`render_table`], its header first (the text and the HTML site share them).
+pub fn table_rows(s: &Standings) -> Vec<Vec<String>> {
     let header = [
         "rank",
         "entrant",
@@ -97,7 +102,7 @@ pub fn render_table(s: &Standings) -> String {
                 .extend(accuracy::cells(e.dd_lost.as_ref()));
         }
     }
-    aligned(&rows, &[1])
+    rows
 }
 
 /// What the columns of [`render_table`] mean.
@@ -193,8 +198,16 @@ pub fn sandbox_line(sandboxes: &[String]) -> String {
     format!("sandbox: {}{warning}\n", sandboxes.join(", "))
 }
 
+/// What the crosstable shows.
+pub const CROSSTABLE_LEGEND: &str = "Crosstable: the row entrant's points against the column entrant (1 per game won, 1/2 per\ndraw) over the games they played on opposite sides; columns numbered as the rows.\n";
+
 /// Entrant by entrant: the row entrant's points against the column entrant, `points/games`.
 pub fn render_crosstable(s: &Standings) -> String {
+    format!("{CROSSTABLE_LEGEND}{}", aligned(&crosstable_rows(s), &[0]))
+}
+
+/// The cells of [`render_crosstable`], its header (column numbers) first.
+pub fn crosstable_rows(s: &Standings) -> Vec<Vec<String>> {
     let c = &s.crosstable;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut header = vec![String::new()];
@@ -213,14 +226,20 @@ pub fn render_crosstable(s: &Standings) -> String {
         }
         rows.push(row);
     }
-    format!(
-        "Crosstable: the row entrant's points against the column entrant (1 per game won, 1/2 per\ndraw) over the games they played on opposite sides; columns numbered as the rows.\n{}",
-        aligned(&rows, &[0])
-    )
+    rows
 }
 
 /// Every two entrants that met, first against second.
 pub fn render_head_to_head(s: &Standings) -> String {
+    format!(
+        "Head to head: the first entrant against the second.\n{}\n{}",
+        aligned(&head_to_head_rows(s), &[0, 1]),
+        HEAD_TO_HEAD_LEGEND
+    )
+}
+
+/// The cells of [`render_head_to_head`], its header first.
+pub fn head_to_head_rows(s: &Standings) -> Vec<Vec<String>> {
     let header = [
         "entrant",
         "against",
@@ -251,11 +270,7 @@ pub fn render_head_to_head(s: &Standings) -> String {
             format!("[{:+.1}, {:+.1}]", h.rating_diff_low, h.rating_diff_high),
         ]);
     }
-    format!(
-        "Head to head: the first entrant against the second.\n{}\n{}",
-        aligned(&rows, &[0, 1]),
-        HEAD_TO_HEAD_LEGEND
-    )
+    rows
 }
 
 /// What the columns of [`render_head_to_head`] mean.
@@ -269,7 +284,7 @@ that the first entrant is the stronger, from these games alone. fitted diff: the
 the two ratings of the table, which also uses their games against everyone else.
 ";
 
-fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
+pub fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
     if l.clear {
         format!(
             "{} leads every other entrant beyond chance: its smallest margin, {:+.1} Elo over {}, is {:.2} standard errors ({:.2} needed among {k} entrants).\n",

@@ -3,6 +3,8 @@
 //! processes a test left behind. Each test file uses a part of it.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};

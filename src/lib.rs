@@ -56,6 +56,7 @@ pub mod referee;
 pub mod replay;
 pub mod rules;
 pub mod rules_file;
+pub mod serve;
 pub mod signals;
 pub mod simulate;
 pub mod site;

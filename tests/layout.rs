@@ -17,7 +17,7 @@ fn layer(top: &str) -> Option<u8> {
         "record" => 2,
         "referee" | "replay" | "simulate" | "analysis" => 3,
         "tournament" | "pimc" | "conformance" | "site" => 4,
-        "cli" | "main" => 5,
+        "cli" | "main" | "serve" => 5,
         "lib" => 6,
         _ => return None,
     })

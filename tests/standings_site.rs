@@ -34,11 +34,13 @@ fn play_tournament(s: &Scratch) -> std::path::PathBuf {
     dir
 }
 
-/// Every `href="..."` of a page.
+/// Every `href="..."` of a page but the empty inline icon (`data:,`, so no browser asks for
+/// a favicon).
 fn links(page: &str) -> Vec<String> {
     page.split("href=\"")
         .skip(1)
         .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .filter(|l| l != "data:,")
         .collect()
 }
 

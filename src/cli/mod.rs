@@ -11,6 +11,7 @@ mod keygen;
 mod play;
 mod replay;
 mod rules;
+mod serve;
 mod simulate;
 mod standings;
 mod tournament;
@@ -62,6 +63,14 @@ enum Command {
     /// docs/competitions.md (formats, resume, --config, shards, reading the standings).
     #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
+    /// Serve the live page of a tournament directory, running or finished, until Ctrl-C.
+    ///
+    /// The page shows the progress, the standings and crosstable as games finish (pushed to
+    /// the page, no polling), the SPRT, the games in progress as the table sees them (no hidden
+    /// card before a game ends), every finished game as a replay page and a page per entrant.
+    /// Read-only, on loopback unless --listen says otherwise. `tournament --serve ADDR` does the
+    /// same for the run it plays. Guide: docs/competitions.md.
+    Serve(serve::ServeArgs),
     /// Print the standings of tournament directories (several are merged, like shards).
     ///
     /// Every column, the ratings, the SPRT and the board scores are explained in
@@ -111,6 +120,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Replay(a) => replay::run(a).map(|()| 0),
         Command::Tournament(a) => Ok(tournament::run(a)),
         Command::Standings(a) => Ok(standings::run(a)),
+        Command::Serve(a) => Ok(serve::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::Bot(a) => bot::run(a).map(|()| 0),
         Command::CheckBot(a) => check_bot::run(a),

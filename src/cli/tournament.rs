@@ -133,6 +133,12 @@ pub struct TournamentArgs {
     /// Costs about a third of a second of CPU per game of ten hands.
     #[arg(long)]
     analyze: bool,
+    /// Serve a live page of the run while it plays (as `tarneeb serve DIR` does): progress,
+    /// standings, the SPRT, the games in progress as the table sees them, finished games'
+    /// replays. ADDR:PORT, e.g. 127.0.0.1:8080 (port 0: any free one; the address is printed).
+    /// The server stops when the run ends; `tarneeb serve DIR` shows the page again.
+    #[arg(long, value_name = "ADDR:PORT")]
+    serve: Option<std::net::SocketAddr>,
 }
 
 /// The name of a tournament directory's own deal secret (when no --deal-key was given).
@@ -471,6 +477,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         analyze: a.analyze,
         only_shard: swiss_shard.map(|(s, _)| s),
         deal_secret: deals_secret.secret(),
+        watched: a.serve.is_some(),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
     let mut prior = runner::load_prior(&cfg, &mut dir, &schedule).map_err(usage)?;
@@ -490,7 +497,15 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let stop = signals::install();
     let _ = become_subreaper();
-    let summary = match runner::run(&cfg, schedule, prior, stop) {
+    let page = match a.serve {
+        Some(addr) => Some(super::serve::start(&a.out, addr, Some(total)).map_err(usage)?),
+        None => None,
+    };
+    let ran = runner::run(&cfg, schedule, prior, stop);
+    if let Some(page) = page {
+        page.finish();
+    }
+    let summary = match ran {
         Ok(s) => s,
         Err(e) => {
             let code = match &e {

@@ -71,6 +71,9 @@ impl Table<'_, '_> {
             };
             self.broadcast(&msg);
         }
+        if self.cfg.watched && applied.hand.is_none() {
+            self.flush()?;
+        }
         if let Some(hand) = applied.hand {
             let msg = crate::protocol::hand_end_msg(&self.game, &hand);
             self.broadcast(&ToBot::HandEnd(msg.clone()));

@@ -61,6 +61,9 @@ pub struct GameConfig {
     /// With the seed, fixes the deals; `None` only for public deals (`--public-deals`), whose
     /// seed any bot may know or guess.
     pub deal_secret: Option<DealSecret>,
+    /// A live page follows the record (`tournament --serve`): it is flushed after every trick
+    /// and every call, not only at the end of each hand, so spectators see the table move.
+    pub watched: bool,
 }
 
 /// The referee's own failures.

@@ -40,7 +40,7 @@ pub fn esc(text: &str) -> String {
 pub fn frame(title: &str, home: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n<link rel=\"icon\" href=\"data:,\">\n\
 <style>{STYLE}</style>\n</head>\n<body>\n<header><h1>{t}</h1><nav><a href=\"{home}\">standings</a> \
 <a href=\"{home_dir}games.html\">every game</a></nav></header>\n<main>\n{body}</main>\n</body>\n</html>\n",
         t = esc(title),
@@ -48,7 +48,7 @@ pub fn frame(title: &str, home: &str, body: &str) -> String {
     )
 }
 
-const STYLE: &str = "
+pub const STYLE: &str = "
 * { box-sizing: border-box; }
 body { margin: 0; font-family: system-ui, sans-serif; background: #f3f1ea; color: #222; }
 header { padding: 8px 16px; background: #24352b; color: #eee; }
@@ -102,6 +102,27 @@ fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>) -> Stri
 
 fn explain(text: &str) -> String {
     format!("<p class=\"explain\">{}</p>\n", esc(text.trim()))
+}
+
+/// The standings table (entrant names linked to their pages under `{base}entrants/`), the
+/// note on the leader and the crosstable, without the words that explain them: the live page's
+/// part that changes as games finish.
+pub fn standings_section(s: &Standings, links: &Links, base: &str) -> String {
+    let to_entrant = |i: usize| {
+        links
+            .entrant_files
+            .get(i)
+            .map(|f| format!("{base}entrants/{f}"))
+    };
+    let mut out = table(&report::table_rows(s), &[1], Some((1, &to_entrant)));
+    if let Some(l) = &s.leader {
+        out.push_str(&explain(&report::leader_text(l, s.entrants.len())));
+    }
+    if s.entrants.len() > 1 {
+        out.push_str("<h3>Crosstable</h3>\n");
+        out.push_str(&table(&report::crosstable_rows(s), &[0], None));
+    }
+    out
 }
 
 /// The index: the standings with what its columns mean, the leader note, the SPRT, the

@@ -190,6 +190,28 @@ impl TournamentDir {
         Ok(key)
     }
 
+    /// How many games the whole run has, from its config: None for a shard, a Swiss round
+    /// over many machines, or a config this version cannot read (a spectator's page then
+    /// shows games done without a total).
+    pub fn planned_games(&self) -> Option<u64> {
+        let c = &self.config;
+        if !c["shard"].is_null() || !c["round"].is_null() {
+            return None;
+        }
+        let plan = super::schedule::Plan {
+            entrants: c["entrants"].as_array()?.len(),
+            format: super::schedule::Format::parse(c["format"].as_str()?).ok()?,
+            partners: super::schedule::Partners::parse(c["partners"].as_str()?).ok()?,
+            games: c["games"].as_u64()?,
+            duplicate: c["duplicate"].as_bool()?,
+            seed: c["seed"].as_u64()?,
+            rounds: c["rounds"].as_u64().unwrap_or(0),
+        };
+        super::schedule::Schedule::new(plan)
+            .ok()
+            .map(|s| s.total_games())
+    }
+
     /// The SPRT of the tournament, before any row (`None` without `--sprt`): fed the rows in
     /// file order, it reaches the verdict the run printed.
     pub fn sprt_tracker(&self) -> Result<Option<SprtTracker>, String> {

@@ -75,6 +75,8 @@ pub struct RunConfig {
     pub only_shard: Option<super::shard::Shard>,
     /// With each game's seed, fixes its deals; `None` only for `--public-deals`.
     pub deal_secret: Option<crate::rules::DealSecret>,
+    /// `--serve`: records are flushed move by move for the live page.
+    pub watched: bool,
 }
 
 /// How a run ended.
@@ -512,6 +514,7 @@ fn play_one(
         start_scores: None,
         grace: GRACE,
         deal_secret: cfg.deal_secret.clone(),
+        watched: cfg.watched,
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();

@@ -1,0 +1,320 @@
+//! `tarneeb serve DIR` and `tarneeb tournament --serve ADDR`: a read-only web page of a
+//! tournament directory, running or finished, on loopback unless told otherwise. `/` is the
+//! live page ([`page`]), `/events` pushes its state as server-sent events whenever a game ends
+//! or a move is recorded, `/state.json` is that state once, `/entrants/...` each entrant's page
+//! and `/games/NNNNNN.html` a finished game's replay page (a game still being played has none:
+//! its cards stay on the server until its record ends). The server only reads the directory.
+
+pub mod live;
+pub mod page;
+pub mod public;
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use tiny_http::{Header, Request, Response, Server};
+
+use crate::record::verify::replay_file;
+use crate::replay::html;
+use crate::site::{entrant_file, pages};
+use crate::standings::table::standings;
+use live::Live;
+
+/// How often the directory is looked at.
+const TICK: Duration = Duration::from_millis(400);
+/// Pages listening to `/events` at once; more get 503 (a tab left open per spectator is fine,
+/// a flood is not).
+const MAX_LISTENERS: usize = 64;
+
+struct Shared {
+    live: Mutex<Live>,
+    listeners: Mutex<Vec<SyncSender<Option<String>>>>,
+    over: AtomicBool,
+    stop: AtomicBool,
+    title: String,
+}
+
+/// A running server; [`ServeHandle::finish`] pushes the final state, ends every page's stream
+/// and stops it.
+pub struct ServeHandle {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    server: Arc<Server>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl ServeHandle {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The run is over: the pages get the last state and are told so, then the server stops.
+    pub fn finish(self) {
+        self.shared.over.store(true, Ordering::SeqCst);
+        tick(&self.shared);
+        self.shutdown();
+    }
+
+    /// Stops serving (`serve` on Ctrl-C).
+    pub fn shutdown(self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        for l in self.shared.listeners.lock().expect("listeners").drain(..) {
+            let _ = l.try_send(None);
+        }
+        self.server.unblock();
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Whether `addr` is a loopback address; others need the caller's explicit consent.
+pub fn is_loopback(addr: &SocketAddr) -> bool {
+    addr.ip().is_loopback()
+}
+
+/// Starts serving `dir` on `addr` (port 0: any free port; see [`ServeHandle::addr`]).
+pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHandle, String> {
+    let live = Live::open(dir, total)?;
+    let server = Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| format!("cannot listen on {addr}: not an IP address"))?;
+    let title = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let shared = Arc::new(Shared {
+        live: Mutex::new(live),
+        listeners: Mutex::new(Vec::new()),
+        over: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+        title,
+    });
+    let server = Arc::new(server);
+    let mut threads = Vec::new();
+    {
+        let shared = Arc::clone(&shared);
+        threads.push(std::thread::spawn(move || {
+            while !shared.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(TICK);
+                tick(&shared);
+            }
+        }));
+    }
+    {
+        let shared = Arc::clone(&shared);
+        let server = Arc::clone(&server);
+        threads.push(std::thread::spawn(move || {
+            while !shared.stop.load(Ordering::SeqCst) {
+                match server.recv_timeout(Duration::from_millis(250)) {
+                    Ok(Some(rq)) => handle(&shared, rq),
+                    Ok(None) => {}
+                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                }
+            }
+        }));
+    }
+    Ok(ServeHandle {
+        addr: bound,
+        shared,
+        server,
+        threads,
+    })
+}
+
+/// Looks at the directory and pushes the state to every page when it changed (and always,
+/// with an `end` event, once the run is over).
+fn tick(shared: &Shared) {
+    let over = shared.over.load(Ordering::SeqCst);
+    let text = {
+        let mut live = shared.live.lock().expect("live");
+        if !live.refresh(over) && !over {
+            return;
+        }
+        live.state().to_string()
+    };
+    let mut event = format!("data: {text}\n\n");
+    if over {
+        event.push_str("event: end\ndata: over\n\n");
+    }
+    shared
+        .listeners
+        .lock()
+        .expect("listeners")
+        .retain(|l| l.try_send(Some(event.clone())).is_ok());
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+}
+
+fn respond(rq: Request, status: u16, kind: &str, body: String) {
+    let r = Response::from_string(body)
+        .with_status_code(status)
+        .with_header(header("Content-Type", kind))
+        .with_header(header("Cache-Control", "no-store"))
+        .with_header(header("X-Content-Type-Options", "nosniff"));
+    let _ = rq.respond(r);
+}
+
+fn not_found(rq: Request, why: &str) {
+    respond(rq, 404, "text/plain; charset=utf-8", format!("{why}\n"));
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+
+fn handle(shared: &Arc<Shared>, rq: Request) {
+    if !matches!(
+        rq.method(),
+        tiny_http::Method::Get | tiny_http::Method::Head
+    ) {
+        respond(
+            rq,
+            405,
+            "text/plain; charset=utf-8",
+            "read-only: GET only\n".into(),
+        );
+        return;
+    }
+    let path = rq.url().split(['?', '#']).next().unwrap_or("/").to_string();
+    match path.as_str() {
+        "/" | "/index.html" => respond(rq, 200, HTML, page::live_page(&shared.title)),
+        "/state.json" => {
+            let text = shared.live.lock().expect("live").state().to_string();
+            respond(rq, 200, "application/json", text);
+        }
+        "/events" => events(shared, rq),
+        // No icon: an empty answer rather than a 404 in every page's console.
+        "/favicon.ico" => {
+            let _ = rq.respond(Response::empty(204));
+        }
+        "/games.html" => {
+            let live = shared.live.lock().expect("live");
+            let (files, game_pages) = links_of(&live);
+            let links = pages::Links {
+                entrant_files: &files,
+                game_pages: &game_pages,
+            };
+            let body = pages::games(live.rows(), &links);
+            drop(live);
+            respond(rq, 200, HTML, body);
+        }
+        p if p.starts_with("/entrants/") => {
+            let live = shared.live.lock().expect("live");
+            let s = standings(live.rows());
+            let (files, game_pages) = links_of(&live);
+            let file = &p["/entrants/".len()..];
+            let Some(k) = files.iter().position(|f| f == file) else {
+                drop(live);
+                return not_found(rq, "no such entrant");
+            };
+            let links = pages::Links {
+                entrant_files: &files,
+                game_pages: &game_pages,
+            };
+            let body = pages::entrant(&s, k, live.rows(), &links);
+            drop(live);
+            respond(rq, 200, HTML, body);
+        }
+        p if p.starts_with("/games/") && p.ends_with(".html") => {
+            let number = &p["/games/".len()..p.len() - ".html".len()];
+            let Ok(game) = number.parse::<u64>() else {
+                return not_found(rq, "no such game");
+            };
+            let record = {
+                let live = shared.live.lock().expect("live");
+                live.finished(game).map(|r| live.dir().join(&r.record))
+            };
+            match record {
+                None => not_found(
+                    rq,
+                    &format!("game {game} has not finished: its page appears when it ends"),
+                ),
+                Some(path) => match replay_file(&path) {
+                    Ok(g) => respond(rq, 200, HTML, html::render(&g)),
+                    Err(e) => {
+                        not_found(rq, &format!("game {game}: its record does not replay: {e}"))
+                    }
+                },
+            }
+        }
+        _ => not_found(rq, "not found"),
+    }
+}
+
+/// Entrant page names and game page names as the served pages link them.
+fn links_of(live: &Live) -> (Vec<String>, Vec<Result<String, String>>) {
+    let s = standings(live.rows());
+    let files = s
+        .entrants
+        .iter()
+        .enumerate()
+        .map(|(k, e)| entrant_file(k, &e.name))
+        .collect();
+    let games = live
+        .rows()
+        .iter()
+        .map(|r| Ok(format!("{:06}.html", r.game)))
+        .collect();
+    (files, games)
+}
+
+/// A page's event stream: the state now, then each change; a comment every 15 s keeps idle
+/// connections open through proxies.
+fn events(shared: &Arc<Shared>, rq: Request) {
+    let (tx, rx): (SyncSender<Option<String>>, Receiver<Option<String>>) = mpsc::sync_channel(16);
+    {
+        let mut listeners = shared.listeners.lock().expect("listeners");
+        if listeners.len() >= MAX_LISTENERS {
+            drop(listeners);
+            return respond(
+                rq,
+                503,
+                "text/plain; charset=utf-8",
+                "too many pages open\n".into(),
+            );
+        }
+        listeners.push(tx);
+    }
+    let first = shared.live.lock().expect("live").state().to_string();
+    let over = shared.over.load(Ordering::SeqCst);
+    std::thread::spawn(move || {
+        let mut w = rq.into_writer();
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\nretry: 2000\n\n";
+        if w.write_all(head.as_bytes()).is_err()
+            || w.write_all(format!("data: {first}\n\n").as_bytes())
+                .is_err()
+            || w.flush().is_err()
+        {
+            return;
+        }
+        if over {
+            let _ = w.write_all(b"event: end\ndata: over\n\n");
+            let _ = w.flush();
+            return;
+        }
+        loop {
+            let chunk = match rx.recv_timeout(Duration::from_secs(15)) {
+                Ok(Some(e)) => e,
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Timeout) => ": still here\n\n".to_string(),
+            };
+            if w.write_all(chunk.as_bytes()).is_err() || w.flush().is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// `serve`'s directory argument checked: a tournament directory.
+pub fn check_dir(dir: &Path) -> Result<PathBuf, String> {
+    crate::tournament::directory::TournamentDir::open(dir).map(|_| dir.to_path_buf())
+}

@@ -1,0 +1,78 @@
+// Drives Debian's Chromium through puppeteer-core on the live page of a running tournament
+// (tests/live_page.rs starts the tournament and reads what this writes).
+//
+// usage: node live.mjs URL OUT_DIR CHROMIUM
+//
+// Meanwhile it keeps every byte of the page's event stream (/events) as a spectator's browser
+// gets it, so the test can check that no hidden card was ever sent. Writes OUT_DIR/live.json:
+// the progress and standings text before and after a game finished, what the page wrote to its
+// console, whether an entrant's page and a finished game's replay page opened, and the events.
+import fs from "node:fs";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [url, outDir, chromium] = process.argv.slice(2);
+const limit = (ms, what) => new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms));
+
+// The raw stream, read to its end (the server ends it when the run is over).
+const events = [];
+const stream = (async () => {
+  const res = await fetch(url + "events");
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    events.push(decoder.decode(value, { stream: true }));
+  }
+})();
+
+const out = { console: [], errors: [] };
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+});
+try {
+  const page = await browser.newPage();
+  page.on("console", (m) => out.console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => out.errors.push(String(e)));
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("progress").dataset.done !== undefined, { timeout: 60000 });
+  const read = () => page.evaluate(() => ({
+    done: Number(document.getElementById("progress").dataset.done),
+    progress: document.getElementById("progress").textContent,
+    standings: document.getElementById("standings").innerText,
+  }));
+  out.before = await read();
+  await page.waitForFunction(
+    (d) => Number(document.getElementById("progress").dataset.done) > d,
+    { timeout: 240000 },
+    out.before.done,
+  );
+  out.after = await read();
+  await page.screenshot({ path: path.join(outDir, "live-1280.png") });
+  await page.setViewport({ width: 390, height: 900 });
+  await page.screenshot({ path: path.join(outDir, "live-390.png") });
+  await page.setViewport({ width: 1280, height: 900 });
+  // An entrant's page, through the standings' link, and a finished game's replay.
+  const entrant = await page.$eval("#standings a", (a) => a.href);
+  await page.goto(entrant, { waitUntil: "load" });
+  out.entrantTitle = await page.title();
+  const game = await page.$eval("td a[href*='games/']", (a) => a.href);
+  await page.goto(game, { waitUntil: "load" });
+  out.gameStep = await page.$eval("#step", (e) => e.textContent);
+} catch (e) {
+  out.errors.push(`driver: ${e.message}`);
+} finally {
+  await browser.close();
+}
+try {
+  await Promise.race([stream, limit(900000, "the event stream did not end in 15 minutes")]);
+} catch (e) {
+  out.errors.push(`stream: ${e.message}`);
+}
+out.events = events.join("");
+fs.writeFileSync(path.join(outDir, "live.json"), JSON.stringify(out));
+process.exit(0);

@@ -100,7 +100,9 @@ pub struct TournamentArgs {
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
     /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides. Add
     /// score=boards to test who wins the boards of each duplicate pair instead of the games
-    /// (scale=points, the default, or scale=imps).
+    /// (scale=points, the default, or scale=imps). model=logistic (the default: logistic Elo,
+    /// fishtest's normal approximation) or model=normalized (the exact normalized-Elo test of
+    /// fastchess and OpenBench; elo0 and elo1 are then normalized Elo).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Play only part K of N of the schedule (the deal sets numbered K-1 modulo N, both games

@@ -22,6 +22,7 @@ pub mod report;
 pub mod row;
 pub mod small_sample;
 pub mod sprt;
+pub mod sprt_normalized;
 pub mod stats;
 pub mod table;
 pub mod tally;

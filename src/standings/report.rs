@@ -35,6 +35,40 @@ pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> String {
     out
 }
 
+/// A signed figure with one decimal, never `-0.0`.
+pub fn signed(x: f64) -> String {
+    let text = format!("{x:+.1}");
+    if text == "-0.0" {
+        "+0.0".into()
+    } else {
+        text
+    }
+}
+
+/// The Elo of a head-to-head score: a score of 0 or 1 has no finite Elo, and a bound of the
+/// interval at 0 or 1 is unbounded.
+fn score_elo(score: f64, elo: f64) -> String {
+    if score <= 0.0 || score >= 1.0 {
+        "too few games".into()
+    } else {
+        signed(elo)
+    }
+}
+
+fn score_interval(low: f64, elo_low: f64, high: f64, elo_high: f64) -> String {
+    let low = if low <= 0.0 {
+        "-inf".into()
+    } else {
+        signed(elo_low)
+    };
+    let high = if high >= 1.0 {
+        "+inf".into()
+    } else {
+        signed(elo_high)
+    };
+    format!("[{low}, {high}]")
+}
+
 fn points(p: f64) -> String {
     if p.fract() == 0.0 {
         format!("{p:.0}")
@@ -72,8 +106,8 @@ pub fn render_table(s: &Standings) -> String {
     for (i, e) in s.entrants.iter().enumerate() {
         let mut board = Vec::new();
         if let (true, Some(b)) = (boards, &e.board_elo) {
-            board.push(format!("{:+.1}", b.elo));
-            board.push(format!("[{:+.1}, {:+.1}]", b.low, b.high));
+            board.push(signed(b.elo));
+            board.push(format!("[{}, {}]", signed(b.low), signed(b.high)));
         }
         rows.push(vec![
             (i + 1).to_string(),
@@ -87,8 +121,8 @@ pub fn render_table(s: &Standings) -> String {
             format!("{:.1}%", 100.0 * e.score),
             e.points_for.to_string(),
             e.points_against.to_string(),
-            format!("{:+.1}", e.elo),
-            format!("[{:+.1}, {:+.1}]", e.elo_low, e.elo_high),
+            signed(e.elo),
+            format!("[{}, {}]", signed(e.elo_low), signed(e.elo_high)),
         ]);
         rows.last_mut().expect("a row").extend(board);
         if dd {
@@ -244,11 +278,17 @@ pub fn render_head_to_head(s: &Standings) -> String {
             h.single_games.to_string(),
             format!("{}/{}/{}/{}/{}", p[0], p[1], p[2], p[3], p[4]),
             format!("{:.1}%", 100.0 * h.score.score),
-            format!("{:+.1}", h.score.elo),
-            format!("[{:+.1}, {:+.1}]", h.score.elo_low, h.score.elo_high),
-            format!("{:.1}%", 100.0 * h.score.los),
-            format!("{:+.1}", h.rating_diff),
-            format!("[{:+.1}, {:+.1}]", h.rating_diff_low, h.rating_diff_high),
+            score_elo(h.score.score, h.score.elo),
+            score_interval(h.score.low, h.score.elo_low, h.score.high, h.score.elo_high),
+            h.score
+                .los
+                .map_or("n/a".into(), |l| format!("{:.1}%", 100.0 * l)),
+            signed(h.rating_diff),
+            format!(
+                "[{}, {}]",
+                signed(h.rating_diff_low),
+                signed(h.rating_diff_high)
+            ),
         ]);
     }
     format!(
@@ -264,9 +304,13 @@ Columns: pairs: duplicate pairs between them (both games on the same deals, seat
 each scored 0, 1/4, 1/2, 3/4 or 1 for the first entrant; games: games without a twin, scored 0,
 1/2 or 1. 0/.25/.5/.75/1: how many units (pairs or such games) scored each (the pentanomial
 counts). score: the first entrant's mean; Elo: that score as an Elo difference, with its 95%
-interval (Student's t, so it holds on few pairs). LOS: likelihood of superiority, the chance
-that the first entrant is the stronger, from these games alone. fitted diff: the difference of
-the two ratings of the table, which also uses their games against everyone else.
+interval (Student's t, so it holds on few pairs; a score of 0 or 1 has no finite Elo: too few
+games, and an interval reaching it is open: inf). LOS: likelihood of superiority, the chance
+that the first entrant is the stronger, from these games alone, as fastchess computes it
+(normal law, population variance); n/a when every unit scored alike or the interval beside it
+still holds 1/2 while LOS says 97.5% or more (or 2.5% or less): too few games for the normal
+law. fitted diff: the difference of the two ratings of the table, which also uses their games
+against everyone else.
 ";
 
 fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
@@ -295,6 +339,27 @@ mod tests {
             hands: 12,
             ..GameRow::sample(game, None, game, seats, winner)
         }
+    }
+
+    #[test]
+    fn no_placeholder_figures() {
+        // A rounding −0 is printed +0.0; a score of 1 has no Elo ("+1199.8" before), an
+        // interval reaching 0 or 1 is open.
+        assert_eq!(signed(-0.04), "+0.0");
+        assert_eq!(signed(-0.06), "-0.1");
+        assert_eq!(score_elo(1.0, 1199.8), "too few games");
+        assert_eq!(score_elo(0.75, 190.8), "+190.8");
+        assert_eq!(score_interval(0.2, -240.8, 1.0, 1199.8), "[-240.8, +inf]");
+        let rows = vec![
+            row(0, ["alpha", "b", "alpha", "b"], Some(0), [41, -8]),
+            row(1, ["alpha", "b", "alpha", "b"], Some(0), [41, 12]),
+        ];
+        let text = render_head_to_head(&standings(&rows));
+        assert!(!text.contains("1199.8"), "{text}");
+        assert!(
+            text.contains("too few games") && text.contains("n/a"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod accuracy;
 pub mod boards;
 pub mod pairs;
 pub mod pairwise;
+pub mod places;
 pub mod ratings;
 #[cfg(test)]
 mod ratings_coverage;

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::accuracy;
+use super::places;
 use super::table::Standings;
 use super::verdict::SprtTracker;
 
@@ -103,14 +104,14 @@ pub fn render_table(s: &Standings) -> String {
     if dd {
         rows[0].extend(["DD lost/hand".to_string(), "95% interval".to_string()]);
     }
-    for (i, e) in s.entrants.iter().enumerate() {
+    for e in &s.entrants {
         let mut board = Vec::new();
         if let (true, Some(b)) = (boards, &e.board_elo) {
             board.push(signed(b.elo));
             board.push(format!("[{}, {}]", signed(b.low), signed(b.high)));
         }
         rows.push(vec![
-            (i + 1).to_string(),
+            places::rank_cell(e),
             e.name.clone(),
             e.games.to_string(),
             e.wins.to_string(),
@@ -136,7 +137,8 @@ pub fn render_table(s: &Standings) -> String {
 
 /// What the columns of [`render_table`] mean.
 pub const TABLE_LEGEND: &str = "\
-Columns: rank by Elo. games: games played (an entrant partnered with a copy of itself counts a
+Columns: rank: place by Elo as printed (to 0.1), then by score; entrants equal in both share
+the place (3=, listed by name). games: games played (an entrant partnered with a copy of itself counts a
 game once). won / drawn / lost: games its side won, drew (the hand cap reached with the scores
 level) or lost. forfeits: games lost because one of its seats broke a rule of the protocol
 (kinds listed below the table). timeouts: moves it answered too late, forfeited or played for it.
@@ -157,7 +159,12 @@ summed over the hands both games reached, a positive total wins the pair's board
 
 /// The whole text report: table, legend, forfeits by kind, crosstable, head to head, leader.
 pub fn render(s: &Standings) -> String {
-    let mut out = format!("{} games, {} duplicate pairs\n", s.games, s.pairs);
+    let mut out = String::new();
+    if let Some(w) = &s.winner {
+        out.push_str(&w.line);
+        out.push('\n');
+    }
+    out.push_str(&format!("{} games, {} duplicate pairs\n", s.games, s.pairs));
     out.push_str(&render_table(s));
     out.push('\n');
     out.push_str(TABLE_LEGEND);

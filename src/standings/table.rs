@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::accuracy::EntrantAccuracy;
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
+use super::places::{self, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
 
@@ -29,6 +30,11 @@ pub use super::row::GameRow;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EntrantStanding {
+    /// Place from 1 (see [`super::places`] for the tie-break), shared by equal entrants.
+    #[serde(default)]
+    pub place: u64,
+    #[serde(default)]
+    pub shared_place: bool,
     pub name: String,
     pub games: u64,
     pub wins: u64,
@@ -62,8 +68,10 @@ impl EntrantStanding {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Standings {
-    /// Sorted by Elo, highest first (ties by name).
+    /// Sorted by place (see [`super::places`]), equal entrants by name.
     pub entrants: Vec<EntrantStanding>,
+    /// The winner line: who won, or why no one clearly did.
+    pub winner: Option<Winner>,
     /// Rows (games) counted.
     pub games: u64,
     /// Complete duplicate pairs, each one rating observation.
@@ -134,6 +142,8 @@ pub fn from_totals(t: Totals) -> Standings {
         .iter()
         .zip(&t.counts)
         .map(|(name, c)| EntrantStanding {
+            place: 0,
+            shared_place: false,
             name: name.clone(),
             games: c.games,
             wins: c.wins,
@@ -166,11 +176,7 @@ pub fn from_totals(t: Totals) -> Standings {
             e.board_elo = Some(r);
         }
     }
-    let mut order: Vec<usize> = (0..table.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&table[a], &table[b]);
-        b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name))
-    });
+    let order = places::order(&table);
     let crosstable = Crosstable {
         names: order.iter().map(|&i| t.names[i].clone()).collect(),
         cells: order
@@ -180,9 +186,12 @@ pub fn from_totals(t: Totals) -> Standings {
     };
     let head_to_head = pairwise::head_to_head(&t.names, &t.meetings, &fit, &order);
     let leader = pairwise::leader_note(&t.names, &fit, &order);
-    let entrants = order.iter().map(|&i| table[i].clone()).collect();
+    let mut entrants: Vec<EntrantStanding> = order.iter().map(|&i| table[i].clone()).collect();
+    places::assign(&mut entrants);
+    let winner = places::winner(&entrants, leader.as_ref());
     Standings {
         entrants,
+        winner,
         games: t.rows,
         pairs: t.pairs,
         board_pairs: t.board_pairs,
@@ -328,6 +337,81 @@ mod tests {
         let mean: f64 = s.entrants.iter().map(|e| e.elo).sum::<f64>() / 4.0;
         assert!(mean.abs() < 1e-9);
         assert_eq!(s.entrants.last().unwrap().name, "B");
+    }
+
+    #[test]
+    fn tied_entrants_share_a_place() {
+        // A beats B, B beats C, C beats A, one game each way round: all three at 1 win and 1
+        // loss with equal ratings up to rounding noise: they share first place, by name, and
+        // nobody is named the winner. D, who lost all, is 4th (places count past the tie).
+        let mut rows = Vec::new();
+        let mut g = 0;
+        for (x, y) in [("A", "B"), ("B", "C"), ("C", "A")] {
+            rows.push(row(g, None, [x, y, x, y], Some(0), [41, 0]));
+            g += 1;
+        }
+        for x in ["A", "B", "C"] {
+            rows.push(row(g, None, [x, "D", x, "D"], Some(0), [41, 0]));
+            g += 1;
+        }
+        let s = standings(&rows);
+        let places: Vec<(u64, bool, &str)> = s
+            .entrants
+            .iter()
+            .map(|e| (e.place, e.shared_place, e.name.as_str()))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                (1, true, "A"),
+                (1, true, "B"),
+                (1, true, "C"),
+                (4, false, "D")
+            ],
+            "{s:?}"
+        );
+        let w = s.winner.unwrap();
+        assert_eq!(w.champion, None);
+        assert_eq!(
+            w.line,
+            "No clear winner: A, B and C share first place (equal Elo to 0.1 and equal score)."
+        );
+        // Equal Elo to 0.1 but a different score is no tie: the score breaks it (B, with a
+        // win more, is 1st alone; A and C stay equal at 2=).
+        let mut t = s.entrants.clone();
+        t[0].elo = 10.04;
+        t[1].elo = 9.96;
+        t[2].elo = 10.0;
+        t[1].wins += 1;
+        t[1].games += 1;
+        let order = places::order(&t);
+        assert_eq!(t[order[0]].name, "B");
+        let mut sorted: Vec<EntrantStanding> = order.iter().map(|&i| t[i].clone()).collect();
+        places::assign(&mut sorted);
+        assert_eq!((sorted[0].place, sorted[0].shared_place), (1, false));
+        assert_eq!(places::rank_cell(&sorted[1]), "2=");
+    }
+
+    #[test]
+    fn the_winner_line() {
+        let rows: Vec<GameRow> = (0..40)
+            .map(|g| row(g, None, ["A", "B", "A", "B"], Some(0), [41, 0]))
+            .collect();
+        let w = standings(&rows).winner.unwrap();
+        assert_eq!(w.champion.as_deref(), Some("A"));
+        assert!(w.clear);
+        assert_eq!(
+            w.line,
+            "Winner: A, ahead of every other entrant beyond chance."
+        );
+        let few = standings(&rows[..1]).winner.unwrap();
+        assert!(!few.clear);
+        assert!(
+            few.line
+                .starts_with("No clear winner: A is first, but its margin over B"),
+            "{}",
+            few.line
+        );
     }
 
     #[test]

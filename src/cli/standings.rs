@@ -7,6 +7,7 @@ use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
+use tarneeb_referee::tournament::merge::MergeReport;
 use tarneeb_referee::tournament::results::merged_stream_sealed;
 use tarneeb_referee::tournament::seal;
 
@@ -38,6 +39,21 @@ pub struct StandingsArgs {
     /// sealed.
     #[arg(long)]
     reseal: bool,
+}
+
+/// The standings with what was merged: its lines above the text, or `merge` in the JSON.
+fn with_merge(text: String, merge: &MergeReport, json: bool) -> String {
+    if !json {
+        return merge.text() + &text;
+    }
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(mut v) => {
+            v["merge"] = serde_json::json!(merge);
+            v["incomplete"] = serde_json::json!(merge.incomplete);
+            serde_json::to_string_pretty(&v).expect("JSON") + "\n"
+        }
+        Err(_) => text,
+    }
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
@@ -80,12 +96,13 @@ pub fn run(args: StandingsArgs) -> u8 {
     // grow with the rows.
     let mut tally = Tally::new();
     let streamed = verdict.and_then(|mut verdict| {
-        let (sandboxes, seals) = merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
-            if let Some(t) = verdict.as_mut() {
-                t.push(&r);
-            }
-            tally.push(r);
-        })?;
+        let (sandboxes, seals, merge) =
+            merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
+                if let Some(t) = verdict.as_mut() {
+                    t.push(&r);
+                }
+                tally.push(r);
+            })?;
         if args.reseal {
             for (d, state) in args.dirs.iter().zip(seals) {
                 let (rows, bytes) = state.as_ref().map_or((0, 0), |s| (s.rows, s.bytes));
@@ -94,18 +111,14 @@ pub fn run(args: StandingsArgs) -> u8 {
                 eprintln!("sealed {rows} rows of {}", d.display());
             }
         }
-        Ok((sandboxes, verdict))
+        Ok((sandboxes, verdict, merge))
     });
     match streamed {
-        Ok((sandboxes, verdict)) => match out!(
-            "{}",
-            report::full(
-                &from_totals(tally.totals()),
-                verdict.as_ref(),
-                &sandboxes,
-                args.json
-            )
-        ) {
+        Ok((sandboxes, verdict, merge)) => match out!("{}", {
+            let s = from_totals(tally.totals());
+            let text = report::full(&s, verdict.as_ref(), &sandboxes, args.json);
+            with_merge(text, &merge, args.json)
+        }) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("tarneeb: cannot write the standings: {e}");
                 1

@@ -14,6 +14,7 @@ pub mod config;
 pub mod deal_sets;
 pub mod directory;
 pub mod integrity;
+pub mod merge;
 pub mod pool;
 pub mod progress;
 pub mod results;

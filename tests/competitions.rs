@@ -286,7 +286,10 @@ fn standings_show_crosstable_faults_and_head_to_head_as_text_and_json() {
         out.contains("won  drawn  lost  forfeits  timeouts  score  pts for  pts against"),
         "{out}"
     );
-    assert!(out.contains("Columns: rank by Elo."), "{out}");
+    assert!(
+        out.contains("Columns: rank: place by Elo as printed"),
+        "{out}"
+    );
     assert!(out.contains("Forfeits by kind:\n  A: timeout 1\n"), "{out}");
     let row_of = |x: &str| {
         let n = at(x) + 1;

@@ -44,7 +44,9 @@ pub struct StandingsArgs {
 /// The standings with what was merged: its lines above the text, or `merge` in the JSON.
 fn with_merge(text: String, merge: &MergeReport, json: bool) -> String {
     if !json {
-        return merge.text() + &text;
+        // After the winner line, which stays first.
+        let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        return format!("{first}\n{}{rest}", merge.text());
     }
     match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(mut v) => {

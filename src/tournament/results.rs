@@ -173,6 +173,9 @@ pub fn merged_stream(
     Ok(merged_stream_sealed(dirs, check, false, each)?.0)
 }
 
+/// The sandboxes, each directory's seal state and what was merged.
+pub type MergedStream = (Vec<String>, Vec<Option<SealState>>, MergeReport);
+
 /// [`merged_stream`], also giving each directory's hash state to seal its rows with (see
 /// [`TournamentDir::stream_rows`]) and what was merged (see [`super::merge`]). Two directories
 /// of one command that hold one game with different results are refused.
@@ -181,7 +184,7 @@ pub fn merged_stream_sealed(
     check: RowCheck,
     hash_trusted: bool,
     mut each: impl FnMut(GameRow),
-) -> Result<(Vec<String>, Vec<Option<SealState>>, MergeReport), String> {
+) -> Result<MergedStream, String> {
     let opened = dirs
         .iter()
         .map(|d| TournamentDir::open(d))

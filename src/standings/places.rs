@@ -16,7 +16,16 @@ use std::cmp::Ordering;
 use serde::{Deserialize, Serialize};
 
 use super::pairwise::LeaderNote;
-use super::table::EntrantStanding;
+
+/// What places are decided on, for each entrant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankKey {
+    pub name: String,
+    pub elo: f64,
+    pub wins: u64,
+    pub draws: u64,
+    pub games: u64,
+}
 
 /// Tenths of Elo, as printed.
 fn tenths(elo: f64) -> i64 {
@@ -24,17 +33,17 @@ fn tenths(elo: f64) -> i64 {
 }
 
 /// `a` against `b` in the tie-break order: `Less` when `a` ranks higher.
-fn by_standing(a: &EntrantStanding, b: &EntrantStanding) -> Ordering {
+fn by_standing(a: &RankKey, b: &RankKey) -> Ordering {
     tenths(b.elo).cmp(&tenths(a.elo)).then_with(|| {
         // (2w + d) / 2g compared without division; no games scores 0.
-        let num = |e: &EntrantStanding| u128::from(2 * e.wins + e.draws);
-        let den = |e: &EntrantStanding| u128::from(2 * e.games.max(1));
+        let num = |e: &RankKey| u128::from(2 * e.wins + e.draws);
+        let den = |e: &RankKey| u128::from(2 * e.games.max(1));
         (num(b) * den(a)).cmp(&(num(a) * den(b)))
     })
 }
 
 /// The order of `table` (indices), highest first; ties listed by name.
-pub fn order(table: &[EntrantStanding]) -> Vec<usize> {
+pub fn order(table: &[RankKey]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..table.len()).collect();
     order.sort_by(|&a, &b| {
         let (a, b) = (&table[a], &table[b]);
@@ -43,19 +52,22 @@ pub fn order(table: &[EntrantStanding]) -> Vec<usize> {
     order
 }
 
-/// Sets `place` and `shared_place` of entrants already in [`order`].
-pub fn assign(sorted: &mut [EntrantStanding]) {
+/// The place of each of `sorted` keys (already in [`order`]) and whether it is shared.
+pub fn assign(sorted: &[RankKey]) -> Vec<(u64, bool)> {
+    let mut places = Vec::with_capacity(sorted.len());
     let mut place = 1;
     for i in 0..sorted.len() {
         if i > 0 && by_standing(&sorted[i - 1], &sorted[i]) != Ordering::Equal {
             place = i as u64 + 1;
         }
-        sorted[i].place = place;
+        places.push(place);
     }
-    for i in 0..sorted.len() {
-        let same = |j: usize| sorted.get(j).is_some_and(|e| e.place == sorted[i].place);
-        sorted[i].shared_place = (i > 0 && same(i - 1)) || same(i + 1);
-    }
+    (0..sorted.len())
+        .map(|i| {
+            let same = |j: usize| places.get(j) == Some(&places[i]);
+            (places[i], (i > 0 && same(i - 1)) || same(i + 1))
+        })
+        .collect()
 }
 
 /// Who won, for the first line of the standings and their JSON.
@@ -70,14 +82,10 @@ pub struct Winner {
     pub line: String,
 }
 
-/// The winner of `sorted` entrants (see the module documentation).
-pub fn winner(sorted: &[EntrantStanding], leader: Option<&LeaderNote>) -> Option<Winner> {
-    let first = sorted.first()?;
-    let tied: Vec<&str> = sorted
-        .iter()
-        .filter(|e| e.place == 1)
-        .map(|e| e.name.as_str())
-        .collect();
+/// The winner of entrants given as (name, place) in order (see the module documentation).
+pub fn winner(sorted: &[(&str, u64)], leader: Option<&LeaderNote>) -> Option<Winner> {
+    let &(first, _) = sorted.first()?;
+    let tied: Vec<&str> = sorted.iter().filter(|e| e.1 == 1).map(|e| e.0).collect();
     if tied.len() > 1 {
         return Some(Winner {
             champion: None,
@@ -90,20 +98,20 @@ pub fn winner(sorted: &[EntrantStanding], leader: Option<&LeaderNote>) -> Option
     }
     Some(match leader {
         Some(l) if !l.clear => Winner {
-            champion: Some(first.name.clone()),
+            champion: Some(first.to_string()),
             clear: false,
             line: format!(
-                "No clear winner: {} is first, but its margin over {} ({:+.1} Elo) is within chance.",
-                first.name, l.closest, l.margin
+                "No clear winner: {first} is first, but its margin over {} ({:+.1} Elo) is within chance.",
+                l.closest, l.margin
             ),
         },
         _ => Winner {
-            champion: Some(first.name.clone()),
+            champion: Some(first.to_string()),
             clear: true,
             line: if sorted.len() > 1 {
-                format!("Winner: {}, ahead of every other entrant beyond chance.", first.name)
+                format!("Winner: {first}, ahead of every other entrant beyond chance.")
             } else {
-                format!("Winner: {} (the only entrant).", first.name)
+                format!("Winner: {first} (the only entrant).")
             },
         },
     })
@@ -119,10 +127,10 @@ pub fn and_list(names: &[&str]) -> String {
 }
 
 /// The rank column: `3`, or `3=` for a shared place.
-pub fn rank_cell(e: &EntrantStanding) -> String {
-    if e.shared_place {
-        format!("{}=", e.place)
+pub fn rank_cell(place: u64, shared: bool) -> String {
+    if shared {
+        format!("{place}=")
     } else {
-        e.place.to_string()
+        place.to_string()
     }
 }

@@ -111,7 +111,7 @@ pub fn render_table(s: &Standings) -> String {
             board.push(format!("[{}, {}]", signed(b.low), signed(b.high)));
         }
         rows.push(vec![
-            places::rank_cell(e),
+            places::rank_cell(e.place, e.shared_place),
             e.name.clone(),
             e.games.to_string(),
             e.wins.to_string(),

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::accuracy::EntrantAccuracy;
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
-use super::places::{self, Winner};
+use super::places::{self, RankKey, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
 
@@ -82,6 +82,17 @@ pub struct Standings {
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
+}
+
+/// What an entrant's place is decided on.
+pub fn rank_key(e: &EntrantStanding) -> RankKey {
+    RankKey {
+        name: e.name.clone(),
+        elo: e.elo,
+        wins: e.wins,
+        draws: e.draws,
+        games: e.games,
+    }
 }
 
 /// The rating input derived from the rows: entrant names (order of first appearance in schedule
@@ -176,7 +187,8 @@ pub fn from_totals(t: Totals) -> Standings {
             e.board_elo = Some(r);
         }
     }
-    let order = places::order(&table);
+    let keys: Vec<RankKey> = table.iter().map(rank_key).collect();
+    let order = places::order(&keys);
     let crosstable = Crosstable {
         names: order.iter().map(|&i| t.names[i].clone()).collect(),
         cells: order
@@ -187,8 +199,15 @@ pub fn from_totals(t: Totals) -> Standings {
     let head_to_head = pairwise::head_to_head(&t.names, &t.meetings, &fit, &order);
     let leader = pairwise::leader_note(&t.names, &fit, &order);
     let mut entrants: Vec<EntrantStanding> = order.iter().map(|&i| table[i].clone()).collect();
-    places::assign(&mut entrants);
-    let winner = places::winner(&entrants, leader.as_ref());
+    let sorted: Vec<RankKey> = order.iter().map(|&i| keys[i].clone()).collect();
+    for (e, (place, shared)) in entrants.iter_mut().zip(places::assign(&sorted)) {
+        (e.place, e.shared_place) = (place, shared);
+    }
+    let named: Vec<(&str, u64)> = entrants
+        .iter()
+        .map(|e| (e.name.as_str(), e.place))
+        .collect();
+    let winner = places::winner(&named, leader.as_ref());
     Standings {
         entrants,
         winner,
@@ -384,12 +403,13 @@ mod tests {
         t[2].elo = 10.0;
         t[1].wins += 1;
         t[1].games += 1;
-        let order = places::order(&t);
+        let keys: Vec<RankKey> = t.iter().map(rank_key).collect();
+        let order = places::order(&keys);
         assert_eq!(t[order[0]].name, "B");
-        let mut sorted: Vec<EntrantStanding> = order.iter().map(|&i| t[i].clone()).collect();
-        places::assign(&mut sorted);
-        assert_eq!((sorted[0].place, sorted[0].shared_place), (1, false));
-        assert_eq!(places::rank_cell(&sorted[1]), "2=");
+        let sorted: Vec<RankKey> = order.iter().map(|&i| keys[i].clone()).collect();
+        let placed = places::assign(&sorted);
+        assert_eq!(placed[0], (1, false));
+        assert_eq!(places::rank_cell(placed[1].0, placed[1].1), "2=");
     }
 
     #[test]

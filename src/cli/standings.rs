@@ -1,14 +1,17 @@
 //! `tarneeb standings DIR...`: the standings of tournament directories, merged like shards.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::standings::tally::Tally;
+use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::merge::MergeReport;
 use tarneeb_referee::tournament::results::merged_stream_sealed;
+use tarneeb_referee::tournament::schedule::GameScore;
 use tarneeb_referee::tournament::seal;
 
 #[derive(clap::Args, Debug)]
@@ -97,11 +100,27 @@ pub fn run(args: StandingsArgs) -> u8 {
     // Rows are streamed, in one pass, into running totals and the test: memory does not
     // grow with the rows.
     let mut tally = Tally::new();
+    // A knockout's or king of the hill's bracket, replayed from the results of one directory.
+    let bracket_config = match args.dirs.as_slice() {
+        [one] => TournamentDir::open(one)
+            .ok()
+            .map(|d| d.config().clone())
+            .filter(bracket::has_bracket),
+        _ => None,
+    };
+    let mut scores: HashMap<u64, GameScore> = HashMap::new();
     let streamed = verdict.and_then(|mut verdict| {
         let (sandboxes, seals, merge) =
             merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
                 if let Some(t) = verdict.as_mut() {
                     t.push(&r);
+                }
+                if bracket_config.is_some() {
+                    let score = GameScore {
+                        winner: r.winner,
+                        team_scores: r.team_scores,
+                    };
+                    scores.insert(r.game, score);
                 }
                 tally.push(r);
             })?;
@@ -117,7 +136,10 @@ pub fn run(args: StandingsArgs) -> u8 {
     });
     match streamed {
         Ok((sandboxes, verdict, merge)) => match out!("{}", {
-            let s = from_totals(tally.totals());
+            let mut s = from_totals(tally.totals());
+            if let Some(config) = &bracket_config {
+                bracket::apply_replayed(&mut s, config, &scores);
+            }
             let text = report::full(&s, verdict.as_ref(), &sandboxes, args.json);
             with_merge(text, &merge, args.json)
         }) {

@@ -202,6 +202,13 @@ pub fn render(s: &Standings) -> String {
         out.push('\n');
         out.push_str(&leader_text(l, s.entrants.len()));
     }
+    if !s.bracket.is_empty() {
+        out.push('\n');
+        for line in &s.bracket {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
     out
 }
 

@@ -82,6 +82,10 @@ pub struct Standings {
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
+    /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
+    /// that has the schedule: see `tournament::bracket`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bracket: Vec<String>,
 }
 
 /// What an entrant's place is decided on.
@@ -217,6 +221,7 @@ pub fn from_totals(t: Totals) -> Standings {
         crosstable,
         head_to_head,
         leader,
+        bracket: Vec::new(),
     }
 }
 

@@ -10,7 +10,8 @@ use std::collections::{BTreeSet, HashMap};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::schedule::{Format, Partners, Plan, Schedule};
+use super::bracket::plan_of;
+use super::schedule::Schedule;
 use crate::standings::row::GameRow;
 
 /// One directory of a merge.
@@ -50,16 +51,9 @@ pub fn fingerprint(neutral: &Value) -> String {
 
 /// The games of the whole schedule `config` describes, when it can be rebuilt from it.
 pub fn expected_games(config: &Value) -> Option<u64> {
-    let plan = Plan {
-        entrants: config["entrants"].as_array()?.len(),
-        format: Format::parse(config["format"].as_str()?).ok()?,
-        partners: Partners::parse(config["partners"].as_str().unwrap_or("own")).ok()?,
-        games: config["games"].as_u64()?,
-        duplicate: config["duplicate"].as_bool().unwrap_or(true),
-        seed: config["seed"].as_u64()?,
-        rounds: config["rounds"].as_u64().unwrap_or(0),
-    };
-    Schedule::new(plan).ok().map(|s| s.total_games())
+    Schedule::new(plan_of(config)?)
+        .ok()
+        .map(|s| s.total_games())
 }
 
 /// Finds games given twice with different results. Rows are kept as a hash of what a result
@@ -134,10 +128,11 @@ pub fn report(dirs: Vec<MergedDir>, configs: &[(Value, Value)]) -> MergeReport {
 }
 
 impl MergeReport {
-    /// The lines printed above the standings.
+    /// The lines printed above the standings: the directories when there are several, the
+    /// missing shards and the games missing (none for one whole directory).
     pub fn text(&self) -> String {
         let mut out = String::new();
-        for d in &self.dirs {
+        for d in self.dirs.iter().filter(|_| self.dirs.len() > 1) {
             let shard = d
                 .shard
                 .as_ref()
@@ -212,10 +207,12 @@ mod tests {
         assert!(text.contains("missing shards: 2/3"), "{text}");
         assert!(text.contains("from s1: command "), "{text}");
         assert!(text.contains(", shard 1/3, 3 games"), "{text}");
-        // One run stopped after 3 games; a whole run is not called incomplete.
+        // One run stopped after 3 games; a whole run is not called incomplete, and one whole
+        // directory adds no line.
         let r = report(vec![dir("run", None, 3)], &[cfg(None)]);
         assert_eq!(r.incomplete.as_deref(), Some("incomplete: 3 of 8 games"));
         let r = report(vec![dir("run", None, 8)], &[cfg(None)]);
+        assert_eq!(r.text(), "");
         assert_eq!((r.incomplete, r.missing_shards.len()), (None, 0));
     }
 

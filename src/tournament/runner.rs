@@ -20,7 +20,7 @@ use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
 use super::results::{record_path, record_summary, ResultsFile};
-use super::schedule::{GameScore, GameSpec, Schedule, Unit};
+use super::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
@@ -85,6 +85,8 @@ pub struct RunSummary {
     /// The test, its verdict fixed at the first crossing.
     pub sprt: Option<SprtTracker>,
     pub champion: Option<Unit>,
+    /// A knockout's or king of the hill's finished matches.
+    pub bracket: Vec<MatchOutcome>,
     /// Bot processes started, and games given to a process kept from an earlier game.
     pub processes: ProcessCount,
     /// Games of other shards the schedule reached but nobody has played (`only_shard`).
@@ -351,6 +353,7 @@ pub fn run(
         interrupted: stop.load(Ordering::SeqCst),
         sprt: s.sprt,
         champion: s.schedule.champion(),
+        bracket: s.schedule.bracket(),
         processes: s.processes,
         missing: s.missing,
     })

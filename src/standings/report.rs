@@ -157,6 +157,21 @@ the other (holding its opponents' cards) say how much better it did with the sam
 summed over the hands both games reached, a positive total wins the pair's boards.
 ";
 
+/// How many duplicate pairs the boards columns stand on, and how many they leave out.
+pub fn board_count(s: &Standings) -> String {
+    let mut line = format!(
+        "boards: {} of {} duplicate pairs scored",
+        s.board_pairs, s.pairs
+    );
+    if s.pairs_without_boards > 0 {
+        line.push_str(&format!(
+            "; {} pairs without hand results (rows written before they were kept) are left out",
+            s.pairs_without_boards
+        ));
+    }
+    line + ".\n"
+}
+
 /// The whole text report: table, legend, forfeits by kind, crosstable, head to head, leader.
 pub fn render(s: &Standings) -> String {
     let mut out = String::new();
@@ -170,6 +185,7 @@ pub fn render(s: &Standings) -> String {
     out.push_str(TABLE_LEGEND);
     if s.board_pairs > 0 {
         out.push_str(BOARD_LEGEND);
+        out.push_str(&board_count(s));
     }
     if s.entrants.iter().any(|e| e.dd_lost.is_some()) {
         out.push_str(accuracy::LEGEND);
@@ -353,6 +369,30 @@ mod tests {
             hands: 12,
             ..GameRow::sample(game, None, game, seats, winner)
         }
+    }
+
+    #[test]
+    fn the_boards_section_counts_the_pairs_without_boards() {
+        // Two duplicate pairs; the second's rows hold no hand results: 1 of 2 scored, 1 left
+        // out, said under the board columns and in the JSON.
+        let mut rows = Vec::new();
+        for (p, deltas) in [(0u64, vec![[10, -10]]), (1, vec![])] {
+            for (k, seats) in [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+                .iter()
+                .enumerate()
+            {
+                let mut r = GameRow::sample(2 * p + k as u64, Some(p), 50 + p, *seats, Some(0));
+                r.hand_deltas = deltas.clone();
+                rows.push(r);
+            }
+        }
+        let s = standings(&rows);
+        assert_eq!((s.pairs, s.board_pairs, s.pairs_without_boards), (2, 1, 1));
+        let text = render(&s);
+        assert!(
+            text.contains("boards: 1 of 2 duplicate pairs scored; 1 pairs without hand results (rows written before they were kept) are left out.\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub struct Standings {
     pub pairs: u64,
     /// Duplicate pairs with hand results, each one board observation.
     pub board_pairs: u64,
+    /// Duplicate pairs left out of the boards: neither game forfeited and a row without hand
+    /// results (written before they were kept).
+    #[serde(default)]
+    pub pairs_without_boards: u64,
     pub crosstable: Crosstable,
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
@@ -218,6 +222,7 @@ pub fn from_totals(t: Totals) -> Standings {
         games: t.rows,
         pairs: t.pairs,
         board_pairs: t.board_pairs,
+        pairs_without_boards: t.pairs.saturating_sub(t.board_pairs),
         crosstable,
         head_to_head,
         leader,

@@ -614,3 +614,43 @@ fn analyze_ranks_card_play_by_double_dummy_tricks_lost() {
     assert!(text(&again.stdout).contains("DD lost/hand"));
     assert_eq!(text(&again.stdout), table.split("champion").next().unwrap());
 }
+
+/// Both partnerships fail the handshake (bots that exit at once): the game is a draw
+/// (protocol.md 6) and the forfeit is charged to both sides, not to the recorded seat's alone.
+#[test]
+fn a_double_handshake_forfeit_is_charged_to_both_sides() {
+    let dir = out_dir("double-forfeit");
+    let o = tarneeb(&[
+        "tournament",
+        "--out",
+        &dir.display().to_string(),
+        "--bot",
+        "a=/bin/true",
+        "--bot",
+        "b=/bin/true",
+        "--games",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r = rows(&dir);
+    assert_eq!(r.len(), 2);
+    for row in &r {
+        assert!(row["winner"].is_null(), "{row}");
+        let (first, also) = (row["forfeit_seat"].as_u64(), row["also_forfeited"].as_u64());
+        assert!(
+            first.zip(also).is_some_and(|(f, a)| f % 2 != a % 2),
+            "{row}"
+        );
+    }
+    let json = tarneeb(&["standings", &dir.display().to_string(), "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    for e in v["entrants"].as_array().unwrap() {
+        assert_eq!(e["forfeits"]["handshake"], 2, "{e}");
+        assert_eq!(
+            (e["draws"].as_u64(), e["losses"].as_u64()),
+            (Some(2), Some(0)),
+            "{e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

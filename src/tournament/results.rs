@@ -118,6 +118,8 @@ pub struct RecordSummary {
     pub ms: u64,
     /// Timeout faults per seat, whatever the referee did about them.
     pub timeouts: [u32; 4],
+    /// Seats that failed the handshake.
+    pub handshake: [bool; 4],
 }
 
 /// Reads a record's move and fault lines; `None` when it cannot be read.
@@ -147,6 +149,11 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
                 kind: FaultKind::Timeout,
                 ..
             }) => out.timeouts[seat.index()] += 1,
+            Ok(RecordLine::Fault {
+                seat,
+                kind: FaultKind::Handshake,
+                ..
+            }) => out.handshake[seat.index()] = true,
             _ => {}
         }
     }

@@ -560,11 +560,28 @@ fn play_one(
         referee_us_per_move,
         deals: fingerprint,
         forfeit_kind: r.forfeit.as_ref().map(|f| f.kind.to_string()),
-        timeouts: summary.map_or([0; 4], |s| s.timeouts),
+        timeouts: summary.as_ref().map_or([0; 4], |s| s.timeouts),
+        also_forfeited: also_forfeited(r, summary.as_ref()),
         hand_deltas,
         hand_dealers,
         accuracy: cfg.analyze.then(|| analysed(&record)).flatten(),
     })
+}
+
+/// A game both partnerships forfeited at the handshake (a draw): a seat of the other
+/// partnership than the recorded forfeit's that failed the handshake too.
+fn also_forfeited(
+    r: &crate::protocol::GameEndMsg,
+    summary: Option<&super::results::RecordSummary>,
+) -> Option<u8> {
+    let first = r.forfeit.as_ref()?.seat.index();
+    if r.winner.is_some() {
+        return None;
+    }
+    let failed = summary?.handshake;
+    (0..4)
+        .find(|&s| s % 2 != first % 2 && failed[s])
+        .map(|s| s as u8)
 }
 
 /// The game's double-dummy accuracy; a failed analysis is said and leaves the row without it.

@@ -28,6 +28,7 @@ fn main() {
         alpha: 0.05,
         beta: 0.05,
         boards: None,
+        model: Default::default(),
     };
     let runs = num(3, 2000.0) as usize;
     let rows = TournamentDir::open(&dir)

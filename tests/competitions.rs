@@ -275,12 +275,21 @@ fn standings_show_crosstable_faults_and_head_to_head_as_text_and_json() {
     let o = tarneeb(&["standings".into(), dir.display().to_string()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    assert!(out.starts_with("9 games, 4 duplicate pairs\n"), "{out}");
+    // The first line names the winner (or why there is none), then the counts.
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("Winner: ") || first.starts_with("No clear winner: "),
+        "{out}"
+    );
+    assert!(out.contains("\n9 games, 4 duplicate pairs\n"), "{out}");
     assert!(
         out.contains("won  drawn  lost  forfeits  timeouts  score  pts for  pts against"),
         "{out}"
     );
-    assert!(out.contains("Columns: rank by Elo."), "{out}");
+    assert!(
+        out.contains("Columns: rank: place by Elo as printed"),
+        "{out}"
+    );
     assert!(out.contains("Forfeits by kind:\n  A: timeout 1\n"), "{out}");
     let row_of = |x: &str| {
         let n = at(x) + 1;
@@ -419,4 +428,79 @@ fn a_swiss_tournament_resumes_to_the_same_schedule() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("resuming"), "{}", text(&o.stderr));
     assert_eq!(schedule(&dir), first);
+}
+
+/// `standings A B` on two runs of one command whose results differ is refused (exit 2) with
+/// both directories named; the same games with the same results count once and say so.
+#[test]
+fn merging_two_runs_of_one_command_with_different_results_is_refused() {
+    let scratch = Scratch::new("merge-conflict");
+    let (a, b) = (scratch.path("a"), scratch.path("b"));
+    known_results(&a);
+    known_results(&b);
+    let args = |x: &Path, y: &Path| {
+        vec![
+            "standings".to_string(),
+            x.display().to_string(),
+            y.display().to_string(),
+        ]
+    };
+    // Identical results: counted once, and each directory is named with its command.
+    let o = tarneeb(&args(&a, &b));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(&format!("from {}: command ", a.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains("9 games (9 games also in an earlier directory, with the same results)"),
+        "{out}"
+    );
+    assert!(out.contains("\n9 games, 4 duplicate pairs\n"), "{out}");
+    // Game 2 won by the other side in b.
+    let mut rows_b = rows(&b);
+    rows_b[2]["winner"] = json!(1);
+    rows_b[2]["team_scores"] = json!([10, 41]);
+    record_for(&b, &rows_b[2]);
+    let lines: Vec<String> = rows_b.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(b.join("results.jsonl"), lines.concat()).unwrap();
+    for (x, y) in [(&a, &b), (&b, &a)] {
+        let o = tarneeb(&args(x, y));
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "{} and {} hold game 2 of the same command with different results",
+                x.display(),
+                y.display()
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A run that stopped before its schedule ended says "incomplete: X of Y games", in the text
+/// and the JSON.
+#[test]
+fn a_partial_run_is_reported_incomplete() {
+    let scratch = Scratch::new("partial");
+    let dir = scratch.path("t");
+    known_results(&dir);
+    // Three entrants, round robin, two duplicate deal sets a match: 3 × 2 × 2 = 12 games.
+    let config = json!({"entrants": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        "format": "round-robin", "partners": "own", "games": 2, "duplicate": true, "seed": 1});
+    std::fs::write(dir.join("tournament.json"), format!("{config}\n")).unwrap();
+    let o = tarneeb(&["standings".to_string(), dir.display().to_string()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("incomplete: 9 of 12 games: "), "{out}");
+    let o = tarneeb(&[
+        "standings".to_string(),
+        dir.display().to_string(),
+        "--json".to_string(),
+    ]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(v["incomplete"], "incomplete: 9 of 12 games");
+    assert_eq!(v["merge"]["expected_games"], 12);
 }

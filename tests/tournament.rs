@@ -238,7 +238,30 @@ fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
     ]);
     let one = tarneeb(&["standings".into(), whole.display().to_string()]);
     assert!(merged.status.success(), "{}", text(&merged.stderr));
-    assert_eq!(text(&merged.stdout), text(&one.stdout));
+    // The merge names its two directories, one command, its two shards; then the same.
+    let merged = text(&merged.stdout);
+    let from: Vec<&str> = merged.lines().filter(|l| l.starts_with("from ")).collect();
+    assert_eq!(from.len(), 2, "{merged}");
+    assert!(
+        from[0].contains(", shard 1/2, ") && from[1].contains(", shard 2/2, "),
+        "{merged}"
+    );
+    assert_eq!(
+        from[0]
+            .split(',')
+            .next()
+            .unwrap()
+            .split(": command ")
+            .nth(1),
+        from[1]
+            .split(',')
+            .next()
+            .unwrap()
+            .split(": command ")
+            .nth(1)
+    );
+    let without: Vec<&str> = merged.lines().filter(|l| !l.starts_with("from ")).collect();
+    assert_eq!(without.join("\n") + "\n", text(&one.stdout));
     assert_eq!(
         text(&one.stdout),
         text(&o.stdout).split("champion").next().unwrap()
@@ -259,6 +282,34 @@ fn knockout_and_king_of_the_hill_crown_a_champion() {
         assert!(["alpha", "beta", "gamma"].contains(&champion), "{out}");
         // Two matches of one game each.
         assert_eq!(rows(&dir).len(), 2, "{format}");
+        // The first line names the champion and how its last match was won; the bracket or
+        // ladder lists both matches; `standings` of the directory replays the same.
+        assert!(
+            out.starts_with(&format!("Champion: {champion} (final: ")),
+            "{out}"
+        );
+        let step = if format == "knockout" {
+            "round"
+        } else {
+            "match"
+        };
+        assert!(
+            out.lines()
+                .filter(|l| l.starts_with(&format!("  {step} ")))
+                .count()
+                == 2,
+            "{out}"
+        );
+        let again = tarneeb(&["standings".to_string(), dir.display().to_string()]);
+        assert!(again.status.success(), "{}", text(&again.stderr));
+        assert_eq!(text(&again.stdout), out.split("champion: ").next().unwrap());
+        let json = tarneeb(&[
+            "standings".to_string(),
+            dir.display().to_string(),
+            "--json".to_string(),
+        ]);
+        let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(v["winner"]["champion"], champion, "{v}");
     }
 }
 
@@ -562,4 +613,44 @@ fn analyze_ranks_card_play_by_double_dummy_tricks_lost() {
     assert!(again.status.success(), "{}", text(&again.stderr));
     assert!(text(&again.stdout).contains("DD lost/hand"));
     assert_eq!(text(&again.stdout), table.split("champion").next().unwrap());
+}
+
+/// Both partnerships fail the handshake (bots that exit at once): the game is a draw
+/// (protocol.md 6) and the forfeit is charged to both sides, not to the recorded seat's alone.
+#[test]
+fn a_double_handshake_forfeit_is_charged_to_both_sides() {
+    let dir = out_dir("double-forfeit");
+    let o = tarneeb(&[
+        "tournament",
+        "--out",
+        &dir.display().to_string(),
+        "--bot",
+        "a=/bin/true",
+        "--bot",
+        "b=/bin/true",
+        "--games",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r = rows(&dir);
+    assert_eq!(r.len(), 2);
+    for row in &r {
+        assert!(row["winner"].is_null(), "{row}");
+        let (first, also) = (row["forfeit_seat"].as_u64(), row["also_forfeited"].as_u64());
+        assert!(
+            first.zip(also).is_some_and(|(f, a)| f % 2 != a % 2),
+            "{row}"
+        );
+    }
+    let json = tarneeb(&["standings", &dir.display().to_string(), "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    for e in v["entrants"].as_array().unwrap() {
+        assert_eq!(e["forfeits"]["handshake"], 2, "{e}");
+        assert_eq!(
+            (e["draws"].as_u64(), e["losses"].as_u64()),
+            (Some(2), Some(0)),
+            "{e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,6 @@
 //! `tarneeb standings DIR...`: the standings of tournament directories, merged like shards.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use tarneeb_referee::out;
@@ -10,8 +11,11 @@ use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::standings::table::Standings;
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::standings::verdict::SprtTracker;
+use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
+use tarneeb_referee::tournament::merge::MergeReport;
 use tarneeb_referee::tournament::results::merged_stream_sealed;
+use tarneeb_referee::tournament::schedule::GameScore;
 use tarneeb_referee::tournament::seal;
 
 #[derive(clap::Args, Debug)]
@@ -49,6 +53,23 @@ pub struct StandingsArgs {
     /// is loaded from the network. The text report is printed as without it.
     #[arg(long, value_name = "SITE")]
     html: Option<PathBuf>,
+}
+
+/// The standings with what was merged: its lines above the text, or `merge` in the JSON.
+fn with_merge(text: String, merge: &MergeReport, json: bool) -> String {
+    if !json {
+        // After the winner line, which stays first.
+        let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        return format!("{first}\n{}{rest}", merge.text());
+    }
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(mut v) => {
+            v["merge"] = serde_json::json!(merge);
+            v["incomplete"] = serde_json::json!(merge.incomplete);
+            serde_json::to_string_pretty(&v).expect("JSON") + "\n"
+        }
+        Err(_) => text,
+    }
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
@@ -97,19 +118,36 @@ pub fn run(args: StandingsArgs) -> u8 {
     // Rows are streamed, in one pass, into running totals and the test: memory does not
     // grow with the rows.
     let mut tally = Tally::new();
+    // A knockout's or king of the hill's bracket, replayed from the results of one directory.
+    let bracket_config = match args.dirs.as_slice() {
+        [one] => TournamentDir::open(one)
+            .ok()
+            .map(|d| d.config().clone())
+            .filter(bracket::has_bracket),
+        _ => None,
+    };
+    let mut scores: HashMap<u64, GameScore> = HashMap::new();
     // The site lists every game, so only then are the rows kept.
     let mut kept: Vec<GameRow> = Vec::new();
     let keep = args.html.is_some();
     let streamed = verdict.and_then(|mut verdict| {
-        let (sandboxes, seals) = merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
-            if let Some(t) = verdict.as_mut() {
-                t.push(&r);
-            }
-            if keep {
-                kept.push(r.clone());
-            }
-            tally.push(r);
-        })?;
+        let (sandboxes, seals, merge) =
+            merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
+                if let Some(t) = verdict.as_mut() {
+                    t.push(&r);
+                }
+                if bracket_config.is_some() {
+                    let score = GameScore {
+                        winner: r.winner,
+                        team_scores: r.team_scores,
+                    };
+                    scores.insert(r.game, score);
+                }
+                if keep {
+                    kept.push(r.clone());
+                }
+                tally.push(r);
+            })?;
         if args.reseal {
             for (d, state) in args.dirs.iter().zip(seals) {
                 let (rows, bytes) = state.as_ref().map_or((0, 0), |s| (s.rows, s.bytes));
@@ -118,11 +156,14 @@ pub fn run(args: StandingsArgs) -> u8 {
                 eprintln!("sealed {rows} rows of {}", d.display());
             }
         }
-        Ok((sandboxes, verdict))
+        Ok((sandboxes, verdict, merge))
     });
     match streamed {
-        Ok((sandboxes, verdict)) => {
-            let standings = from_totals(tally.totals());
+        Ok((sandboxes, verdict, merge)) => {
+            let mut standings = from_totals(tally.totals());
+            if let Some(config) = &bracket_config {
+                bracket::apply_replayed(&mut standings, config, &scores);
+            }
             if let Some(site) = &args.html {
                 kept.sort_by_key(|r| r.game);
                 let input = SiteInput {
@@ -151,7 +192,7 @@ pub fn run(args: StandingsArgs) -> u8 {
                     }
                 }
             }
-            print_report(&standings, verdict.as_ref(), &sandboxes, args.json)
+            print_report(&standings, verdict.as_ref(), &sandboxes, &merge, args.json)
         }
         Err(message) => {
             eprintln!("tarneeb: {message}");
@@ -164,9 +205,11 @@ fn print_report(
     standings: &Standings,
     verdict: Option<&SprtTracker>,
     sandboxes: &[String],
+    merge: &MergeReport,
     json: bool,
 ) -> u8 {
-    match out!("{}", report::full(standings, verdict, sandboxes, json)) {
+    let text = report::full(standings, verdict, sandboxes, json);
+    match out!("{}", with_merge(text, merge, json)) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("tarneeb: cannot write the standings: {e}");
             1

@@ -12,6 +12,7 @@ use tarneeb_referee::rules::DealSecret;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::sprt::parse_sprt;
 use tarneeb_referee::standings::table::from_totals;
+use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::directory::TournamentDir;
 use tarneeb_referee::tournament::directory::TOURNAMENT_FILE;
@@ -100,7 +101,9 @@ pub struct TournamentArgs {
     /// Sequential probability ratio test on the first entrant (gauntlet of two entrants):
     /// elo0=..,elo1=..,alpha=..,beta=.. ; no new game starts once it decides. Add
     /// score=boards to test who wins the boards of each duplicate pair instead of the games
-    /// (scale=points, the default, or scale=imps).
+    /// (scale=points, the default, or scale=imps). model=logistic (the default: logistic Elo,
+    /// fishtest's normal approximation) or model=normalized (the exact normalized-Elo test of
+    /// fastchess and OpenBench; elo0 and elo1 are then normalized Elo).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Play only part K of N of the schedule (the deal sets numbered K-1 modulo N, both games
@@ -538,7 +541,15 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
         p.started, p.kept
     );
-    let table_standings = from_totals(summary.tally.totals());
+    let mut table_standings = from_totals(summary.tally.totals());
+    let names: Vec<String> = cfg.entrants.iter().map(|e| e.name.clone()).collect();
+    bracket::apply(
+        &mut table_standings,
+        &names,
+        plan.format,
+        &summary.bracket,
+        summary.champion,
+    );
     let sandboxes = [cfg.sandbox.label()];
     let table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
     let json_path = a.out.join("standings.json");

@@ -100,6 +100,17 @@ fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>) -> Stri
     out
 }
 
+/// The line that opens the standings: who won, or why no one clearly did.
+fn winner_line(s: &Standings) -> String {
+    match &s.winner {
+        Some(w) => format!(
+            "<p class=\"winner\"><strong>{}</strong></p>\n",
+            esc(&w.line)
+        ),
+        None => String::new(),
+    }
+}
+
 fn explain(text: &str) -> String {
     format!("<p class=\"explain\">{}</p>\n", esc(text.trim()))
 }
@@ -114,7 +125,8 @@ pub fn standings_section(s: &Standings, links: &Links, base: &str) -> String {
             .get(i)
             .map(|f| format!("{base}entrants/{f}"))
     };
-    let mut out = table(&report::table_rows(s), &[1], Some((1, &to_entrant)));
+    let mut out = winner_line(s);
+    out.push_str(&table(&report::table_rows(s), &[1], Some((1, &to_entrant))));
     if let Some(l) = &s.leader {
         out.push_str(&explain(&report::leader_text(l, s.entrants.len())));
     }
@@ -134,12 +146,19 @@ pub fn index(s: &Standings, sprt: Option<&str>, sandbox: &str, links: &Links) ->
         s.pairs,
         esc(sandbox.trim())
     );
+    body.push_str(&winner_line(s));
     body.push_str("<h2>Standings</h2>\n");
     let to_entrant = |i: usize| links.entrant_files.get(i).map(|f| format!("entrants/{f}"));
     body.push_str(&table(&report::table_rows(s), &[1], Some((1, &to_entrant))));
     body.push_str(&explain(report::TABLE_LEGEND));
     if s.board_pairs > 0 {
         body.push_str(&explain(report::BOARD_LEGEND));
+        body.push_str(&explain(&report::board_count(s)));
+    }
+    if !s.bracket.is_empty() {
+        body.push_str("<h2>Bracket</h2>\n<pre>");
+        body.push_str(&esc(&s.bracket.join("\n")));
+        body.push_str("</pre>\n");
     }
     if let Some(l) = &s.leader {
         body.push_str(&explain(&report::leader_text(l, s.entrants.len())));

@@ -15,6 +15,7 @@ pub mod accuracy;
 pub mod boards;
 pub mod pairs;
 pub mod pairwise;
+pub mod places;
 pub mod ratings;
 #[cfg(test)]
 mod ratings_coverage;
@@ -22,6 +23,7 @@ pub mod report;
 pub mod row;
 pub mod small_sample;
 pub mod sprt;
+pub mod sprt_normalized;
 pub mod stats;
 pub mod table;
 pub mod tally;

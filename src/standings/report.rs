@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::accuracy;
+use super::places;
 use super::table::Standings;
 use super::verdict::SprtTracker;
 
@@ -33,6 +34,40 @@ pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A signed figure with one decimal, never `-0.0`.
+pub fn signed(x: f64) -> String {
+    let text = format!("{x:+.1}");
+    if text == "-0.0" {
+        "+0.0".into()
+    } else {
+        text
+    }
+}
+
+/// The Elo of a head-to-head score: a score of 0 or 1 has no finite Elo, and a bound of the
+/// interval at 0 or 1 is unbounded.
+fn score_elo(score: f64, elo: f64) -> String {
+    if score <= 0.0 || score >= 1.0 {
+        "too few games".into()
+    } else {
+        signed(elo)
+    }
+}
+
+fn score_interval(low: f64, elo_low: f64, high: f64, elo_high: f64) -> String {
+    let low = if low <= 0.0 {
+        "-inf".into()
+    } else {
+        signed(elo_low)
+    };
+    let high = if high >= 1.0 {
+        "+inf".into()
+    } else {
+        signed(elo_high)
+    };
+    format!("[{low}, {high}]")
 }
 
 fn points(p: f64) -> String {
@@ -74,14 +109,14 @@ pub fn table_rows(s: &Standings) -> Vec<Vec<String>> {
     if dd {
         rows[0].extend(["DD lost/hand".to_string(), "95% interval".to_string()]);
     }
-    for (i, e) in s.entrants.iter().enumerate() {
+    for e in &s.entrants {
         let mut board = Vec::new();
         if let (true, Some(b)) = (boards, &e.board_elo) {
-            board.push(format!("{:+.1}", b.elo));
-            board.push(format!("[{:+.1}, {:+.1}]", b.low, b.high));
+            board.push(signed(b.elo));
+            board.push(format!("[{}, {}]", signed(b.low), signed(b.high)));
         }
         rows.push(vec![
-            (i + 1).to_string(),
+            places::rank_cell(e.place, e.shared_place),
             e.name.clone(),
             e.games.to_string(),
             e.wins.to_string(),
@@ -92,8 +127,8 @@ pub fn table_rows(s: &Standings) -> Vec<Vec<String>> {
             format!("{:.1}%", 100.0 * e.score),
             e.points_for.to_string(),
             e.points_against.to_string(),
-            format!("{:+.1}", e.elo),
-            format!("[{:+.1}, {:+.1}]", e.elo_low, e.elo_high),
+            signed(e.elo),
+            format!("[{}, {}]", signed(e.elo_low), signed(e.elo_high)),
         ]);
         rows.last_mut().expect("a row").extend(board);
         if dd {
@@ -107,7 +142,8 @@ pub fn table_rows(s: &Standings) -> Vec<Vec<String>> {
 
 /// What the columns of [`render_table`] mean.
 pub const TABLE_LEGEND: &str = "\
-Columns: rank by Elo. games: games played (an entrant partnered with a copy of itself counts a
+Columns: rank: place by Elo as printed (to 0.1), then by score; entrants equal in both share
+the place (3=, listed by name). games: games played (an entrant partnered with a copy of itself counts a
 game once). won / drawn / lost: games its side won, drew (the hand cap reached with the scores
 level) or lost. forfeits: games lost because one of its seats broke a rule of the protocol
 (kinds listed below the table). timeouts: moves it answered too late, forfeited or played for it.
@@ -126,14 +162,35 @@ the other (holding its opponents' cards) say how much better it did with the sam
 summed over the hands both games reached, a positive total wins the pair's boards.
 ";
 
+/// How many duplicate pairs the boards columns stand on, and how many they leave out.
+pub fn board_count(s: &Standings) -> String {
+    let mut line = format!(
+        "boards: {} of {} duplicate pairs scored",
+        s.board_pairs, s.pairs
+    );
+    if s.pairs_without_boards > 0 {
+        line.push_str(&format!(
+            "; {} pairs without hand results (rows written before they were kept) are left out",
+            s.pairs_without_boards
+        ));
+    }
+    line + ".\n"
+}
+
 /// The whole text report: table, legend, forfeits by kind, crosstable, head to head, leader.
 pub fn render(s: &Standings) -> String {
-    let mut out = format!("{} games, {} duplicate pairs\n", s.games, s.pairs);
+    let mut out = String::new();
+    if let Some(w) = &s.winner {
+        out.push_str(&w.line);
+        out.push('\n');
+    }
+    out.push_str(&format!("{} games, {} duplicate pairs\n", s.games, s.pairs));
     out.push_str(&render_table(s));
     out.push('\n');
     out.push_str(TABLE_LEGEND);
     if s.board_pairs > 0 {
         out.push_str(BOARD_LEGEND);
+        out.push_str(&board_count(s));
     }
     if s.entrants.iter().any(|e| e.dd_lost.is_some()) {
         out.push_str(accuracy::LEGEND);
@@ -165,6 +222,13 @@ pub fn render(s: &Standings) -> String {
     if let Some(l) = &s.leader {
         out.push('\n');
         out.push_str(&leader_text(l, s.entrants.len()));
+    }
+    if !s.bracket.is_empty() {
+        out.push('\n');
+        for line in &s.bracket {
+            out.push_str(line);
+            out.push('\n');
+        }
     }
     out
 }
@@ -263,11 +327,17 @@ pub fn head_to_head_rows(s: &Standings) -> Vec<Vec<String>> {
             h.single_games.to_string(),
             format!("{}/{}/{}/{}/{}", p[0], p[1], p[2], p[3], p[4]),
             format!("{:.1}%", 100.0 * h.score.score),
-            format!("{:+.1}", h.score.elo),
-            format!("[{:+.1}, {:+.1}]", h.score.elo_low, h.score.elo_high),
-            format!("{:.1}%", 100.0 * h.score.los),
-            format!("{:+.1}", h.rating_diff),
-            format!("[{:+.1}, {:+.1}]", h.rating_diff_low, h.rating_diff_high),
+            score_elo(h.score.score, h.score.elo),
+            score_interval(h.score.low, h.score.elo_low, h.score.high, h.score.elo_high),
+            h.score
+                .los
+                .map_or("n/a".into(), |l| format!("{:.1}%", 100.0 * l)),
+            signed(h.rating_diff),
+            format!(
+                "[{}, {}]",
+                signed(h.rating_diff_low),
+                signed(h.rating_diff_high)
+            ),
         ]);
     }
     rows
@@ -279,9 +349,13 @@ Columns: pairs: duplicate pairs between them (both games on the same deals, seat
 each scored 0, 1/4, 1/2, 3/4 or 1 for the first entrant; games: games without a twin, scored 0,
 1/2 or 1. 0/.25/.5/.75/1: how many units (pairs or such games) scored each (the pentanomial
 counts). score: the first entrant's mean; Elo: that score as an Elo difference, with its 95%
-interval (Student's t, so it holds on few pairs). LOS: likelihood of superiority, the chance
-that the first entrant is the stronger, from these games alone. fitted diff: the difference of
-the two ratings of the table, which also uses their games against everyone else.
+interval (Student's t, so it holds on few pairs; a score of 0 or 1 has no finite Elo: too few
+games, and an interval reaching it is open: inf). LOS: likelihood of superiority, the chance
+that the first entrant is the stronger, from these games alone, as fastchess computes it
+(normal law, population variance); n/a when every unit scored alike or the interval beside it
+still holds 1/2 while LOS says 97.5% or more (or 2.5% or less): too few games for the normal
+law. fitted diff: the difference of the two ratings of the table, which also uses their games
+against everyone else.
 ";
 
 pub fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
@@ -310,6 +384,51 @@ mod tests {
             hands: 12,
             ..GameRow::sample(game, None, game, seats, winner)
         }
+    }
+
+    #[test]
+    fn the_boards_section_counts_the_pairs_without_boards() {
+        // Two duplicate pairs; the second's rows hold no hand results: 1 of 2 scored, 1 left
+        // out, said under the board columns and in the JSON.
+        let mut rows = Vec::new();
+        for (p, deltas) in [(0u64, vec![[10, -10]]), (1, vec![])] {
+            for (k, seats) in [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+                .iter()
+                .enumerate()
+            {
+                let mut r = GameRow::sample(2 * p + k as u64, Some(p), 50 + p, *seats, Some(0));
+                r.hand_deltas = deltas.clone();
+                rows.push(r);
+            }
+        }
+        let s = standings(&rows);
+        assert_eq!((s.pairs, s.board_pairs, s.pairs_without_boards), (2, 1, 1));
+        let text = render(&s);
+        assert!(
+            text.contains("boards: 1 of 2 duplicate pairs scored; 1 pairs without hand results (rows written before they were kept) are left out.\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn no_placeholder_figures() {
+        // A rounding −0 is printed +0.0; a score of 1 has no Elo ("+1199.8" before), an
+        // interval reaching 0 or 1 is open.
+        assert_eq!(signed(-0.04), "+0.0");
+        assert_eq!(signed(-0.06), "-0.1");
+        assert_eq!(score_elo(1.0, 1199.8), "too few games");
+        assert_eq!(score_elo(0.75, 190.8), "+190.8");
+        assert_eq!(score_interval(0.2, -240.8, 1.0, 1199.8), "[-240.8, +inf]");
+        let rows = vec![
+            row(0, ["alpha", "b", "alpha", "b"], Some(0), [41, -8]),
+            row(1, ["alpha", "b", "alpha", "b"], Some(0), [41, 12]),
+        ];
+        let text = render_head_to_head(&standings(&rows));
+        assert!(!text.contains("1199.8"), "{text}");
+        assert!(
+            text.contains("too few games") && text.contains("n/a"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -44,6 +44,32 @@ pub struct GameRow {
     /// `--analyze`: the tricks each seat gave away double-dummy, over the hands played out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accuracy: Option<RowAccuracy>,
+    /// A game both partnerships forfeited (a draw: both failed the handshake): the seat of
+    /// the other partnership than `forfeit_seat`'s that failed too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also_forfeited: Option<u8>,
+}
+
+impl GameRow {
+    /// The seats charged with the game's forfeit: `forfeit_seat`, and for a game both
+    /// partnerships forfeited (no winner) a seat of the other one too: `also_forfeited`, or
+    /// for rows written before it was kept the other partnership's first seat after
+    /// `forfeit_seat` (the right one when a partnership is one entrant).
+    pub fn forfeiting_seats(&self) -> Vec<u8> {
+        let Some(seat) = self.forfeit_seat.filter(|&s| s < 4) else {
+            return Vec::new();
+        };
+        match self.winner {
+            Some(_) => vec![seat],
+            None => {
+                let other = self
+                    .also_forfeited
+                    .filter(|&s| s < 4 && s % 2 != seat % 2)
+                    .unwrap_or((seat + 1) % 4);
+                vec![seat, other]
+            }
+        }
+    }
 }
 
 /// What a results row keeps of one game's analysis.
@@ -88,6 +114,7 @@ impl GameRow {
             hand_deltas: Vec::new(),
             hand_dealers: Vec::new(),
             accuracy: None,
+            also_forfeited: None,
         }
     }
 }

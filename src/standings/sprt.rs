@@ -22,11 +22,16 @@
 //!
 //! Stop when `LLR ≤ A = ln(β / (1 − α))` (accept H0) or `LLR ≥ B = ln((1 − β) / α)` (accept H1);
 //! for α = β = 0.05 the bounds are ∓2.944.
+//!
+//! `model=normalized` replaces the approximation by the exact test on normalized Elo that
+//! fastchess and OpenBench run (see [`super::sprt_normalized`]); on the same counts it gives
+//! another LLR (its elo0/elo1 are normalized Elo), the same bounds.
 
 use serde::{Deserialize, Serialize};
 
 use super::boards::BoardScale;
 use super::ratings::expected_score;
+use super::sprt_normalized::llr_normalized;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtConfig {
@@ -38,6 +43,37 @@ pub struct SprtConfig {
     /// [`super::boards`]) on this scale, instead of the games' results.
     #[serde(default)]
     pub boards: Option<BoardScale>,
+    /// `model=`: how the LLR is computed (see [`SprtModel`]).
+    #[serde(default)]
+    pub model: SprtModel,
+}
+
+/// The LLR's model: fishtest's normal approximation on logistic Elo (the default, as before),
+/// or the exact test on normalized Elo of fastchess and OpenBench
+/// ([`super::sprt_normalized`]), where elo0 and elo1 are normalized Elo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SprtModel {
+    #[default]
+    Logistic,
+    Normalized,
+}
+
+impl SprtModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic",
+            SprtModel::Normalized => "normalized",
+        }
+    }
+
+    /// How the SPRT line names the model.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic Elo, fishtest's normal approximation (LLR_alt2)",
+            SprtModel::Normalized => "normalized Elo, exact (fastchess, OpenBench)",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +111,8 @@ impl SprtState {
     }
 }
 
-/// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05[,score=results|boards][,scale=points|imps]`.
+/// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05[,score=results|boards][,scale=points|imps]
+/// [,model=logistic|normalized]`; `model` defaults to `logistic`.
 /// `elo0` and `elo1` are required (elo0 < elo1); `alpha` and `beta` default to 0.05 and must
 /// lie in (0, 1) with alpha + beta < 1; `score` defaults to `results` (the games' results);
 /// `scale` (boards only) to `points`.
@@ -83,6 +120,7 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
     let mut fields: [Option<f64>; 4] = [None; 4];
     const NAMES: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
     let (mut score, mut scale): (Option<&str>, Option<BoardScale>) = (None, None);
+    let mut model: Option<SprtModel> = None;
     for part in text.split(',') {
         let part = part.trim();
         if part.is_empty() {
@@ -103,6 +141,19 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
                 }
                 v => return Err(format!("--sprt: score {v:?} is neither results nor boards")),
             },
+            "model" if model.is_some() => return Err("--sprt: model given twice".into()),
+            "model" => {
+                model = Some(match value.trim() {
+                    "logistic" => SprtModel::Logistic,
+                    "normalized" => SprtModel::Normalized,
+                    v => {
+                        return Err(format!(
+                            "--sprt: model {v:?} is neither logistic nor normalized"
+                        ))
+                    }
+                });
+                continue;
+            }
             "scale" if scale.is_some() => return Err("--sprt: scale given twice".into()),
             "scale" => {
                 scale = Some(BoardScale::parse(value.trim()).map_err(|e| format!("--sprt: {e}"))?);
@@ -112,7 +163,7 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
         }
         let Some(slot) = NAMES.iter().position(|n| *n == key) else {
             return Err(format!(
-                "--sprt: unknown key {key:?} in {part:?} (keys: elo0, elo1, alpha, beta, score, scale)"
+                "--sprt: unknown key {key:?} in {part:?} (keys: elo0, elo1, alpha, beta, score, scale, model)"
             ));
         };
         if fields[slot].is_some() {
@@ -161,6 +212,7 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
         alpha,
         beta,
         boards,
+        model: model.unwrap_or_default(),
     })
 }
 
@@ -214,6 +266,9 @@ pub fn llr_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> f64 {
         .map(|(k, c)| c * (value(k) - mean).powi(2))
         .sum::<f64>()
         / n;
+    if cfg.model == SprtModel::Normalized {
+        return llr_normalized(&counts, cfg.elo0, cfg.elo1);
+    }
     let s0 = expected_score(cfg.elo0);
     let s1 = expected_score(cfg.elo1);
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -265,6 +320,7 @@ mod tests {
                 alpha: 0.05,
                 beta: 0.05,
                 boards: None,
+                model: SprtModel::Logistic,
             }
         );
         let b = parse_sprt("elo0=0,elo1=5,score=boards").unwrap();
@@ -276,6 +332,14 @@ mod tests {
             .boards
             .is_none());
         assert!(parse_sprt("elo0=0,elo1=5,scale=imps").is_err());
+        let n = parse_sprt("elo0=0,elo1=5,model=normalized").unwrap();
+        assert_eq!(n.model, SprtModel::Normalized);
+        assert!(parse_sprt("elo0=0,elo1=5,model=bayesian")
+            .unwrap_err()
+            .contains("neither logistic nor normalized"));
+        assert!(parse_sprt("elo0=0,elo1=5,model=logistic,model=normalized")
+            .unwrap_err()
+            .contains("model given twice"));
         assert!(parse_sprt("elo0=0,elo1=5,score=hands").is_err());
         let c = parse_sprt(" elo1 = 5 , elo0=-5").unwrap();
         assert_eq!((c.elo0, c.elo1, c.alpha, c.beta), (-5.0, 5.0, 0.05, 0.05));
@@ -336,6 +400,24 @@ mod tests {
         assert!((s.llr - 0.678967).abs() < 1e-5, "{s:?}");
         assert_eq!(s.decision, SprtDecision::Continue);
         assert_eq!(s.summary(), "LLR 0.68 (-2.94, 2.94): continue");
+    }
+
+    #[test]
+    fn the_normalized_model_on_fixed_counts() {
+        // The counts of hand_checked_pentanomial_llr under model=normalized, elo0 = 0,
+        // elo1 = 5: 0.27831 (bench/sprt_reference.py); the model changes the LLR.
+        let cfg = parse_sprt("elo0=0,elo1=5,model=normalized").unwrap();
+        let s = sprt_of_classes(&cfg, [5, 20, 40, 25, 10]);
+        assert!((s.llr - 0.27831).abs() < 1e-5, "{s:?}");
+        let logistic = sprt_of_classes(&parse_sprt("elo0=0,elo1=5").unwrap(), [5, 20, 40, 25, 10]);
+        assert!((logistic.llr - s.llr).abs() > 0.05, "{logistic:?}");
+        // One won pair does not decide (the shared pseudo-observation); twenty times the
+        // counts do (LLR 20 × 0.278 = 5.6), and their mirror image accepts H0.
+        assert_eq!(sprt(&cfg, &[1.0]).decision, SprtDecision::Continue);
+        let s = sprt_of_classes(&cfg, [100, 400, 800, 500, 200]);
+        assert_eq!(s.decision, SprtDecision::AcceptH1, "{s:?}");
+        let s = sprt_of_classes(&cfg, [200, 500, 800, 400, 100]);
+        assert_eq!(s.decision, SprtDecision::AcceptH0, "{s:?}");
     }
 
     #[test]

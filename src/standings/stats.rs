@@ -4,9 +4,16 @@
 //!
 //! The formulas are those of the chess testers (fastchess's pentanomial Elo, fishtest's
 //! `LLRcalc`): the mean `x̄`, the per-unit variance `σ²`, the error of the mean
-//! `SE = sqrt(σ² / N)`, the interval `x̄ ± q · SE` mapped to Elo with `−400 log10(1/s − 1)`, and
-//! `LOS = Φ((x̄ − ½) / SE)`, the (normal, flat-prior) probability that the true score is above
-//! one half.
+//! `SE = sqrt(σ² / N)`, the interval `x̄ ± q · SE` mapped to Elo with `−400 log10(1/s − 1)`.
+//!
+//! LOS is fastchess's, exactly: `LOS = (1 − erf(−(x̄ − ½) / sqrt(2 σ²/N))) / 2 = Φ((x̄ − ½) /
+//! sqrt(σ²/N))` with `σ²` the *population* variance of the units (no pseudo-observations), the
+//! (normal, flat-prior) probability that the true score is above one half (fastchess's
+//! `EloPentanomial::los` on pairs, `EloWDL::los` on games). It is withheld (`None`, printed
+//! "n/a") when the normal law cannot speak: every unit scored alike (σ² = 0, where fastchess
+//! divides by zero), or LOS says the score is beyond ½ at 2.5% on one side (LOS ≥ 97.5% or
+//! ≤ 2.5%) while the 95% interval beside it still holds ½ (few units: the t interval below
+//! is wider than the normal law).
 //!
 //! Two changes make the interval hold near 95% on few pairs, where the chess testers' normal
 //! interval (q = 1.96, population variance) is too narrow, and a plain t interval collapses when
@@ -119,8 +126,31 @@ pub struct MeanScore {
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
-    /// Likelihood of superiority: the probability that the true score exceeds one half.
-    pub los: f64,
+    /// Likelihood of superiority: the probability that the true score exceeds one half, as
+    /// fastchess computes it; `None` with too few games (module documentation).
+    pub los: Option<f64>,
+}
+
+/// fastchess's likelihood of superiority of unit scores counted per class 0, ¼, ½, ¾, 1:
+/// `Φ((x̄ − ½) / sqrt(σ²/N))`, σ² the population variance; `None` without units or spread.
+pub fn los_fastchess(counts: [u64; 5]) -> Option<f64> {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    let mean = (0..5)
+        .map(|k| counts[k] as f64 * k as f64 / 4.0)
+        .sum::<f64>()
+        / nf;
+    let var = (0..5)
+        .map(|k| counts[k] as f64 * (k as f64 / 4.0 - mean).powi(2))
+        .sum::<f64>()
+        / nf;
+    if var <= 0.0 {
+        return None;
+    }
+    Some(normal_cdf((mean - 0.5) / (var / nf).sqrt()))
 }
 
 /// Elo of a score, kept finite (±1200 at a score of 0 or 1, about 1000 to 1 odds).
@@ -166,15 +196,11 @@ pub fn mean_score_of_classes(counts: [u64; 5]) -> Option<MeanScore> {
     let se = (var / nf).sqrt();
     let q = t975(n.saturating_sub(1).max(1));
     let (low, high) = ((mean - q * se).max(0.0), (mean + q * se).min(1.0));
-    let los = if se > 0.0 {
-        normal_cdf((mean - 0.5) / se)
-    } else if mean > 0.5 {
-        1.0
-    } else if mean < 0.5 {
-        0.0
-    } else {
-        0.5
-    };
+    let los = los_fastchess(counts).filter(|&l| {
+        let beyond_high = l >= 0.975 && low <= 0.5;
+        let beyond_low = l <= 0.025 && high >= 0.5;
+        !(beyond_high || beyond_low)
+    });
     Some(MeanScore {
         n,
         score: mean,
@@ -222,7 +248,8 @@ mod tests {
         assert_eq!(m.n, 100);
         assert!((m.score - 0.5375).abs() < 1e-12);
         assert!((m.elo - 26.1067).abs() < 1e-3, "{m:?}");
-        assert!((m.los - 0.929540).abs() < 1e-5, "{m:?}");
+        // LOS is fastchess's (population variance): 0.930535.
+        assert!((m.los.unwrap() - 0.930535).abs() < 1e-6, "{m:?}");
         assert!((m.low - 0.486964).abs() < 1e-5, "{m:?}");
         assert!((m.high - 0.588036).abs() < 1e-5, "{m:?}");
         assert!((m.elo_low + 9.0605).abs() < 2e-2, "{m:?}");
@@ -233,11 +260,42 @@ mod tests {
     }
 
     #[test]
+    fn los_as_fastchess_computes_it() {
+        // Worked by bench/sprt_reference.py, which writes fastchess's formula
+        // (1 − erf(−(x̄ − ½)/sqrt(2σ²/N)))/2 with math.erf: 10 pairs [1, 1, 4, 3, 1]
+        // (x̄ = 0.55, σ² = 0.0725): 0.721472; 10 pairs [0, 1, 5, 3, 1]: 0.943077.
+        assert!((los_fastchess([1, 1, 4, 3, 1]).unwrap() - 0.721472).abs() < 1e-6);
+        assert!((los_fastchess([0, 1, 5, 3, 1]).unwrap() - 0.943077).abs() < 1e-6);
+        // Single games (trinomial, EloWDL::los): 6 won, 2 drawn, 2 lost: x̄ = 0.7,
+        // σ² = (6 × .09 + 2 × .04 + 2 × .49)/10 = 0.16, LOS = Φ(0.2 / 0.126491) = Φ(1.581139)
+        // = 0.943077 (the same as above: both samples have x̄ − ½ = σ/√N × 1.58).
+        assert!((los_fastchess([2, 0, 2, 0, 6]).unwrap() - 0.943077).abs() < 1e-6);
+        let m = mean_score_of_classes([0, 1, 5, 3, 1]).unwrap();
+        assert_eq!(m.los, los_fastchess([0, 1, 5, 3, 1]));
+    }
+
+    #[test]
+    fn los_never_contradicts_the_interval_beside_it() {
+        // Two won pairs: the interval is [~0, 1] (it holds ½) and σ² = 0: no LOS (it printed
+        // 97.7% beside [−1199.8, +1199.8]). Three pairs 1, 1, ¾: σ² > 0 and fastchess's LOS is
+        // 1.000, but the t interval still holds ½, so no LOS either.
+        let two = mean_score_of_classes([0, 0, 0, 0, 2]).unwrap();
+        assert!(two.low <= 0.5, "{two:?}");
+        assert_eq!(two.los, None);
+        let three = mean_score_of_classes([0, 0, 0, 1, 2]).unwrap();
+        assert!(los_fastchess([0, 0, 0, 1, 2]).unwrap() > 0.975);
+        assert!(three.low <= 0.5 && three.los.is_none(), "{three:?}");
+        // Once the interval leaves ½, LOS is shown: 12 pairs of 1 and ¾.
+        let many = mean_score_of_classes([0, 0, 0, 6, 6]).unwrap();
+        assert!(many.low > 0.5 && many.los.unwrap() > 0.975, "{many:?}");
+    }
+
+    #[test]
     fn identical_scores_keep_a_width() {
         let m = mean_score(&[0.5; 4]).unwrap();
         assert_eq!(m.score, 0.5);
         assert!(m.high - m.low > 0.2, "{m:?}");
-        assert!((m.los - 0.5).abs() < 1e-7);
+        assert_eq!(m.los, None, "no spread: fastchess divides by zero");
         assert!(mean_score(&[]).is_none());
         let one = mean_score(&[1.0]).unwrap();
         assert!(one.low < 0.5 && one.high == 1.0, "{one:?}");

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::accuracy::EntrantAccuracy;
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
+use super::places::{self, RankKey, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
 
@@ -29,6 +30,11 @@ pub use super::row::GameRow;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EntrantStanding {
+    /// Place from 1 (see [`super::places`] for the tie-break), shared by equal entrants.
+    #[serde(default)]
+    pub place: u64,
+    #[serde(default)]
+    pub shared_place: bool,
     pub name: String,
     pub games: u64,
     pub wins: u64,
@@ -62,18 +68,39 @@ impl EntrantStanding {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Standings {
-    /// Sorted by Elo, highest first (ties by name).
+    /// Sorted by place (see [`super::places`]), equal entrants by name.
     pub entrants: Vec<EntrantStanding>,
+    /// The winner line: who won, or why no one clearly did.
+    pub winner: Option<Winner>,
     /// Rows (games) counted.
     pub games: u64,
     /// Complete duplicate pairs, each one rating observation.
     pub pairs: u64,
     /// Duplicate pairs with hand results, each one board observation.
     pub board_pairs: u64,
+    /// Duplicate pairs left out of the boards: neither game forfeited and a row without hand
+    /// results (written before they were kept).
+    #[serde(default)]
+    pub pairs_without_boards: u64,
     pub crosstable: Crosstable,
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
+    /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
+    /// that has the schedule: see `tournament::bracket`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bracket: Vec<String>,
+}
+
+/// What an entrant's place is decided on.
+pub fn rank_key(e: &EntrantStanding) -> RankKey {
+    RankKey {
+        name: e.name.clone(),
+        elo: e.elo,
+        wins: e.wins,
+        draws: e.draws,
+        games: e.games,
+    }
 }
 
 /// The rating input derived from the rows: entrant names (order of first appearance in schedule
@@ -134,6 +161,8 @@ pub fn from_totals(t: Totals) -> Standings {
         .iter()
         .zip(&t.counts)
         .map(|(name, c)| EntrantStanding {
+            place: 0,
+            shared_place: false,
             name: name.clone(),
             games: c.games,
             wins: c.wins,
@@ -166,11 +195,8 @@ pub fn from_totals(t: Totals) -> Standings {
             e.board_elo = Some(r);
         }
     }
-    let mut order: Vec<usize> = (0..table.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&table[a], &table[b]);
-        b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name))
-    });
+    let keys: Vec<RankKey> = table.iter().map(rank_key).collect();
+    let order = places::order(&keys);
     let crosstable = Crosstable {
         names: order.iter().map(|&i| t.names[i].clone()).collect(),
         cells: order
@@ -180,15 +206,27 @@ pub fn from_totals(t: Totals) -> Standings {
     };
     let head_to_head = pairwise::head_to_head(&t.names, &t.meetings, &fit, &order);
     let leader = pairwise::leader_note(&t.names, &fit, &order);
-    let entrants = order.iter().map(|&i| table[i].clone()).collect();
+    let mut entrants: Vec<EntrantStanding> = order.iter().map(|&i| table[i].clone()).collect();
+    let sorted: Vec<RankKey> = order.iter().map(|&i| keys[i].clone()).collect();
+    for (e, (place, shared)) in entrants.iter_mut().zip(places::assign(&sorted)) {
+        (e.place, e.shared_place) = (place, shared);
+    }
+    let named: Vec<(&str, u64)> = entrants
+        .iter()
+        .map(|e| (e.name.as_str(), e.place))
+        .collect();
+    let winner = places::winner(&named, leader.as_ref());
     Standings {
         entrants,
+        winner,
         games: t.rows,
         pairs: t.pairs,
         board_pairs: t.board_pairs,
+        pairs_without_boards: t.pairs.saturating_sub(t.board_pairs),
         crosstable,
         head_to_head,
         leader,
+        bracket: Vec::new(),
     }
 }
 
@@ -328,6 +366,82 @@ mod tests {
         let mean: f64 = s.entrants.iter().map(|e| e.elo).sum::<f64>() / 4.0;
         assert!(mean.abs() < 1e-9);
         assert_eq!(s.entrants.last().unwrap().name, "B");
+    }
+
+    #[test]
+    fn tied_entrants_share_a_place() {
+        // A beats B, B beats C, C beats A, one game each way round: all three at 1 win and 1
+        // loss with equal ratings up to rounding noise: they share first place, by name, and
+        // nobody is named the winner. D, who lost all, is 4th (places count past the tie).
+        let mut rows = Vec::new();
+        let mut g = 0;
+        for (x, y) in [("A", "B"), ("B", "C"), ("C", "A")] {
+            rows.push(row(g, None, [x, y, x, y], Some(0), [41, 0]));
+            g += 1;
+        }
+        for x in ["A", "B", "C"] {
+            rows.push(row(g, None, [x, "D", x, "D"], Some(0), [41, 0]));
+            g += 1;
+        }
+        let s = standings(&rows);
+        let places: Vec<(u64, bool, &str)> = s
+            .entrants
+            .iter()
+            .map(|e| (e.place, e.shared_place, e.name.as_str()))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                (1, true, "A"),
+                (1, true, "B"),
+                (1, true, "C"),
+                (4, false, "D")
+            ],
+            "{s:?}"
+        );
+        let w = s.winner.unwrap();
+        assert_eq!(w.champion, None);
+        assert_eq!(
+            w.line,
+            "No clear winner: A, B and C share first place (equal Elo to 0.1 and equal score)."
+        );
+        // Equal Elo to 0.1 but a different score is no tie: the score breaks it (B, with a
+        // win more, is 1st alone; A and C stay equal at 2=).
+        let mut t = s.entrants.clone();
+        t[0].elo = 10.04;
+        t[1].elo = 9.96;
+        t[2].elo = 10.0;
+        t[1].wins += 1;
+        t[1].games += 1;
+        let keys: Vec<RankKey> = t.iter().map(rank_key).collect();
+        let order = places::order(&keys);
+        assert_eq!(t[order[0]].name, "B");
+        let sorted: Vec<RankKey> = order.iter().map(|&i| keys[i].clone()).collect();
+        let placed = places::assign(&sorted);
+        assert_eq!(placed[0], (1, false));
+        assert_eq!(places::rank_cell(placed[1].0, placed[1].1), "2=");
+    }
+
+    #[test]
+    fn the_winner_line() {
+        let rows: Vec<GameRow> = (0..40)
+            .map(|g| row(g, None, ["A", "B", "A", "B"], Some(0), [41, 0]))
+            .collect();
+        let w = standings(&rows).winner.unwrap();
+        assert_eq!(w.champion.as_deref(), Some("A"));
+        assert!(w.clear);
+        assert_eq!(
+            w.line,
+            "Winner: A, ahead of every other entrant beyond chance."
+        );
+        let few = standings(&rows[..1]).winner.unwrap();
+        assert!(!few.clear);
+        assert!(
+            few.line
+                .starts_with("No clear winner: A is first, but its margin over B"),
+            "{}",
+            few.line
+        );
     }
 
     #[test]

@@ -183,7 +183,8 @@ impl Tally {
                 }
             }
         }
-        if let Some(seat) = row.forfeit_seat.filter(|&s| s < 4) {
+        // A game both partnerships forfeited is charged to both (see GameRow::forfeiting_seats).
+        for seat in row.forfeiting_seats() {
             let kind = row.forfeit_kind.clone().unwrap_or_else(|| "unknown".into());
             *self.counts[seats[usize::from(seat)]]
                 .forfeits
@@ -480,5 +481,35 @@ mod tests {
         assert_eq!(most_open, 1);
         assert!(obs.len() <= 5, "{obs:?}");
         assert_eq!(obs.iter().map(|o| o.3).sum::<f64>(), 100_000.0);
+    }
+
+    #[test]
+    fn a_double_forfeit_is_charged_to_both_sides() {
+        // Both partnerships failed the handshake: a draw, forfeit_seat 0 (x) and
+        // also_forfeited 3 (w, rotated partners); a row written before also_forfeited was
+        // kept falls back to the seat after forfeit_seat (y).
+        let mut row = GameRow::sample(0, None, 1, ["x", "y", "z", "w"], None);
+        row.reason = "forfeit".into();
+        row.forfeit_seat = Some(0);
+        row.forfeit_kind = Some("handshake".into());
+        let mut old = row.clone();
+        row.also_forfeited = Some(3);
+        let charged = |r: GameRow| {
+            let mut t = Tally::new();
+            t.push(r);
+            let totals = t.totals();
+            let mut out: Vec<(String, u64)> = totals
+                .names
+                .iter()
+                .zip(&totals.counts)
+                .map(|(n, c)| (n.clone(), c.forfeits.values().sum()))
+                .filter(|x| x.1 > 0)
+                .collect();
+            out.sort();
+            out
+        };
+        assert_eq!(charged(row), [("w".into(), 1), ("x".into(), 1)]);
+        old.game = 1;
+        assert_eq!(charged(old), [("x".into(), 1), ("y".into(), 1)]);
     }
 }

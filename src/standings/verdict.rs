@@ -160,6 +160,7 @@ impl SprtTracker {
             "beta": self.cfg.beta,
             "score": if self.cfg.boards.is_some() { "boards" } else { "results" },
             "scale": self.cfg.boards.map(|b| b.name()),
+            "model": self.cfg.model.name(),
             "units_at_decision": self.decided.map(|d| d.units),
             "games_after_decision": self.decided.map(|d| self.rows_seen - d.rows),
             "llr_all_units": self.current.llr,
@@ -189,6 +190,7 @@ impl SprtTracker {
                 ));
             }
         }
+        text.push_str(&format!("; model: {}", self.cfg.model.describe()));
         text
     }
 }
@@ -239,6 +241,10 @@ mod tests {
         assert_eq!(t.decided().unwrap().units, crossing as usize);
         let text = t.describe();
         assert!(text.starts_with("SPRT: accept H1 (elo1)"), "{text}");
+        assert!(
+            text.ends_with("; model: logistic Elo, fishtest's normal approximation (LLR_alt2)"),
+            "{text}"
+        );
         assert!(
             text.contains(&format!("{} games in flight", game - crossing)),
             "{text}"

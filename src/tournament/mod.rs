@@ -12,10 +12,12 @@
 //! [`swiss_shards`] spreads a Swiss over machines. What the rows mean (ratings, SPRT, boards,
 //! the standings report) is computed in [`crate::standings`], which does no I/O.
 
+pub mod bracket;
 pub mod config;
 pub mod deal_sets;
 pub mod directory;
 pub mod integrity;
+pub mod merge;
 pub mod pool;
 pub mod progress;
 pub mod results;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::directory::{RowCheck, TournamentDir, RESULTS_FILE};
+use super::merge::{self, fingerprint, Conflicts, MergeReport, MergedDir};
 use super::seal::{SealState, Sealer};
 use crate::protocol::FaultKind;
 use crate::record::RecordLine;
@@ -117,6 +118,8 @@ pub struct RecordSummary {
     pub ms: u64,
     /// Timeout faults per seat, whatever the referee did about them.
     pub timeouts: [u32; 4],
+    /// Seats that failed the handshake.
+    pub handshake: [bool; 4],
 }
 
 /// Reads a record's move and fault lines; `None` when it cannot be read.
@@ -146,6 +149,11 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
                 kind: FaultKind::Timeout,
                 ..
             }) => out.timeouts[seat.index()] += 1,
+            Ok(RecordLine::Fault {
+                seat,
+                kind: FaultKind::Handshake,
+                ..
+            }) => out.handshake[seat.index()] = true,
             _ => {}
         }
     }
@@ -172,14 +180,18 @@ pub fn merged_stream(
     Ok(merged_stream_sealed(dirs, check, false, each)?.0)
 }
 
+/// The sandboxes, each directory's seal state and what was merged.
+pub type MergedStream = (Vec<String>, Vec<Option<SealState>>, MergeReport);
+
 /// [`merged_stream`], also giving each directory's hash state to seal its rows with (see
-/// [`TournamentDir::stream_rows`]).
+/// [`TournamentDir::stream_rows`]) and what was merged (see [`super::merge`]). Two directories
+/// of one command that hold one game with different results are refused.
 pub fn merged_stream_sealed(
     dirs: &[PathBuf],
     check: RowCheck,
     hash_trusted: bool,
     mut each: impl FnMut(GameRow),
-) -> Result<(Vec<String>, Vec<Option<SealState>>), String> {
+) -> Result<MergedStream, String> {
     let opened = dirs
         .iter()
         .map(|d| TournamentDir::open(d))
@@ -191,21 +203,32 @@ pub fn merged_stream_sealed(
         if !sandboxes.contains(&label) {
             sandboxes.push(label);
         }
-        configs.push(v);
+        configs.push((v, d.config().clone()));
     }
-    let same = configs.windows(2).all(|w| w[0] == w[1]);
-    let mut counted = super::integrity::GameSet::default();
+    let same = configs.windows(2).all(|w| w[0].0 == w[1].0);
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let mut conflicts = Conflicts::default();
     let mut seals = Vec::new();
-    for d in &opened {
+    let mut merged = Vec::new();
+    for (i, d) in opened.iter().enumerate() {
+        let mut counted = 0;
         let read = d.stream_rows(check, hash_trusted, |r| {
-            if !same || counted.insert(r.game) {
+            if !same || conflicts.check(i, &names, &r)? {
+                counted += 1;
                 each(r);
             }
             Ok(())
         })?;
+        merged.push(MergedDir {
+            dir: names[i].clone(),
+            command: fingerprint(&configs[i].0),
+            shard: configs[i].1["shard"].as_str().map(String::from),
+            rows: read.rows,
+            counted,
+        });
         seals.push(read.seal);
     }
-    Ok((sandboxes, seals))
+    Ok((sandboxes, seals, merge::report(merged, &configs)))
 }
 
 /// A `tournament.json` without what shards of one tournament may differ in (`shard`, the

@@ -20,7 +20,7 @@ use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
 use super::progress::{Progress, Snapshot};
 use super::results::{record_path, record_summary, ResultsFile};
-use super::schedule::{GameScore, GameSpec, Schedule, Unit};
+use super::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
@@ -87,6 +87,8 @@ pub struct RunSummary {
     /// The test, its verdict fixed at the first crossing.
     pub sprt: Option<SprtTracker>,
     pub champion: Option<Unit>,
+    /// A knockout's or king of the hill's finished matches.
+    pub bracket: Vec<MatchOutcome>,
     /// Bot processes started, and games given to a process kept from an earlier game.
     pub processes: ProcessCount,
     /// Games of other shards the schedule reached but nobody has played (`only_shard`).
@@ -353,6 +355,7 @@ pub fn run(
         interrupted: stop.load(Ordering::SeqCst),
         sprt: s.sprt,
         champion: s.schedule.champion(),
+        bracket: s.schedule.bracket(),
         processes: s.processes,
         missing: s.missing,
     })
@@ -560,11 +563,28 @@ fn play_one(
         referee_us_per_move,
         deals: fingerprint,
         forfeit_kind: r.forfeit.as_ref().map(|f| f.kind.to_string()),
-        timeouts: summary.map_or([0; 4], |s| s.timeouts),
+        timeouts: summary.as_ref().map_or([0; 4], |s| s.timeouts),
+        also_forfeited: also_forfeited(r, summary.as_ref()),
         hand_deltas,
         hand_dealers,
         accuracy: cfg.analyze.then(|| analysed(&record)).flatten(),
     })
+}
+
+/// A game both partnerships forfeited at the handshake (a draw): a seat of the other
+/// partnership than the recorded forfeit's that failed the handshake too.
+fn also_forfeited(
+    r: &crate::protocol::GameEndMsg,
+    summary: Option<&super::results::RecordSummary>,
+) -> Option<u8> {
+    let first = r.forfeit.as_ref()?.seat.index();
+    if r.winner.is_some() {
+        return None;
+    }
+    let failed = summary?.handshake;
+    (0..4)
+        .find(|&s| s % 2 != first % 2 && failed[s])
+        .map(|s| s as u8)
 }
 
 /// The game's double-dummy accuracy; a failed analysis is said and leaves the row without it.

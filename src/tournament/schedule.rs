@@ -195,6 +195,23 @@ pub fn check(plan: &Plan) -> Result<(), String> {
 struct Match {
     sides: [usize; 2],
     games: Vec<u64>,
+    /// Knockout: the round from 1; king of the hill: the match from 1; Swiss: the round.
+    round: u64,
+}
+
+/// A finished match of a knockout or king of the hill, as its bracket shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchOutcome {
+    pub round: u64,
+    pub sides: [Unit; 2],
+    /// Half points (2 a game won, 1 a draw) and team points of each side.
+    pub half_points: [u32; 2],
+    pub points: [i64; 2],
+    /// The side (0 or 1) that went through.
+    pub winner: usize,
+    /// What decided it: `games`, `team points`, or `bot order` (equal in both: the side
+    /// whose entrant comes first in --bot order goes through).
+    pub decided_by: &'static str,
 }
 
 enum Stage {
@@ -297,7 +314,7 @@ impl Schedule {
                 s.swiss_round(1);
             }
             Format::KingOfTheHill => {
-                let m = s.add_match([0, 1]);
+                let m = s.add_match([0, 1], 1);
                 s.stage = Stage::Hill {
                     current: m,
                     next: 2,
@@ -424,7 +441,33 @@ impl Schedule {
         self.champion.map(|u| self.units[u])
     }
 
-    fn add_match(&mut self, sides: [usize; 2]) -> usize {
+    /// The finished matches in the order they were made, with how each was decided.
+    pub fn bracket(&self) -> Vec<MatchOutcome> {
+        (0..self.matches.len())
+            .filter_map(|m| {
+                let (half_points, points) = self.match_tally(m)?;
+                let sides = self.matches[m].sides;
+                let winner = usize::from(self.match_winner(m)? != sides[0]);
+                let decided_by = if half_points[0] != half_points[1] {
+                    "games"
+                } else if points[0] != points[1] {
+                    "team points"
+                } else {
+                    "bot order"
+                };
+                Some(MatchOutcome {
+                    round: self.matches[m].round,
+                    sides: sides.map(|u| self.units[u]),
+                    half_points,
+                    points,
+                    winner,
+                    decided_by,
+                })
+            })
+            .collect()
+    }
+
+    fn add_match(&mut self, sides: [usize; 2], round: u64) -> usize {
         let [a, b] = sides;
         let mut games = Vec::new();
         for k in 0..self.plan.games {
@@ -454,7 +497,11 @@ impl Schedule {
                 self.queue.push_back(spec);
             }
         }
-        self.matches.push(Match { sides, games });
+        self.matches.push(Match {
+            sides,
+            games,
+            round,
+        });
         self.matches.len() - 1
     }
 
@@ -465,8 +512,9 @@ impl Schedule {
             return;
         }
         let mut matches = Vec::new();
+        let round = self.matches.last().map_or(1, |m| m.round + 1);
         for two in alive.chunks_exact(2) {
-            matches.push(self.add_match([two[0], two[1]]));
+            matches.push(self.add_match([two[0], two[1]], round));
         }
         let bye = (alive.len() % 2 == 1).then(|| alive[alive.len() - 1]);
         self.stage = Stage::Knockout { matches, bye };
@@ -489,7 +537,7 @@ impl Schedule {
             .iter()
             .map(|&[a, b]| {
                 self.met.insert((a.min(b), a.max(b)));
-                self.add_match([a, b])
+                self.add_match([a, b], round)
             })
             .collect();
         if let Some(b) = pairing.bye {
@@ -556,7 +604,7 @@ impl Schedule {
                 let next = *next;
                 if let Some(king) = self.match_winner(*current) {
                     if next < self.units.len() {
-                        let m = self.add_match([king, next]);
+                        let m = self.add_match([king, next], self.matches.len() as u64 + 1);
                         self.stage = Stage::Hill {
                             current: m,
                             next: next + 1,
@@ -601,194 +649,5 @@ impl Schedule {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn plan(entrants: usize, format: Format, partners: Partners, duplicate: bool) -> Plan {
-        Plan {
-            entrants,
-            format,
-            partners,
-            games: 2,
-            duplicate,
-            seed: 7,
-            rounds: if format == Format::Swiss { 3 } else { 0 },
-        }
-    }
-
-    fn drain(s: &mut Schedule, win: impl Fn(&GameSpec) -> Option<u8>) -> Vec<GameSpec> {
-        let mut all = Vec::new();
-        while let Some(g) = s.next_game() {
-            let winner = win(&g);
-            s.finished(
-                g.game,
-                GameScore {
-                    winner,
-                    team_scores: [0, 0],
-                },
-            );
-            all.push(g);
-        }
-        assert!(s.is_done());
-        all
-    }
-
-    #[test]
-    fn round_robin_duplicate_pairs_swap_sides_on_the_same_seed() {
-        let mut s = Schedule::new(plan(3, Format::RoundRobin, Partners::Own, true)).unwrap();
-        assert_eq!(s.total_games(), 3 * 2 * 2);
-        let games = drain(&mut s, |_| Some(0));
-        assert_eq!(games.len(), 12);
-        for two in games.chunks(2) {
-            assert_eq!(two[0].seed, two[1].seed);
-            assert_eq!(two[0].pair, two[1].pair);
-            assert_eq!(two[0].sides, [two[1].sides[1], two[1].sides[0]]);
-            assert_eq!(two[0].seats[0], two[1].seats[1]);
-        }
-        let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
-        assert_eq!(seeds.len(), 6);
-    }
-
-    #[test]
-    fn knockout_and_hill_crown_the_winner() {
-        // The unit with the highest index always wins.
-        let top = |g: &GameSpec| Some(if g.sides[0] > g.sides[1] { 0 } else { 1 });
-        let mut k = Schedule::new(plan(5, Format::Knockout, Partners::Own, true)).unwrap();
-        let n = drain(&mut k, top).len() as u64;
-        assert_eq!(k.champion(), Some([4, 4]));
-        assert_eq!(n, k.total_games());
-        let mut h = Schedule::new(plan(4, Format::KingOfTheHill, Partners::Own, true)).unwrap();
-        let n = drain(&mut h, top).len() as u64;
-        assert_eq!(h.champion(), Some([3, 3]));
-        assert_eq!(n, h.total_games());
-        // All draws with equal points: entrant order decides.
-        let mut k = Schedule::new(plan(4, Format::Knockout, Partners::Own, true)).unwrap();
-        drain(&mut k, |_| None);
-        assert_eq!(k.champion(), Some([0, 0]));
-    }
-
-    #[test]
-    fn deal_set_seeds_differ_and_repeat() {
-        assert_eq!(deal_set_seed(1, 5), deal_set_seed(1, 5));
-        assert_ne!(deal_set_seed(1, 5), deal_set_seed(1, 6));
-        assert_ne!(deal_set_seed(1, 5), deal_set_seed(2, 5));
-    }
-
-    /// Plays a Swiss schedule to the end with results from `seed`; returns the games and the
-    /// rounds' matches (as unit pairs) and byes.
-    fn swiss(units: usize, rounds: u64, seed: u64) -> (Vec<GameSpec>, Schedule) {
-        let mut p = plan(units, Format::Swiss, Partners::Own, true);
-        p.rounds = rounds;
-        p.games = 1;
-        let mut s = Schedule::new(p).unwrap();
-        let games = drain(&mut s, |g| {
-            let h = deal_set_seed(seed, g.game);
-            match h % 5 {
-                0 => None,
-                1 | 2 => Some(0),
-                _ => Some(1),
-            }
-        });
-        (games, s)
-    }
-
-    fn rounds_of(games: &[GameSpec], per_round: usize) -> Vec<Vec<[usize; 2]>> {
-        games
-            .chunks(per_round * 2)
-            .map(|r| {
-                r.chunks(2)
-                    .map(|m| {
-                        let mut x = m[0].sides;
-                        x.sort_unstable();
-                        x
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn swiss_needs_rounds() {
-        let mut p = plan(4, Format::Swiss, Partners::Own, true);
-        p.rounds = 0;
-        assert!(Schedule::new(p).err().unwrap().contains("--rounds"));
-        let mut p = plan(4, Format::RoundRobin, Partners::Own, true);
-        p.rounds = 2;
-        assert!(Schedule::new(p).is_err());
-    }
-
-    #[test]
-    fn swiss_pairs_score_groups() {
-        // Eight partnerships, the higher unit index always wins: after round 1 the four
-        // winners (2 points each) meet each other in round 2, the four losers each other.
-        let mut p = plan(8, Format::Swiss, Partners::Own, true);
-        p.rounds = 2;
-        p.games = 1;
-        let mut s = Schedule::new(p).unwrap();
-        let top = |g: &GameSpec| Some(if g.sides[0] > g.sides[1] { 0 } else { 1 });
-        let games = drain(&mut s, top);
-        assert_eq!(games.len() as u64, s.total_games());
-        let rounds = rounds_of(&games, 4);
-        let winners: Vec<usize> = rounds[0].iter().map(|m| m[1]).collect();
-        for m in &rounds[1] {
-            assert_eq!(
-                winners.contains(&m[0]),
-                winners.contains(&m[1]),
-                "round 2 mixes score groups: {rounds:?}"
-            );
-        }
-        // Points: a winner of both rounds has 2 games won in each = 8 half points.
-        assert_eq!(s.swiss_half_points().iter().max(), Some(&8));
-    }
-
-    #[test]
-    fn a_swiss_of_thirty() {
-        // The organiser's case: 30 partnerships, 7 rounds, 15 matches a round, no repeats.
-        let (games, s) = swiss(30, 7, 5);
-        assert_eq!(games.len() as u64, s.total_games());
-        let mut met = HashSet::new();
-        for round in rounds_of(&games, 15) {
-            assert_eq!(round.len(), 15);
-            for m in round {
-                assert!(met.insert((m[0], m[1])), "{m:?} met twice");
-            }
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn swiss_properties(units in 3usize..13, rounds in 1u64..7, seed in 0u64..1000) {
-            let (games, s) = swiss(units, rounds, seed);
-            let per_round = units / 2;
-            proptest::prop_assert_eq!(games.len() as u64, s.total_games());
-            let all = rounds_of(&games, per_round);
-            proptest::prop_assert_eq!(all.len() as u64, rounds);
-            let mut met = HashSet::new();
-            let mut byes = vec![0usize; units];
-            for (r, round) in all.iter().enumerate() {
-                // Everyone plays once a round, but for one bye when the count is odd.
-                let mut seen: Vec<usize> = round.iter().flatten().copied().collect();
-                seen.sort_unstable();
-                seen.dedup();
-                proptest::prop_assert_eq!(seen.len(), 2 * per_round);
-                if units % 2 == 1 {
-                    let bye = (0..units).find(|u| !seen.contains(u)).unwrap();
-                    byes[bye] += 1;
-                    // No second bye before everyone has had one.
-                    proptest::prop_assert!(byes[bye] <= r / units + 1, "{:?}", byes);
-                }
-                // No repeat while a repeat-free pairing must exist (Dirac: each player has
-                // met at most r others, fewer than half the field).
-                for m in round {
-                    let fresh = met.insert((m[0], m[1]));
-                    if r < (units - 1) / 2 {
-                        proptest::prop_assert!(fresh, "repeat {:?} in round {}", m, r + 1);
-                    }
-                }
-            }
-            // Deterministic: the same plan and results give the same games.
-            let (again, _) = swiss(units, rounds, seed);
-            proptest::prop_assert_eq!(games, again);
-        }
-    }
-}
+#[path = "schedule_tests.rs"]
+mod tests;

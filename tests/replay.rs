@@ -124,10 +124,16 @@ fn check_json_matches_record(record: &Path) {
             .filter(|m| m["decision"] == "play")
             .map(|m| &m["move"])
             .collect();
+        // A hand cut short in the middle of a trick ends with its unfinished trick.
         let trick_cards: Vec<&Value> = h["tricks"]
             .as_array()
             .unwrap()
             .iter()
+            .chain(
+                h["unfinished_trick"]
+                    .as_object()
+                    .map(|_| &h["unfinished_trick"]),
+            )
             .flat_map(|t| t["cards"].as_array().unwrap())
             .collect();
         assert_eq!(trick_cards, plays, "tricks of hand {n}");
@@ -470,6 +476,46 @@ fn games_with_faults_replay() {
     let mut t = lines.clone();
     t.remove(i);
     assert_fails_at(&scratch, "no-fault.jsonl", &t, i + 1, "");
+}
+
+/// A game forfeited in the middle of a trick: `replay --json` holds the cards on the table
+/// (they are in its moves), as `unfinished_trick`, and the transcript shows them.
+#[test]
+fn a_forfeit_in_the_middle_of_a_trick_keeps_the_trick() {
+    let scratch = Scratch::new("mid-trick");
+    let b = random_bot();
+    // Seat 1 sends garbage at its 17th request: with these public deals, in the first trick of
+    // hand 2 (cards already on the table).
+    let g = format!("python3 {} garbage 17", root().join(FAULT_BOT).display());
+    let record = scratch.path("mid.jsonl");
+    play(
+        &record,
+        [&b, &g, &b, &b],
+        &["--rules", "classic", "--seed", "5", "--public-deals"],
+    );
+    let lines: Vec<Value> = raw_lines(&record).iter().map(|l| parse(l)).collect();
+    let last_hand =
+        lines.iter().rev().find(|l| l["type"] == "deal").unwrap()["hand_number"].clone();
+    let plays = lines
+        .iter()
+        .filter(|l| l["type"] == "move" && l["decision"] == "play" && l["hand_number"] == last_hand)
+        .count();
+    assert!(
+        plays % 4 != 0,
+        "the test needs a game forfeited in the middle of a trick ({plays} cards played)"
+    );
+    check_json_matches_record(&record);
+    let out = replay(&record, &["--json"]);
+    let game: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let hand = game["hands"].as_array().unwrap().last().unwrap();
+    let t = &hand["unfinished_trick"];
+    assert_eq!(t["cards"].as_array().unwrap().len(), plays % 4, "{t}");
+    assert_eq!(t["number"], plays / 4 + 1, "{t}");
+    let text = stdout(&replay(&record, &[]));
+    assert!(
+        text.contains(&format!("  trick {}: ", plays / 4 + 1)) && text.contains("(unfinished)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -132,6 +132,15 @@ pub fn hand_text(g: &VerifiedGame, h: &VerifiedHand) -> String {
             t.winner
         );
     }
+    if let Some(t) = &h.unfinished_trick {
+        let plays: Vec<String> = t
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{} {c}", t.leader.plus(i)))
+            .collect();
+        let _ = writeln!(s, "  trick {}: {} (unfinished)", t.number, plays.join(", "));
+    }
     if h.moves.iter().any(|m| m.substituted) {
         let _ = writeln!(
             s,

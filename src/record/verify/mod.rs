@@ -18,8 +18,8 @@ use super::reader::{
     header_of, line_err as err, parse_record, read_record, LineError, NumberedLine, ReadError,
 };
 use super::verified::{
-    result_text, ContractInfo, FaultEntry, MoveEntry, SeatMove, TrickInfo, VerifiedGame,
-    VerifiedHand,
+    result_text, ContractInfo, FaultEntry, MoveEntry, SeatMove, TrickInfo, UnfinishedTrick,
+    VerifiedGame, VerifiedHand,
 };
 use crate::protocol::{FaultAction, FaultKind, FaultPolicy, ForfeitInfo, GameEndMsg, HandEndMsg};
 use crate::rules::{
@@ -265,6 +265,7 @@ impl Replayer {
             bids: individual.then_some(BySeat([None; 4])),
             trump: None,
             tricks: Vec::new(),
+            unfinished_trick: None,
             moves: Vec::new(),
             faults: Vec::new(),
             end: None,
@@ -359,6 +360,11 @@ impl Replayer {
                 winner,
             });
         }
+        vh.unfinished_trick = (!h.trick.is_empty()).then(|| UnfinishedTrick {
+            number: vh.tricks.len() as u8 + 1,
+            leader: h.trick.leader,
+            cards: h.trick.plays().map(|(_, c)| c).collect(),
+        });
         if let Some(result) = applied.hand {
             self.expect =
                 Expect::HandEnd(Box::new(crate::protocol::hand_end_msg(&self.game, &result)));

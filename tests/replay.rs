@@ -299,6 +299,41 @@ fn forty_one_games_replay_and_tampering_is_caught() {
     preset_game("41", "14");
 }
 
+/// hand_end's slow_play_penalty (protocol.md 4.3) is checked like every field, and a record
+/// written before it existed (no such field) still replays.
+#[test]
+fn slow_play_penalty_is_checked_and_older_records_without_it_replay() {
+    let scratch = Scratch::new("slow-play-field");
+    let record = scratch.path("game.jsonl");
+    let b = random_bot();
+    play(
+        &record,
+        [&b, &b, &b, &b],
+        &["--rules", "400", "--seed", "15"],
+    );
+    let lines = raw_lines(&record);
+    let i = lines
+        .iter()
+        .position(|l| l.contains("\"slow_play_penalty\":[false,false,false,false]"))
+        .expect("a hand_end with the field");
+    let old: Vec<String> = lines
+        .iter()
+        .map(|l| l.replace("\"slow_play_penalty\":[false,false,false,false],", ""))
+        .collect();
+    assert!(!old.join("\n").contains("slow_play_penalty"));
+    let path = scratch.path("old.jsonl");
+    std::fs::write(&path, old.join("\n") + "\n").unwrap();
+    let out = replay(&path, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut t = lines.clone();
+    t[i] = t[i].replacen(
+        "\"slow_play_penalty\":[false,false,false,false]",
+        "\"slow_play_penalty\":[true,false,false,false]",
+        1,
+    );
+    assert_fails_at(&scratch, "tampered.jsonl", &t, i + 1, "slow_play_penalty");
+}
+
 #[test]
 fn the_transcript_shows_hands_auctions_tricks_and_scores() {
     let scratch = Scratch::new("transcript");

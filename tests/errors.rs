@@ -323,3 +323,68 @@ fn a_bot_that_cannot_start_is_refused_before_anything_is_written() {
     );
     assert!(!out.exists(), "nothing is played");
 }
+
+/// Issue 24 point 9: a bad value in a config file is blamed on the file and its key (not on a
+/// flag the user never typed), a mistyped key gets a did-you-mean, a rules file without a
+/// preset says so, and a missing file is said without "(os error 2)".
+#[test]
+fn config_messages_name_the_file_and_key() {
+    let s = Scratch::new("config-messages");
+    let cfg = s.path("t.toml");
+    std::fs::write(&cfg, "games = \"two\"\n").unwrap();
+    let out = s.path("out");
+    let o = tarneeb(&[
+        "tournament",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{}: games = \"two\": ", cfg.display())),
+        "{err}"
+    );
+    assert!(!err.contains("--games <GAMES>"), "not the flag: {err}");
+    std::fs::write(&cfg, "gamez = 2\n").unwrap();
+    let o = tarneeb(&[
+        "tournament",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown key \"gamez\" (did you mean \"games\"?)"),
+        "{err}"
+    );
+    let rules = s.path("r.json");
+    std::fs::write(&rules, r#"{"target": 31}"#).unwrap();
+    let o = tarneeb(&["rules", rules.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no \"preset\""), "{err}");
+    assert!(!err.contains("missing field"), "{err}");
+    let missing = s.path("nothing-here");
+    for args in [
+        vec!["rules", "x.json"],
+        vec!["replay", "x.jsonl"],
+        vec!["tournament", "--config", "x.toml", "--out", "o"],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match *a {
+                "x.json" | "x.jsonl" | "x.toml" | "o" => missing.join(a).display().to_string(),
+                other => other.to_string(),
+            })
+            .collect();
+        let o = tarneeb(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("No such file or directory"), "{args:?}: {err}");
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+}

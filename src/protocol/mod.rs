@@ -15,7 +15,7 @@ mod printable;
 
 pub use fault_policy::FaultPolicy;
 pub use game_name::{game_name, GameName};
-pub use printable::{has_controls, printable};
+pub use printable::{has_controls, io_text, printable};
 
 pub(crate) use hot_json::move_event as write_move_event;
 

@@ -31,6 +31,13 @@ impl Table<'_, '_> {
         kind: FaultKind,
         detail: String,
     ) -> Result<Option<Forfeit>, RefereeError> {
+        // A bot that died as the referee was interrupted (Ctrl-C at a human seat's prompt
+        // reaches that seat first) is part of the interrupt, not a crash.
+        if matches!(kind, FaultKind::Exited | FaultKind::Handshake)
+            && self.stop.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return self.abort("interrupted by a signal");
+        }
         let team = seat.team();
         self.faults[team.index()] += 1;
         self.seats[seat.index()].faulted = true;

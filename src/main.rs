@@ -22,9 +22,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cli = match cli::Cli::try_parse_from(args) {
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
+            // A bad value from a --config file is blamed on the file and its key, not on a
+            // flag the user never typed.
+            if let Some(blamed) = config_value_error(&args, &e) {
+                eprintln!("tarneeb: {blamed}");
+                return ExitCode::from(2);
+            }
             let _ = e.print();
             return if e.use_stderr() {
                 ExitCode::from(2)
@@ -42,4 +48,24 @@ fn main() -> ExitCode {
             cli::exit_code(&e)
         }
     }
+}
+
+/// `tournament.toml: games = "two": invalid digit found in string` for a value clap refused
+/// that came from the config file, or `None`.
+fn config_value_error(args: &[std::ffi::OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let flag = match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(s) => s.split(' ').next()?.to_string(),
+        _ => return None,
+    };
+    let value = match e.get(ContextKind::InvalidValue)? {
+        ContextValue::String(s) => s.clone(),
+        _ => return None,
+    };
+    let place = tarneeb_referee::tournament::config::blame(args, &flag, &value)?;
+    let why = std::error::Error::source(e)
+        .map_or_else(|| "not a valid value".to_string(), |s| s.to_string());
+    Some(format!(
+        "{place}: {why} (the key takes what the flag {flag} takes: `tarneeb tournament --help`)"
+    ))
 }

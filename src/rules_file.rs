@@ -14,11 +14,8 @@ use crate::rules::{Rules, PRESETS};
 pub enum RulesInputError {
     #[error("unknown rules preset '{0}'{}: use one of classic, egyptian, 400, 41, or a path to a JSON rules file", did_you_mean(.0, &PRESETS).map(|p| format!(" (did you mean '{p}'?)")).unwrap_or_default())]
     UnknownPreset(String),
-    #[error("cannot read rules file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read rules file {path}: {}", crate::protocol::io_text(error))]
+    Read { path: String, error: std::io::Error },
     #[error("rules file {path} is not valid JSON: {source}")]
     Json {
         path: String,
@@ -37,9 +34,9 @@ pub fn load(arg: &str) -> Result<Rules, RulesInputError> {
     if !path.exists() && !arg.contains('/') && !arg.ends_with(".json") {
         return Err(RulesInputError::UnknownPreset(arg.to_string()));
     }
-    let text = std::fs::read_to_string(path).map_err(|source| RulesInputError::Read {
+    let text = std::fs::read_to_string(path).map_err(|error| RulesInputError::Read {
         path: arg.to_string(),
-        source,
+        error,
     })?;
     from_json_text(&text, arg)
 }
@@ -85,6 +82,24 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
             return Err(invalid(format!(
                 "option 'preset': expected a preset name string, got {other}"
             )))
+        }
+        // Without a preset the rules must be complete (as `tarneeb rules` prints them and
+        // records hold): one that is not was most likely meant to change a preset.
+        None if !(changes.contains_key("max-hands")
+            && (changes.contains_key("contract") || changes.contains_key("individual"))) =>
+        {
+            let keys: Vec<&str> = changes.keys().map(String::as_str).collect();
+            return Err(invalid(format!(
+                "no \"preset\": a rules file names the preset it changes, like {{\"preset\": \"classic\", {}}}; without one it must give every option, as `tarneeb rules classic` prints them",
+                if keys.is_empty() {
+                    "\"target\": 41".to_string()
+                } else {
+                    keys.iter()
+                        .map(|k| format!("\"{k}\": ..."))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )));
         }
         None => Value::Object(changes),
     };

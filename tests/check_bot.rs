@@ -16,12 +16,41 @@ fn check_bot(bot: &str, extra: &[&str]) -> Output {
     tarneeb(&args)
 }
 
-/// The report's block for the check named `name`: its verdict line and detail lines.
+/// The report's streamed block for the check named `name`: its verdict line and the lines
+/// under it (a pass's notes, a failure's cause).
 fn block<'a>(report: &'a str, name: &str) -> Vec<&'a str> {
     let mut lines = report.lines().skip_while(|l| !l.contains(name));
     let mut out: Vec<&str> = lines.next().into_iter().collect();
     out.extend(lines.take_while(|l| l.starts_with("        ")));
     out
+}
+
+/// The failures section's group that holds the check named `name` (in its `in:` list or as
+/// its example): its header, the example's details and the hint.
+fn group<'a>(report: &'a str, name: &str) -> Vec<&'a str> {
+    let section: Vec<&str> = report
+        .lines()
+        .skip_while(|l| *l != "failures:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    for l in section {
+        if l.starts_with("  ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_digit) {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(l);
+        }
+    }
+    groups
+        .into_iter()
+        .find(|g| {
+            g.iter().any(|l| {
+                (l.starts_with("    in: ") || l.starts_with("    example: ")) && l.contains(name)
+            })
+        })
+        .unwrap_or_default()
 }
 
 fn assert_passes(bot: &str, extra: &[&str]) {
@@ -216,12 +245,13 @@ fn bots_broken_one_way_each_fail_with_the_triggering_message() {
         );
         let out = stdout(&o);
         assert_eq!(o.status.code(), Some(1), "{bot}:\n{out}");
-        let b = block(&out, check);
         assert!(
-            b.first().is_some_and(|l| l.starts_with("FAIL")),
+            out.lines()
+                .any(|l| l.starts_with("FAIL  ") && l.contains(check)),
             "{bot}: {check} fails:\n{out}"
         );
-        let text = b.join("\n");
+        let text = group(&out, check).join("\n");
+        assert!(text.contains("    hint: "), "{bot}: a hint:\n{out}");
         for w in want {
             assert!(
                 text.contains(w),
@@ -230,5 +260,102 @@ fn bots_broken_one_way_each_fail_with_the_triggering_message() {
         }
         assert!(out.contains("summary: ") && out.contains("failed"), "{out}");
     }
+    common::assert_no_leftovers(&s.marker);
+}
+
+/// Issue 24 point 2: check-bot says each check's result as it finishes (name, result, time),
+/// tells a failure shared by many checks once with one example, and its hint names the likely
+/// cause from what was seen: a bot that never flushes wrote nothing at all, so: flush.
+#[test]
+fn a_bot_that_never_flushes_is_reported_as_it_goes_grouped_with_the_flush_hint() {
+    use std::io::BufRead;
+    let s = Scratch::new("check-noflush");
+    let out_dir = s.path("out");
+    let bot = python_bot("tests/bots/broken_bot.py", &["no-flush", &s.marker]);
+    let mut child = common::command()
+        .args(["check-bot", &bot, "--rules", "classic", "--games", "1"])
+        .args(["--handshake-timeout", "3s", "--out"])
+        .arg(&out_dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let first_result = line.starts_with("FAIL  ") || line.starts_with("pass  ");
+        seen.push(line);
+        if first_result {
+            break;
+        }
+    }
+    // Streamed: when the first result is out, the later scenarios have not been played (each
+    // waits out the 3 s handshake), so their records do not exist yet.
+    let records = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "jsonl")
+        })
+        .count();
+    assert!(
+        records <= 2,
+        "the first result came after {records} games: {seen:?}"
+    );
+    seen.extend(lines.map(Result::unwrap));
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    let out = seen.join("\n");
+    let streamed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL  ")).collect();
+    assert_eq!(streamed.len(), 5, "one line per scenario: {out}");
+    for l in &streamed {
+        assert!(l.ends_with(" s)"), "its time: {l}");
+    }
+    let g = group(&out, "classic: game 1");
+    assert!(
+        g.first()
+            .is_some_and(|h| h.starts_with("  5 checks: handshake: no hello reply")),
+        "one group for the five: {out}"
+    );
+    assert_eq!(
+        out.matches("    example: ").count(),
+        1,
+        "one example: {out}"
+    );
+    let hint = g.iter().find(|l| l.starts_with("    hint: ")).unwrap();
+    assert!(
+        hint.contains("wrote nothing at all") && hint.contains("flush stdout"),
+        "{hint}"
+    );
+    assert!(!out.contains("--sandbox none"), "not the sandbox: {out}");
+    common::assert_no_leftovers(&s.marker);
+}
+
+/// `--fail-fast` stops at the first failure; a program that cannot start is a usage error,
+/// said once, exit 2, as for `play`.
+#[test]
+fn fail_fast_stops_at_the_first_failure_and_a_missing_program_is_exit_2() {
+    let s = Scratch::new("check-fast");
+    let bot = python_bot("tests/bots/broken_bot.py", &["no-flush", &s.marker]);
+    let o = check_bot(
+        &bot,
+        &["--games", "1", "--handshake-timeout", "1s", "--fail-fast"],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("FAIL  ")).count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("stopped after 1 of "), "{out}");
+    assert!(out.contains("--fail-fast"), "{out}");
+    let o = check_bot("/nonexistent/tarneeb-bot", &[]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("cannot start bot").count(), 1, "{err}");
+    assert!(stdout(&o).is_empty(), "no check was run: {}", stdout(&o));
     common::assert_no_leftovers(&s.marker);
 }

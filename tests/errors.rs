@@ -125,6 +125,66 @@ fn a_handshake_failure_quotes_the_bots_stderr_and_names_its_log() {
     );
 }
 
+/// Issue 24 point 3: a fault's message leads with its cause, then the evidence (the stderr
+/// tail, once), then the fix; the sandbox's paragraph only when the evidence points there.
+#[test]
+fn a_fault_says_its_cause_the_stderr_tail_once_and_the_sandbox_only_when_likely() {
+    let s = Scratch::new("fault-shape");
+    let sandboxed = common::have_bwrap();
+    // A bot that never flushes: silence, an empty stderr: the fix is the flush.
+    let record = s.path("noflush.jsonl");
+    let noflush = python_bot("tests/bots/broken_bot.py", &["no-flush"]);
+    let o = play(&record, &["--handshake-timeout", "2s"], &[&noflush]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let first = out.lines().find(|l| l.starts_with("forfeit: ")).unwrap();
+    assert!(
+        first.ends_with("handshake: no hello reply within the handshake timeout of 2000 ms"),
+        "the cause alone on the first line: {out}"
+    );
+    assert!(out.contains("  it wrote nothing to stderr"), "{out}");
+    assert!(
+        out.contains("  fix: answer hello") && out.contains("flush stdout"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("sandbox"),
+        "nothing points at the sandbox: {out}"
+    );
+    // A bot that crashes with a traceback: the tail once, no sandbox paragraph.
+    let record = s.path("crash.jsonl");
+    let crash =
+        "python3 -c 'import sys; sys.stderr.write(\"Traceback: KeyError boom\\n\"); sys.exit(3)'";
+    let o = play(&record, &[], &[crash]);
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("KeyError boom").count(),
+        1,
+        "the tail once: {out}"
+    );
+    assert_eq!(out.matches("last lines of its stderr").count(), 1, "{out}");
+    assert!(out.contains("  fix: its stderr above"), "{out}");
+    assert!(
+        !out.contains("sandbox"),
+        "nothing points at the sandbox: {out}"
+    );
+    // A denial in its stderr: in a sandbox, the sandbox's paragraph follows.
+    let record = s.path("denied.jsonl");
+    let denied = "python3 -c 'import sys; sys.stderr.write(\"PermissionError: Permission denied: /home/me/w\\n\"); sys.exit(1)'";
+    let o = play(&record, &[], &[denied]);
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("Permission denied").count(),
+        1,
+        "the tail once: {out}"
+    );
+    assert_eq!(
+        out.contains("  the bot ran in the sandbox") && out.contains("try --sandbox none"),
+        sandboxed,
+        "{out}"
+    );
+}
+
 #[test]
 fn debug_output_on_stdout_is_told_to_go_to_stderr() {
     let s = Scratch::new("not-json");
@@ -262,4 +322,69 @@ fn a_bot_that_cannot_start_is_refused_before_anything_is_written() {
         stderr(&o)
     );
     assert!(!out.exists(), "nothing is played");
+}
+
+/// Issue 24 point 9: a bad value in a config file is blamed on the file and its key (not on a
+/// flag the user never typed), a mistyped key gets a did-you-mean, a rules file without a
+/// preset says so, and a missing file is said without "(os error 2)".
+#[test]
+fn config_messages_name_the_file_and_key() {
+    let s = Scratch::new("config-messages");
+    let cfg = s.path("t.toml");
+    std::fs::write(&cfg, "games = \"two\"\n").unwrap();
+    let out = s.path("out");
+    let o = tarneeb(&[
+        "tournament",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{}: games = \"two\": ", cfg.display())),
+        "{err}"
+    );
+    assert!(!err.contains("--games <GAMES>"), "not the flag: {err}");
+    std::fs::write(&cfg, "gamez = 2\n").unwrap();
+    let o = tarneeb(&[
+        "tournament",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown key \"gamez\" (did you mean \"games\"?)"),
+        "{err}"
+    );
+    let rules = s.path("r.json");
+    std::fs::write(&rules, r#"{"target": 31}"#).unwrap();
+    let o = tarneeb(&["rules", rules.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no \"preset\""), "{err}");
+    assert!(!err.contains("missing field"), "{err}");
+    let missing = s.path("nothing-here");
+    for args in [
+        vec!["rules", "x.json"],
+        vec!["replay", "x.jsonl"],
+        vec!["tournament", "--config", "x.toml", "--out", "o"],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match *a {
+                "x.json" | "x.jsonl" | "x.toml" | "o" => missing.join(a).display().to_string(),
+                other => other.to_string(),
+            })
+            .collect();
+        let o = tarneeb(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("No such file or directory"), "{args:?}: {err}");
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
 }

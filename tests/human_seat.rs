@@ -229,3 +229,75 @@ fn a_typed_number_is_the_bid_it_names() {
         assert_eq!(call["move"], bid, "{preset}: typed {bid}, called {call}");
     }
 }
+
+/// Issue 24 point 3: Ctrl-C at the human seat's prompt interrupts the game as Ctrl-C does
+/// anywhere (exit 130, the record ends with `aborted`); it was a forfeit of the seat, reported
+/// as a crash (`killed by signal 2`, "stderr log is empty").
+#[test]
+fn ctrl_c_at_the_prompt_interrupts_the_game() {
+    if !have_tmux() {
+        return;
+    }
+    let s = Scratch::new("human-ctrl-c");
+    let exe = env!("CARGO_BIN_EXE_tarneeb");
+    let out = s.path("c.out");
+    let record = s.path("c.jsonl");
+    let mut bots = " --bot human".to_string();
+    for i in 1..4 {
+        bots.push_str(&format!(" --bot '{exe} scripted-bot --seed {i}'"));
+    }
+    let script = format!(
+        "{exe} play --public-deals --seed 5 --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        record.display(),
+        out.display(),
+        out.display()
+    );
+    let session = format!("{}-ctrl-c", s.marker);
+    let started = Command::new("tmux")
+        .args([
+            "-L",
+            &session,
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "150",
+            "-y",
+            "60",
+            &script,
+        ])
+        .output()
+        .expect("tmux runs");
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let start = Instant::now();
+    let mut sent = false;
+    let report = loop {
+        let report = std::fs::read_to_string(&out).unwrap_or_default();
+        if report.contains("EXIT=") {
+            break report;
+        }
+        let pane = tmux(&["-L", &session, "capture-pane", "-p", "-t", &session]);
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no end; pane:\n{pane}"
+        );
+        if !sent && prompt_id(&pane).is_some() {
+            tmux(&["-L", &session, "send-keys", "-t", &session, "C-c"]);
+            sent = true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tmux(&["-L", &session, "kill-server"]);
+    assert!(report.contains("EXIT=130"), "{report}");
+    assert!(report.contains("interrupted"), "{report}");
+    assert!(!report.contains("killed by signal"), "{report}");
+    assert!(!report.contains("forfeit"), "{report}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "aborted", "{text}");
+}

@@ -178,6 +178,7 @@ fn new_game_and_multi_game_match_the_schema() {
         protocol: PROTOCOL_VERSION,
         seat: Seat::from_index(2),
         rules: &rules,
+        game: tarneeb_referee::protocol::game_name(&rules),
         time: TimeLimits {
             handshake_ms: 10_000,
             move_ms: 30_000,
@@ -404,6 +405,7 @@ fn message_types_agree_in_the_doc_the_schema_and_the_code() {
         team_scores: ByTeam([0, 0]),
         seat_delta: None,
         seat_scores: None,
+        slow_play_penalty: None,
         reneged: None,
         instant_winner: None,
     };
@@ -420,6 +422,7 @@ fn message_types_agree_in_the_doc_the_schema_and_the_code() {
             protocol: PROTOCOL_VERSION,
             seat,
             rules: &rules,
+            game: tarneeb_referee::protocol::game_name(&rules),
             time,
             seed: 7,
         },
@@ -427,6 +430,7 @@ fn message_types_agree_in_the_doc_the_schema_and_the_code() {
             protocol: PROTOCOL_VERSION,
             seat,
             rules: &rules,
+            game: tarneeb_referee::protocol::game_name(&rules),
             time,
             seed: 7,
         },

@@ -249,11 +249,13 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
         .collect();
     assert!(!played.is_empty(), "a hand was played out");
     for h in played {
+        // protocol.md 4.3: the list is slow_play_penalty, and under its first name reneged.
         assert_eq!(
-            h["reneged"],
+            h["slow_play_penalty"],
             serde_json::json!([false, false, true, false]),
             "{h}"
         );
+        assert_eq!(h["reneged"], h["slow_play_penalty"], "{h}");
         let bid: usize = lines
             .iter()
             .find(|l| {

@@ -124,10 +124,16 @@ fn check_json_matches_record(record: &Path) {
             .filter(|m| m["decision"] == "play")
             .map(|m| &m["move"])
             .collect();
+        // A hand cut short in the middle of a trick ends with its unfinished trick.
         let trick_cards: Vec<&Value> = h["tricks"]
             .as_array()
             .unwrap()
             .iter()
+            .chain(
+                h["unfinished_trick"]
+                    .as_object()
+                    .map(|_| &h["unfinished_trick"]),
+            )
             .flat_map(|t| t["cards"].as_array().unwrap())
             .collect();
         assert_eq!(trick_cards, plays, "tricks of hand {n}");
@@ -291,6 +297,41 @@ fn four_hundred_games_replay_and_tampering_is_caught() {
 #[test]
 fn forty_one_games_replay_and_tampering_is_caught() {
     preset_game("41", "14");
+}
+
+/// hand_end's slow_play_penalty (protocol.md 4.3) is checked like every field, and a record
+/// written before it existed (no such field) still replays.
+#[test]
+fn slow_play_penalty_is_checked_and_older_records_without_it_replay() {
+    let scratch = Scratch::new("slow-play-field");
+    let record = scratch.path("game.jsonl");
+    let b = random_bot();
+    play(
+        &record,
+        [&b, &b, &b, &b],
+        &["--rules", "400", "--seed", "15"],
+    );
+    let lines = raw_lines(&record);
+    let i = lines
+        .iter()
+        .position(|l| l.contains("\"slow_play_penalty\":[false,false,false,false]"))
+        .expect("a hand_end with the field");
+    let old: Vec<String> = lines
+        .iter()
+        .map(|l| l.replace("\"slow_play_penalty\":[false,false,false,false],", ""))
+        .collect();
+    assert!(!old.join("\n").contains("slow_play_penalty"));
+    let path = scratch.path("old.jsonl");
+    std::fs::write(&path, old.join("\n") + "\n").unwrap();
+    let out = replay(&path, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut t = lines.clone();
+    t[i] = t[i].replacen(
+        "\"slow_play_penalty\":[false,false,false,false]",
+        "\"slow_play_penalty\":[true,false,false,false]",
+        1,
+    );
+    assert_fails_at(&scratch, "tampered.jsonl", &t, i + 1, "slow_play_penalty");
 }
 
 #[test]
@@ -470,6 +511,46 @@ fn games_with_faults_replay() {
     let mut t = lines.clone();
     t.remove(i);
     assert_fails_at(&scratch, "no-fault.jsonl", &t, i + 1, "");
+}
+
+/// A game forfeited in the middle of a trick: `replay --json` holds the cards on the table
+/// (they are in its moves), as `unfinished_trick`, and the transcript shows them.
+#[test]
+fn a_forfeit_in_the_middle_of_a_trick_keeps_the_trick() {
+    let scratch = Scratch::new("mid-trick");
+    let b = random_bot();
+    // Seat 1 sends garbage at its 17th request: with these public deals, in the first trick of
+    // hand 2 (cards already on the table).
+    let g = format!("python3 {} garbage 17", root().join(FAULT_BOT).display());
+    let record = scratch.path("mid.jsonl");
+    play(
+        &record,
+        [&b, &g, &b, &b],
+        &["--rules", "classic", "--seed", "5", "--public-deals"],
+    );
+    let lines: Vec<Value> = raw_lines(&record).iter().map(|l| parse(l)).collect();
+    let last_hand =
+        lines.iter().rev().find(|l| l["type"] == "deal").unwrap()["hand_number"].clone();
+    let plays = lines
+        .iter()
+        .filter(|l| l["type"] == "move" && l["decision"] == "play" && l["hand_number"] == last_hand)
+        .count();
+    assert!(
+        plays % 4 != 0,
+        "the test needs a game forfeited in the middle of a trick ({plays} cards played)"
+    );
+    check_json_matches_record(&record);
+    let out = replay(&record, &["--json"]);
+    let game: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let hand = game["hands"].as_array().unwrap().last().unwrap();
+    let t = &hand["unfinished_trick"];
+    assert_eq!(t["cards"].as_array().unwrap().len(), plays % 4, "{t}");
+    assert_eq!(t["number"], plays / 4 + 1, "{t}");
+    let text = stdout(&replay(&record, &[]));
+    assert!(
+        text.contains(&format!("  trick {}: ", plays / 4 + 1)) && text.contains("(unfinished)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -24,6 +24,7 @@
 //! Writes to a bot that has exited fail with EPIPE rather than killing the referee because
 //! Rust programs start with SIGPIPE ignored.
 
+mod evidence;
 mod lines;
 mod os;
 pub mod sandbox;
@@ -45,6 +46,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub use evidence::{detail_lines, points_at_sandbox};
 use lines::LineSplitter;
 use os::pollfd;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
@@ -349,27 +351,6 @@ impl Bot {
     pub fn limit_hit(&mut self) -> Option<LimitHit> {
         let status = self.child.try_wait().ok().flatten();
         self.confinement.limit_hit(&self.sandbox, status)
-    }
-
-    /// For the detail of a fault that may be the sandbox's doing: what the sandbox allows, how
-    /// to rule it out, and the last lines of the bot's stderr log. Empty without a sandbox.
-    pub fn sandbox_note(&self) -> String {
-        let hint = self.sandbox.failure_hint();
-        if hint.is_empty() {
-            return hint;
-        }
-        let tail = sandbox::log_tail(&self.stderr_path, 5);
-        if tail.is_empty() {
-            format!(
-                "{hint}; its stderr log {} is empty",
-                self.stderr_path.display()
-            )
-        } else {
-            format!(
-                "{hint}; last lines of its stderr ({}): {tail}",
-                self.stderr_path.display()
-            )
-        }
     }
 
     /// From now on the bot's stderr goes to `path` (created at the first byte), at most `cap`

@@ -7,9 +7,10 @@ use anyhow::Result;
 
 use super::args::BotLimits;
 use super::UsageError;
-use tarneeb_referee::bot::split_command;
-use tarneeb_referee::conformance::{check, scenarios::scenarios, scripted, CheckConfig};
-use tarneeb_referee::protocol::printable;
+use tarneeb_referee::bot::{check_can_start, split_command};
+use tarneeb_referee::conformance::hints::group_key;
+use tarneeb_referee::conformance::{check, scenarios::scenarios, scripted, Check, CheckConfig};
+use tarneeb_referee::protocol::{excerpt, printable};
 use tarneeb_referee::rules::{Rules, PRESETS};
 use tarneeb_referee::{outln, rules_file, signals};
 
@@ -30,6 +31,9 @@ pub struct CheckBotArgs {
     /// directory, kept only when a check fails).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Stop at the first failed check (the others are not run).
+    #[arg(long)]
+    fail_fast: bool,
     #[command(flatten)]
     limits: BotLimits,
     #[command(flatten)]
@@ -56,6 +60,8 @@ pub fn run_scripted(a: ScriptedBotArgs) -> Result<()> {
 /// Runs the checks; exit code 0 when every one passed, 1 otherwise.
 pub fn run(a: CheckBotArgs) -> Result<u8> {
     let command = split_command(&a.command).map_err(|e| UsageError(e.to_string()))?;
+    // A program that cannot start is a usage error, said once, as for `play`.
+    check_can_start(&command).map_err(|e| UsageError(e.to_string()))?;
     let presets: Vec<(String, Rules)> = match &a.rules {
         Some(r) => vec![(r.clone(), rules_file::load(r)?)],
         None => PRESETS
@@ -93,14 +99,24 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
     let _ = tarneeb_referee::bot::become_subreaper();
     let list = scenarios(&presets, a.games);
     outln!("check-bot: {}", a.command)?;
-    let report = check(&cfg, &list, stop);
-    for c in &report.checks {
-        outln!("{}  {}", if c.passed { "pass" } else { "FAIL" }, c.name)?;
-        for d in &c.details {
-            // Details quote the bot: its control characters are shown, not obeyed.
-            for line in d.lines() {
-                outln!("        {}", printable(line))?;
-            }
+    // One line per check as it finishes, so a slow bot is seen to be checked.
+    let mut write_error = None;
+    let fail_fast = a.fail_fast;
+    let report = check(&cfg, &list, stop, &mut |c| {
+        if let Err(e) = stream_line(c) {
+            write_error = Some(e);
+            return false;
+        }
+        c.passed || !fail_fast
+    });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let failures: Vec<&Check> = report.checks.iter().filter(|c| !c.passed).collect();
+    if !failures.is_empty() {
+        outln!("failures:")?;
+        for group in grouped(&failures) {
+            show_group(&group)?;
         }
     }
     let limit = cfg.time.move_ms;
@@ -112,8 +128,21 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
         )?,
         None => outln!("reply times: no replies")?,
     }
-    let failed = report.checks.iter().filter(|c| !c.passed).count();
+    let failed = failures.len();
     let total = report.checks.len();
+    if report.stopped {
+        outln!(
+            "stopped after {total} of {} checks ({})",
+            list.len() + 2,
+            if a.fail_fast && failed > 0 {
+                "--fail-fast: at the first failure"
+            } else {
+                "interrupted"
+            }
+        )?;
+    } else if report.probes_skipped {
+        outln!("the exit checks were not run: no game reached its end with the bot")?;
+    }
     if failed == 0 {
         outln!("summary: all {total} checks passed")?;
         if temporary {
@@ -129,4 +158,77 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
         )?;
         Ok(1)
     }
+}
+
+/// The line for a check as it finishes: verdict, name and time; for a pass its notes, for a
+/// failure its cause (the whole story comes once per kind of failure, at the end).
+fn stream_line(c: &Check) -> Result<()> {
+    let verdict = if c.passed { "pass" } else { "FAIL" };
+    outln!("{verdict}  {}  ({:.1} s)", c.name, c.elapsed.as_secs_f64())?;
+    let notes: Vec<&str> = match (&c.cause, c.passed) {
+        (Some(cause), false) => vec![cause.as_str()],
+        _ => c.details.iter().map(String::as_str).collect(),
+    };
+    for d in notes {
+        // Details quote the bot: its control characters are shown, not obeyed.
+        for line in d.lines() {
+            outln!("        {}", printable(line))?;
+        }
+    }
+    Ok(())
+}
+
+/// The kind of a failure: its fault kind (the cause up to its first colon) and the hint, so
+/// failures that differ only in the line the bot wrote or a request id are one kind.
+fn kind_of(c: &Check) -> String {
+    let cause = c.cause.as_deref().unwrap_or("");
+    let kind = cause.split_once(':').map_or(cause, |(k, _)| k);
+    format!("{}\n{}", group_key(kind), c.hint.as_deref().unwrap_or(""))
+}
+
+/// Failures of the same kind, in order of first appearance.
+fn grouped<'a>(failures: &[&'a Check]) -> Vec<Vec<&'a Check>> {
+    let mut groups: Vec<(String, Vec<&Check>)> = Vec::new();
+    for c in failures {
+        let key = kind_of(c);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, g)) => g.push(c),
+            None => groups.push((key, vec![c])),
+        }
+    }
+    groups.into_iter().map(|(_, g)| g).collect()
+}
+
+/// One kind of failure: how many checks, which, one example in full and the hint.
+fn show_group(group: &[&Check]) -> Result<()> {
+    let first = group[0];
+    let cause = first.cause.as_deref().unwrap_or("failed");
+    // The cause when all say it alike (numbers aside), else the fault kind they share.
+    let alike = group
+        .iter()
+        .all(|c| group_key(c.cause.as_deref().unwrap_or("")) == group_key(cause));
+    let said = match alike {
+        true => excerpt(cause),
+        false => cause.split_once(':').map_or(cause, |(k, _)| k).to_string(),
+    };
+    match group.len() {
+        1 => outln!("  1 check: {said}")?,
+        n => {
+            outln!("  {n} checks: {said}")?;
+            let names: Vec<&str> = group.iter().map(|c| c.name.as_str()).collect();
+            outln!("    in: {}", printable(&names.join("; ")))?;
+        }
+    }
+    outln!("    example: {}", first.name)?;
+    // The hint below says the fix, from more of what was seen than the fault's own.
+    let fix_in_hint = |d: &&String| first.hint.is_none() || !d.starts_with("fix: ");
+    for d in first.details.iter().filter(fix_in_hint) {
+        for line in d.lines() {
+            outln!("        {}", printable(line))?;
+        }
+    }
+    if let Some(h) = &first.hint {
+        outln!("    hint: {h}")?;
+    }
+    Ok(())
 }

@@ -4,8 +4,9 @@
 //!
 //! Why it takes the terminal's foreground: every bot runs in a process group of its own, and a
 //! background group that reads the terminal is stopped by SIGTTIN. So the seat makes its group
-//! the foreground one for the game (Ctrl-C then reaches the seat, which ends the game as its
-//! forfeit) and gives the terminal back at `game_end`.
+//! the foreground one for the game and gives the terminal back at `game_end`. Ctrl-C then
+//! reaches the seat, which gives the terminal back and passes the interrupt on to the referee:
+//! the game is interrupted, as Ctrl-C interrupts a game without a human seat.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
@@ -51,9 +52,45 @@ fn give_back(tty: &File, old: Option<libc::pid_t>) {
     }
 }
 
+/// The terminal and the foreground group to give it back to, for the Ctrl-C handler.
+static TTY_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+static OLD_GROUP: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Ctrl-C at the prompt reaches this seat, which holds the terminal's foreground: it gives the
+/// terminal back and passes the interrupt on to the group that had it (the referee's), as if
+/// the seat had never taken it, so the game is interrupted (an `aborted` record, exit 130) and
+/// not forfeited as a crash. Only async-signal-safe calls.
+extern "C" fn on_interrupt(_: libc::c_int) {
+    use std::sync::atomic::Ordering;
+    let (fd, old) = (
+        TTY_FD.load(Ordering::Relaxed),
+        OLD_GROUP.load(Ordering::Relaxed),
+    );
+    // SAFETY: tcsetpgrp, kill and _exit are async-signal-safe.
+    unsafe {
+        if old > 0 {
+            if fd >= 0 {
+                libc::tcsetpgrp(fd, old);
+            }
+            libc::kill(-old, libc::SIGINT);
+        }
+        libc::_exit(130);
+    }
+}
+
 pub fn run(_: HumanSeatArgs) -> Result<()> {
+    use std::sync::atomic::Ordering;
     let tty = open_tty()?;
     let old = take_foreground(&tty);
+    TTY_FD.store(tty.as_raw_fd(), Ordering::Relaxed);
+    OLD_GROUP.store(old.unwrap_or(0), Ordering::Relaxed);
+    // SAFETY: installs a handler that only makes async-signal-safe calls.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
     let result = serve(&tty);
     give_back(&tty, old);
     result

@@ -10,6 +10,7 @@ mod human;
 mod keygen;
 mod play;
 mod replay;
+mod replay_ask;
 mod rules;
 mod serve;
 mod simulate;
@@ -105,6 +106,9 @@ enum Command {
     /// The built-in seat check-bot plays against (not for direct use).
     #[command(hide = true)]
     ScriptedBot(check_bot::ScriptedBotArgs),
+    /// A seat that plays given moves in order (for `replay --ask`; not for users).
+    #[command(hide = true)]
+    ReplaySeat(replay_ask::ReplaySeatArgs),
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -127,6 +131,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Keygen(a) => keygen::run(a).map(|()| 0),
         Command::HumanSeat(a) => human::run(a).map(|()| 0),
         Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
+        Command::ReplaySeat(a) => replay_ask::run_seat(a).map(|()| 0),
     }
 }
 

@@ -8,14 +8,16 @@ use rand::RngCore;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::UsageError;
-use tarneeb_referee::bot::{check_can_start, split_command, stderr_log_path, stderr_tail, BotSpec};
-use tarneeb_referee::protocol::{printable, FaultKind, HandEndMsg};
+use tarneeb_referee::bot::{
+    check_can_start, detail_lines, split_command, stderr_log_path, BotSpec,
+};
+use tarneeb_referee::protocol::{printable, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
 use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
 use tarneeb_referee::replay::text::rules_text;
 use tarneeb_referee::rules::{Game, Rules, Seat, StartScores};
-use tarneeb_referee::{deal_key, out, outln, rules_file, signals};
+use tarneeb_referee::{deal_key, outln, rules_file, signals};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -262,7 +264,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             .map(|b| {
                 b.name
                     .as_deref()
-                    .map_or("(no name)".into(), |n| printable(n).into_owned())
+                    .map_or("no hello".into(), |n| printable(n).into_owned())
             })
             .collect();
         match r.winner {
@@ -279,13 +281,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
             None => outln!("draw ({}) after {} hands", r.reason, r.hands)?,
         }
         if let Some(f) = &r.forfeit {
+            // The cause on the first line; the stderr tail, the fix and the sandbox's
+            // paragraph, when the detail holds them, each on a line of its own.
+            let detail = printable(&f.detail);
+            let lines = detail_lines(&detail);
             outln!(
                 "forfeit: seat {} ({}): {}: {}",
                 f.seat,
                 names[f.seat.index()],
                 f.kind,
-                printable(&f.detail)
+                lines[0]
             )?;
+            for l in &lines[1..] {
+                outln!("  {l}")?;
+            }
         }
         // Under --on-fault substitute a game goes on after faults: say each one, and how many
         // moves the referee chose, so a result is never read as clean when it was not.
@@ -326,32 +335,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             outln!("traces {}", files.join(" "))?;
         }
     }
-    if let Some(f) = &outcome.result.forfeit {
-        if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {
-            let note = stderr_note(&cfg.bots[f.seat.index()].stderr_log);
-            if json {
-                eprint!("seat {}: {note}", f.seat);
-            } else {
-                out!("{note}")?;
-            }
-        }
-    }
     Ok(())
-}
-
-/// What a bot that failed to start or crashed wrote to stderr: its last lines and the log's path,
-/// since the cause (a missing script, a traceback) is usually only there.
-pub fn stderr_note(log: &Path) -> String {
-    match stderr_tail(log, 5) {
-        Some(lines) => {
-            let mut s = format!("last lines of its stderr ({}):\n", log.display());
-            for l in lines {
-                s.push_str(&format!("  | {l}\n"));
-            }
-            s
-        }
-        None => format!("its stderr log {} is empty\n", log.display()),
-    }
 }
 
 /// `play --deals-from RECORD`: the record's deals in order and its first dealer. The record must

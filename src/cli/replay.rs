@@ -34,9 +34,25 @@ pub struct ReplayArgs {
     /// per seat the tricks lost and the share of best cards. With --html the page shows them.
     #[arg(long)]
     analyze: bool,
+    /// Give a bot the lines seat SEAT was sent in this game, up to its request --at N, and show
+    /// its reply beside the recorded move: one decision reproduced, under a debugger if need be
+    /// (the bot's stderr is the terminal; no time limit). Needs --at and --bot.
+    #[arg(long, value_name = "SEAT", requires_all = ["at", "bot"], conflicts_with_all = ["hand", "json", "html", "analyze"])]
+    ask: Option<u8>,
+    /// With --ask: the request's id, as the trace and fault messages show it (ids count the
+    /// requests of every seat).
+    #[arg(long, value_name = "N", requires = "ask")]
+    at: Option<u64>,
+    /// With --ask: the bot's command line.
+    #[arg(long, value_name = "CMD", requires = "ask")]
+    bot: Option<String>,
 }
 
 pub fn run(a: ReplayArgs) -> Result<()> {
+    if let (Some(seat), Some(at), Some(bot)) = (a.ask, a.at, &a.bot) {
+        return super::replay_ask::ask(&a.record, seat, at, bot)
+            .map_err(|e| UsageError(format!("{e:#}")).into());
+    }
     verify_and_show(&a.record, a.hand, a.json, a.html.as_deref(), a.analyze).map_err(|e| {
         if e.is_usage() {
             UsageError(e.to_string()).into()

@@ -4,6 +4,7 @@
 //! so whatever the referee would fault the bot for is found here, with the message that
 //! triggered it and the bot's answer, read back from the game's trace.
 
+pub mod hints;
 pub mod scenarios;
 pub mod scripted;
 
@@ -60,6 +61,31 @@ pub struct Check {
     pub passed: bool,
     /// What went wrong and what triggered it, or notes on a pass.
     pub details: Vec<String>,
+    /// For a failure: its cause in one line (identical causes are told once).
+    pub cause: Option<String>,
+    /// For a failure: the likely cause, from what was seen, and its fix.
+    pub hint: Option<String>,
+    /// How long the check took.
+    pub elapsed: Duration,
+}
+
+impl Check {
+    fn new(name: &str) -> Check {
+        Check {
+            name: name.to_string(),
+            passed: true,
+            details: Vec::new(),
+            cause: None,
+            hint: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    fn fail(&mut self, cause: String, hint: &str) {
+        self.passed = false;
+        self.cause = Some(cause);
+        self.hint = Some(hint.to_string());
+    }
 }
 
 /// Everything check-bot found.
@@ -67,6 +93,10 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// The bot's reply times in ms (every answered request of every game).
     pub reply_ms: Vec<u64>,
+    /// Checks were left out: stopped at a failure (`--fail-fast`) or by a signal.
+    pub stopped: bool,
+    /// The exit probes were not run: no game gave the bot a hello and a game_end to replay.
+    pub probes_skipped: bool,
 }
 
 impl Report {
@@ -86,36 +116,59 @@ impl Report {
     }
 }
 
-/// Runs every scenario and the exit probes.
-pub fn check(cfg: &CheckConfig, scenarios: &[Scenario], stop: &AtomicBool) -> Report {
+/// Runs every scenario and the exit probes, handing each check to `done` as it finishes (to
+/// be shown at once); stops early when `done` returns false (`--fail-fast`) or on a stop signal.
+pub fn check(
+    cfg: &CheckConfig,
+    scenarios: &[Scenario],
+    stop: &AtomicBool,
+    done: &mut dyn FnMut(&Check) -> bool,
+) -> Report {
     let mut report = Report {
         checks: Vec::new(),
         reply_ms: Vec::new(),
+        stopped: false,
+        probes_skipped: false,
     };
     let mut lines_for_probes = None;
     for sc in scenarios {
-        let (check, times) = run_scenario(cfg, sc, stop);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            report.stopped = true;
+            return report;
+        }
+        let started = Instant::now();
+        let (mut check, times) = run_scenario(cfg, sc, stop);
+        check.elapsed = started.elapsed();
         report.reply_ms.extend(times);
         if lines_for_probes.is_none() {
             lines_for_probes = first_and_last_lines(cfg, sc);
         }
+        let go_on = done(&check);
         report.checks.push(check);
+        if !go_on {
+            report.stopped = true;
+            return report;
+        }
     }
     let Some((hello, game_end)) = lines_for_probes else {
+        report.probes_skipped = true;
         return report;
     };
-    report.checks.push(probe_exit(
-        cfg,
-        "quiet after game_end",
-        &hello,
-        Some(&game_end),
-    ));
-    report.checks.push(probe_exit(
-        cfg,
-        "exits at the end of its input",
-        &hello,
-        None,
-    ));
+    let probes: [(&str, Option<&[u8]>); 2] = [
+        ("quiet after game_end", Some(&game_end)),
+        ("exits at the end of its input", None),
+    ];
+    for (name, end) in probes {
+        let started = Instant::now();
+        let mut check = probe_exit(cfg, name, &hello, end);
+        check.elapsed = started.elapsed();
+        let go_on = done(&check);
+        report.checks.push(check);
+        if !go_on {
+            report.stopped = true;
+            break;
+        }
+    }
     report
 }
 
@@ -184,56 +237,56 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         deal_secret: None,
         watched: false,
     };
-    let mut check = Check {
-        name: sc.name.clone(),
-        passed: true,
-        details: Vec::new(),
-    };
+    let mut check = Check::new(&sc.name);
     let outcome = match play_game(&game, stop, &mut |_| {}) {
         Ok(o) => o,
         Err(e) => {
-            check.passed = false;
+            check.fail(
+                e.to_string(),
+                "the game could not be played: the message says why",
+            );
             check.details.push(e.to_string());
             return (check, Vec::new());
         }
     };
     let times = reply_times(&record, sc.seat);
     if let Some(f) = &outcome.result.forfeit {
-        check.passed = false;
         if f.seat != sc.seat {
-            check.details.push(format!(
+            let cause = format!(
                 "a built-in seat ({}) faulted: {}: {} (a bug of check-bot, not of your bot)",
                 f.seat, f.kind, f.detail
-            ));
+            );
+            check.fail(cause.clone(), "please report it");
+            check.details.push(cause);
             return (check, times);
         }
-        check.details.push(format!("{}: {}", f.kind, f.detail));
+        // The detail's parts (cause, stderr tail, fix, sandbox) on lines of their own.
+        let parts = crate::bot::detail_lines(&f.detail);
+        check.details.push(format!("{}: {}", f.kind, parts[0]));
+        check
+            .details
+            .extend(parts[1..].iter().map(|p| p.to_string()));
         let trace = trace_path(&traces(cfg), &record, sc.seat);
+        let log = &game.bots[sc.seat.index()].stderr_log;
+        let tail = stderr_tail(log, 5).unwrap_or_default().join(" | ");
+        let seen = hints::Seen {
+            kind: f.kind,
+            detail: &f.detail,
+            wrote_anything: read_trace(&trace).iter().any(|(to_bot, _)| !to_bot),
+            stderr_tail: &tail,
+            sandboxed: cfg.sandbox.is_sandboxed(),
+        };
+        check.fail(format!("{}: {}", f.kind, parts[0]), &hints::hint(&seen));
         let (sent, answer) = exchange_at_fault(&trace, f.kind);
+        // The start of each line: the trace holds them whole.
         check.details.push(format!(
             "sent:   {}",
-            sent.unwrap_or_else(|| "(nothing)".into())
+            sent.map_or_else(|| "(nothing)".into(), |l| crate::protocol::excerpt(&l))
         ));
         check.details.push(format!(
             "answer: {}",
-            answer.unwrap_or_else(|| "(none)".into())
+            answer.map_or_else(|| "(none)".into(), |l| crate::protocol::excerpt(&l))
         ));
-        if matches!(f.kind, FaultKind::Handshake | FaultKind::Exited) {
-            let log = &game.bots[sc.seat.index()].stderr_log;
-            match stderr_tail(log, 5) {
-                Some(lines) => {
-                    check
-                        .details
-                        .push(format!("last lines of its stderr ({}):", log.display()));
-                    check
-                        .details
-                        .extend(lines.into_iter().map(|l| format!("  | {l}")));
-                }
-                None => check
-                    .details
-                    .push(format!("its stderr log {} is empty", log.display())),
-            }
-        }
         check.details.push(format!(
             "trace {}, record {}",
             trace.display(),
@@ -338,11 +391,8 @@ fn first_and_last_lines(cfg: &CheckConfig, sc: &Scenario) -> Option<(Vec<u8>, Ve
 /// Starts the bot alone, shakes hands, then sends `game_end` and watches that it writes
 /// nothing more, or closes its input and waits for it to exit without writing anything more.
 fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8]>) -> Check {
-    let mut check = Check {
-        name: name.to_string(),
-        passed: false,
-        details: Vec::new(),
-    };
+    let mut check = Check::new(name);
+    check.passed = false;
     let spec = BotSpec {
         command: cfg.command.clone(),
         cwd: None,
@@ -362,6 +412,7 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     let mut bot = match Bot::spawn(&spec) {
         Ok(b) => b,
         Err(e) => {
+            check.fail(e.to_string(), "the message says why it could not start");
             check.details.push(e.to_string());
             return check;
         }
@@ -381,6 +432,10 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         }
     }
     if !answered {
+        check.fail(
+            "no hello reply".into(),
+            "the bot wrote nothing to stdout: did you flush stdout after each line?",
+        );
         check.details.push("no hello reply".into());
         bot.stop(Duration::from_millis(200));
         return check;
@@ -444,7 +499,19 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         ));
     }
     bot.stop(Duration::from_millis(200));
-    check.passed = (exited || stays_up) && extra.is_empty();
+    if !extra.is_empty() {
+        check.fail(
+            format!("wrote {} line(s) after {what}", extra.len()),
+            "write nothing after game_end: exit, or wait for new_game or the end of input",
+        );
+    } else if !exited && !stays_up {
+        check.fail(
+            format!("still running {} s after {what}", EXIT_LIMIT.as_secs()),
+            "exit when stdin ends (a read returns end-of-file: Python's for line in sys.stdin ends, C's fgets returns NULL, Java's readLine returns null, Go's Scanner.Scan returns false)",
+        );
+    } else {
+        check.passed = true;
+    }
     if game_end.is_some() {
         check.details.push(format!(
             "sent:   {}",

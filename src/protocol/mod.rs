@@ -8,12 +8,14 @@
 //! request with one `move`.
 
 mod fault_policy;
+mod game_name;
 mod hot_json;
 mod plain_reply;
 mod printable;
 
 pub use fault_policy::FaultPolicy;
-pub use printable::{has_controls, printable};
+pub use game_name::{game_name, GameName};
+pub use printable::{has_controls, io_text, printable};
 
 pub(crate) use hot_json::move_event as write_move_event;
 
@@ -122,6 +124,8 @@ pub enum ToBot<'a> {
         protocol: u32,
         seat: Seat,
         rules: &'a Rules,
+        /// Which game the rules are (protocol.md 4.1; added within version 1).
+        game: GameName,
         time: TimeLimits,
         /// A seed for the bot's own randomness, fresh per game and seat (protocol.md 4.1).
         seed: u64,
@@ -132,6 +136,7 @@ pub enum ToBot<'a> {
         protocol: u32,
         seat: Seat,
         rules: &'a Rules,
+        game: GameName,
         time: TimeLimits,
         seed: u64,
     },
@@ -238,7 +243,12 @@ pub struct HandEndMsg {
     pub seat_delta: Option<BySeat<i32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_scores: Option<BySeat<i32>>,
-    /// Seats that reneged under the ten-second rule (400 / Forty-One).
+    /// Seats penalised under the ten-second rule (400 / Forty-One): `strikes` moves slower
+    /// than its limit in the hand. Not a failure to follow suit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_play_penalty: Option<BySeat<bool>>,
+    /// The same list under its first name, kept for bots written before `slow_play_penalty`
+    /// (protocol.md 4.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reneged: Option<BySeat<bool>>,
     /// The hand decided the game by itself (kaboot instant win, a bid of 13 in 400).
@@ -270,6 +280,7 @@ pub fn hand_end_msg(game: &Game, r: &HandResult) -> HandEndMsg {
         team_scores: game.team_totals(),
         seat_delta: individual.then_some(r.seat_delta),
         seat_scores: individual.then(|| game.seat_scores()),
+        slow_play_penalty: individual.then_some(r.reneged),
         reneged: individual.then_some(r.reneged),
         instant_winner: r.instant_winner,
     }

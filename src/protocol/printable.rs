@@ -36,6 +36,16 @@ pub fn has_controls(text: &str) -> bool {
     text.chars().any(acts_on_terminal)
 }
 
+/// An I/O error as a person reads it: "No such file or directory", without the "(os error 2)"
+/// the standard library adds.
+pub fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,7 +26,7 @@ pub struct NumberedLine {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file itself could not be read (a missing path, a directory, no permission).
-    #[error("cannot read the record {}: {error}", path.display())]
+    #[error("cannot read the record {}: {}", path.display(), crate::protocol::io_text(error))]
     Io {
         path: PathBuf,
         error: std::io::Error,

@@ -42,6 +42,10 @@ pub struct VerifiedHand {
     /// The trump suit (`NT` for No Trump), once known.
     pub trump: Option<Strain>,
     pub tricks: Vec<TrickInfo>,
+    /// The trick on the table when the hand stopped (a forfeit or an abort in the middle of a
+    /// trick): its number, leader and the cards played to it. `null` once every trick begun
+    /// was completed, so `tricks` and this hold every card the moves played.
+    pub unfinished_trick: Option<UnfinishedTrick>,
     /// Every move of the hand, as recorded.
     pub moves: Vec<MoveEntry>,
     pub faults: Vec<FaultEntry>,
@@ -73,6 +77,16 @@ pub struct TrickInfo {
     /// In the order played, the leader's first.
     pub cards: Vec<Card>,
     pub winner: Seat,
+}
+
+/// A trick begun and not completed: no winner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnfinishedTrick {
+    /// 1 to 13.
+    pub number: u8,
+    pub leader: Seat,
+    /// In the order played, the leader's first (one to three cards).
+    pub cards: Vec<Card>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

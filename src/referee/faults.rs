@@ -31,6 +31,13 @@ impl Table<'_, '_> {
         kind: FaultKind,
         detail: String,
     ) -> Result<Option<Forfeit>, RefereeError> {
+        // A bot that died as the referee was interrupted (Ctrl-C at a human seat's prompt
+        // reaches that seat first) is part of the interrupt, not a crash.
+        if matches!(kind, FaultKind::Exited | FaultKind::Handshake)
+            && self.stop.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return self.abort("interrupted by a signal");
+        }
         let team = seat.team();
         self.faults[team.index()] += 1;
         self.seats[seat.index()].faulted = true;
@@ -65,9 +72,10 @@ impl Table<'_, '_> {
         }))
     }
 
-    /// A fault a limit or the sandbox may explain: the limit's own kind and detail (the bot is
-    /// stopped, it is broken), and for a bot that could not start or died, what the sandbox
-    /// allows and the last lines of its stderr.
+    /// A fault a limit, the bot's stderr or the sandbox may explain: the limit's own kind and
+    /// detail (the bot is stopped, it is broken); for a bot that could not start, died or gave
+    /// no hello, the cause, the last lines of its stderr, the fix, and the sandbox's paragraph
+    /// only when the evidence points there.
     fn explain(&mut self, seat: Seat, kind: FaultKind, detail: String) -> (FaultKind, String) {
         if !matches!(
             kind,
@@ -84,7 +92,14 @@ impl Table<'_, '_> {
                 (hit.kind.into(), format!("{}; {detail}{note}", hit.detail))
             }
             None if kind == FaultKind::Timeout => (kind, detail),
-            None => (kind, format!("{detail}{}", s.bot.sandbox_note())),
+            // A hello that arrived and was wrong says all there is to say.
+            None if kind == FaultKind::Handshake
+                && !detail.starts_with("no hello reply")
+                && !detail.starts_with("exited before") =>
+            {
+                (kind, detail)
+            }
+            None => (kind, s.bot.explain_end(&detail)),
         }
     }
 

@@ -250,11 +250,13 @@ pub fn play_game_watched(
         let mut hello = Vec::new();
         let (protocol, rules, time) = (PROTOCOL_VERSION, &cfg.rules, cfg.time);
         let seed = bot_seed(cfg.seed, cfg.deal_secret.as_ref(), seat);
+        let game = crate::protocol::game_name(rules);
         let msg = if kept {
             ToBot::NewGame {
                 protocol,
                 seat,
                 rules,
+                game,
                 time,
                 seed,
             }
@@ -263,6 +265,7 @@ pub fn play_game_watched(
                 protocol,
                 seat,
                 rules,
+                game,
                 time,
                 seed,
             }

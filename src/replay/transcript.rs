@@ -132,6 +132,15 @@ pub fn hand_text(g: &VerifiedGame, h: &VerifiedHand) -> String {
             t.winner
         );
     }
+    if let Some(t) = &h.unfinished_trick {
+        let plays: Vec<String> = t
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{} {c}", t.leader.plus(i)))
+            .collect();
+        let _ = writeln!(s, "  trick {}: {} (unfinished)", t.number, plays.join(", "));
+    }
     if h.moves.iter().any(|m| m.substituted) {
         let _ = writeln!(
             s,
@@ -201,7 +210,8 @@ fn end_text(g: &VerifiedGame, h: &VerifiedHand, e: &HandEndMsg) -> String {
         e.team_scores.0[0],
         e.team_scores.0[1]
     );
-    if let Some(r) = e.reneged.filter(|r| r.0.iter().any(|&x| x)) {
+    let penalised = e.slow_play_penalty.or(e.reneged);
+    if let Some(r) = penalised.filter(|r| r.0.iter().any(|&x| x)) {
         let seats: Vec<String> = Seat::ALL
             .iter()
             .filter(|&&p| r[p])
@@ -216,7 +226,7 @@ fn end_text(g: &VerifiedGame, h: &VerifiedHand, e: &HandEndMsg) -> String {
             .map_or(String::new(), |sp| format!(" (over {} ms)", sp.limit_ms));
         let _ = writeln!(
             s,
-            "  reneged under the slow-play rule{limit}: seat {}",
+            "  penalised for slow play{limit}: seat {}",
             seats.join(", ")
         );
     }

@@ -100,10 +100,31 @@ pub fn expand_args(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
     Ok(out)
 }
 
+/// For a value clap refused (`--games` given `two`): when that flag and value came from the
+/// config file (expanded ahead of `--config-file FILE`) and not from the command line, the file
+/// and key to blame, `tournament.toml: games = "two"`.
+pub fn blame(args: &[OsString], flag: &str, value: &str) -> Option<String> {
+    let at = args.iter().position(|a| a == "--config-file")?;
+    let file = args.get(at + 1)?.to_string_lossy().into_owned();
+    let token = format!("{flag}={value}");
+    let from_file = args[..at].iter().any(|a| a.to_string_lossy() == token);
+    let on_line = args[at + 2..].iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == token || a == flag
+    });
+    let key = flag.trim_start_matches("--").replace('-', "_");
+    (from_file && !on_line).then(|| format!("{file}: {key} = {value:?}"))
+}
+
 /// Reads a config: JSON when the file name ends in `.json`, TOML otherwise.
 pub fn read(path: &Path) -> Result<Value, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("--config {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "--config {}: {}",
+            path.display(),
+            crate::protocol::io_text(&e)
+        )
+    })?;
     if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text)
             .map_err(|e| format!("--config {}: not JSON: {e}", path.display()))
@@ -267,7 +288,9 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
             // tournament.json's label: `bwrap wide`, `bwrap strict`, `none` (or the flag's own
             // values auto, bwrap, none).
             "sandbox" => {
-                let text = value.as_str().ok_or("sandbox must be auto, bwrap or none")?;
+                let text = value
+                    .as_str()
+                    .ok_or("sandbox must be auto, bwrap or none")?;
                 let mut words = text.split_whitespace();
                 flags.push("--sandbox".into());
                 flags.push(words.next().unwrap_or(text).to_string());
@@ -305,12 +328,23 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 flags.push(with_value(k, text));
             }
             _ => {
+                let known: Vec<&str> = VALUE_FLAGS
+                    .iter()
+                    .chain(SWITCHES)
+                    .chain(LIST_FLAGS)
+                    .chain(SANDBOX_SETTINGS)
+                    .chain(&["no_duplicate", "sandbox", "bot", "time"])
+                    .copied()
+                    .collect();
+                let near = crate::rules_file::did_you_mean(key, &known)
+                    .map(|k| format!(" (did you mean {k:?}?)"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "unknown key {key:?}: use the flags of `tarneeb tournament` ({}, {}, no_duplicate, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
+                    "unknown key {key:?}{near}: use the flags of `tarneeb tournament` ({}, {}, no_duplicate, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
                     VALUE_FLAGS.join(", "),
                     SWITCHES.join(", "),
                     SANDBOX_SETTINGS.join(", ")
-                ))
+                ));
             }
         }
     }

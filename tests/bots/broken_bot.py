@@ -11,6 +11,7 @@ MODE is what it gets wrong:
   no-throw-in           never heard of throw-in decisions: crashes when asked one
   no-trump-nt           crashes when No Trump is among its trump choices
   debug-print           prints a debug line to stdout before its first card play
+  no-flush              never flushes stdout: its replies stay in its buffer
 MARKER is ignored: tests put a unique word in the command line to find leftover processes.
 """
 
@@ -20,13 +21,19 @@ import sys
 import time
 
 
+FLUSH = True
+
+
 def send(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+    if FLUSH:
+        sys.stdout.flush()
 
 
 def main():
+    global FLUSH
     mode = sys.argv[1]
+    FLUSH = mode != "no-flush"
     rng = random.Random(3)
     printed = False
     for line in sys.stdin:

@@ -120,6 +120,7 @@ fn ask_in(
         grace: std::time::Duration::from_millis(500),
         start_scores: header.start_scores,
         deal_secret: None,
+        watched: false,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     play_game(&cfg, &stop, &mut |_| {}).map_err(|e| anyhow!("playing the record again: {e}"))?;

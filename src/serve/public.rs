@@ -131,7 +131,17 @@ mod tests {
         let shown = serde_json::to_string(&g).unwrap();
         // Every card of the deal but the one played stays out, and so does the fault's
         // detail and the deal key's id.
-        for hidden in ["AS", "KS", "QH", "JH", "3C", "9D", "8D", "00ff", "not legal now"] {
+        for hidden in [
+            "AS",
+            "KS",
+            "QH",
+            "JH",
+            "3C",
+            "9D",
+            "8D",
+            "00ff",
+            "not legal now",
+        ] {
             assert!(!shown.contains(hidden), "{hidden} leaked: {shown}");
         }
         assert!(shown.contains("2C"));

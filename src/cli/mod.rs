@@ -16,6 +16,7 @@ mod serve;
 mod simulate;
 mod standings;
 mod tournament;
+mod web_seat;
 
 use std::process::ExitCode;
 
@@ -106,6 +107,9 @@ enum Command {
     /// The built-in seat check-bot plays against (not for direct use).
     #[command(hide = true)]
     ScriptedBot(check_bot::ScriptedBotArgs),
+    /// A seat played in a browser (for `play --bot web`; not for direct use).
+    #[command(hide = true)]
+    WebSeat(web_seat::WebSeatArgs),
     /// A seat that plays given moves in order (for `replay --ask`; not for users).
     #[command(hide = true)]
     ReplaySeat(replay_ask::ReplaySeatArgs),
@@ -132,6 +136,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::HumanSeat(a) => human::run(a).map(|()| 0),
         Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
         Command::ReplaySeat(a) => replay_ask::run_seat(a).map(|()| 0),
+        Command::WebSeat(a) => web_seat::run(a).map(|()| 0),
     }
 }
 

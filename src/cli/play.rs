@@ -42,8 +42,15 @@ pub struct PlayArgs {
     /// A bot's command line, split like a shell would; give four, in seat order 0, 1, 2, 3.
     /// Partners are seats 0 & 2 and 1 & 3. `human` is a seat you play yourself from this
     /// terminal (your hand, the auction, the trick and the scores are shown; type a move).
+    /// `web` is a seat you play in a browser: the address to open, with its one-time token,
+    /// is printed when the game starts (see --web-listen).
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
+    /// The address a `--bot web` seat's page listens on (loopback by default; the port is
+    /// chosen free). Only the holder of the printed address, with its token, can see the
+    /// seat's hand or play it.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    web_listen: std::net::IpAddr,
     /// Where to write the game record (JSON lines). Default: a new file games/game-N.jsonl
     /// (the first N not taken: an earlier record is never overwritten).
     #[arg(long)]
@@ -130,19 +137,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .bots
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.trim() != "human")
+        .filter(|(_, c)| !matches!(c.trim(), "human" | "web"))
     {
         let command =
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
         check_can_start(&command).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
     }
     let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
+    let webs = a.bots.iter().filter(|b| b.trim() == "web").count();
     let mut time = a.limits.time();
     if humans > 0 {
         super::human::open_tty().map_err(|e| UsageError(format!("{e:#}")))?;
-        if a.limits.move_timeout.is_none() {
-            time.move_ms = super::args::NO_LIMIT_MS;
-        }
+    }
+    if (humans > 0 || webs > 0) && a.limits.move_timeout.is_none() {
+        time.move_ms = super::args::NO_LIMIT_MS;
     }
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
     // Masking creates the record and its logs empty before the bots start (a mask needs a
@@ -171,12 +179,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
             let exe = std::env::current_exe()
                 .map_err(|e| anyhow::anyhow!("cannot find the tarneeb program itself: {e}"))?;
             vec![exe.display().to_string(), "human-seat".into()]
+        } else if cmd.trim() == "web" {
+            super::web_seat::command(i, a.web_listen)?
         } else {
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
         };
         // The terminal seat is our own program acting for the person at the keyboard: it
         // needs the terminal, which a sandbox's new session would take away.
-        let seat_sandbox = if cmd.trim() == "human" {
+        let seat_sandbox = if matches!(cmd.trim(), "human" | "web") {
             std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
         } else {
             sandbox.clone()

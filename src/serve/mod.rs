@@ -8,6 +8,8 @@
 pub mod live;
 pub mod page;
 pub mod public;
+pub mod seat;
+pub mod seat_page;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -1,0 +1,58 @@
+//! `play --bot web`: the seat's command line, its address and token, and the hidden
+//! `tarneeb web-seat` command that plays it (see `tarneeb_referee::serve::seat`).
+
+use std::net::{IpAddr, SocketAddr, TcpListener};
+
+use anyhow::{anyhow, Result};
+use rand::RngCore;
+
+/// The hidden command's arguments: where to listen, and the environment variable that holds
+/// the token (kept out of the command line, which the record's header keeps).
+#[derive(clap::Args)]
+pub struct WebSeatArgs {
+    #[arg(long)]
+    listen: SocketAddr,
+    #[arg(long)]
+    token_env: String,
+}
+
+/// The command for a web seat at `seat`: a free port on `ip`, a fresh token from the OS put
+/// in this process's environment (the seat is started unsandboxed and inherits it; sandboxed
+/// bots get a clean environment), and the address to open, printed now.
+pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
+    let exe = std::env::current_exe()
+        .map_err(|e| anyhow!("cannot find the tarneeb program itself: {e}"))?;
+    let port = TcpListener::bind((ip, 0))
+        .and_then(|l| l.local_addr())
+        .map_err(|e| anyhow!("--bot web: cannot listen on {ip}: {e}"))?
+        .port();
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let var = format!("TARNEEB_WEB_TOKEN_{seat}");
+    std::env::set_var(&var, &token);
+    let addr = SocketAddr::new(ip, port);
+    let host = match ip {
+        IpAddr::V6(_) => format!("[{ip}]"),
+        IpAddr::V4(_) => ip.to_string(),
+    };
+    eprintln!("seat {seat}: play it in your browser: http://{host}:{port}/?token={token}");
+    if !ip.is_loopback() {
+        eprintln!("tarneeb: warning: {ip} is not a loopback address: keep the address to yourself");
+    }
+    Ok(vec![
+        exe.display().to_string(),
+        "web-seat".into(),
+        "--listen".into(),
+        addr.to_string(),
+        "--token-env".into(),
+        var,
+    ])
+}
+
+/// Runs the hidden `tarneeb web-seat` command.
+pub fn run(a: WebSeatArgs) -> Result<()> {
+    let token = std::env::var(&a.token_env)
+        .map_err(|_| anyhow!("web-seat: no token in ${}", a.token_env))?;
+    tarneeb_referee::serve::seat::run_web_seat(a.listen, token).map_err(|e| anyhow!(e))
+}

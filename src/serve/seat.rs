@@ -1,0 +1,282 @@
+//! `play --bot web`: a seat a person plays in a browser. It is a protocol bot like any other
+//! (the hidden `tarneeb web-seat` command, speaking protocol.md on stdin/stdout, under the same
+//! time limits and faults), that serves one page: the seat's hand, the table, the auction and
+//! the scores, the legal moves to click or tap, the previous trick and the time left. Only
+//! whoever holds the one-time token in the printed address can see the page or move: every
+//! request without it gets 403. The page only ever gets what the protocol gave this seat.
+
+use std::io::{BufRead, Read, Write};
+use std::net::SocketAddr;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+/// What the page shows: the seat's last request (view, legal moves, time), the last messages
+/// the seat was told (tricks, hand ends, the game's end), and a version that moves on each.
+#[derive(Default)]
+struct Table {
+    version: u64,
+    seat: Option<u64>,
+    request: Option<Value>,
+    told: Vec<Value>,
+    over: Option<Value>,
+}
+
+impl Table {
+    fn json(&self) -> Value {
+        json!({
+            "version": self.version,
+            "seat": self.seat,
+            "request": self.request,
+            "told": self.told,
+            "over": self.over,
+        })
+    }
+}
+
+/// A move the page chose: the request's id and the move.
+type Chosen = (u64, String);
+
+struct Shared {
+    table: Mutex<Table>,
+    changed: Condvar,
+    token: String,
+    moves: SyncSender<Chosen>,
+    /// The newest version a page has been sent.
+    served: std::sync::atomic::AtomicU64,
+}
+
+/// Plays one seat for the person at the page: reads the referee on stdin, answers on stdout.
+pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
+    let server =
+        Server::http(listen).map_err(|e| format!("web seat: cannot listen on {listen}: {e}"))?;
+    let (tx, rx): (SyncSender<Chosen>, Receiver<Chosen>) = mpsc::sync_channel(4);
+    let shared = Arc::new(Shared {
+        table: Mutex::new(Table::default()),
+        changed: Condvar::new(),
+        token,
+        moves: tx,
+        served: std::sync::atomic::AtomicU64::new(0),
+    });
+    let server = Arc::new(server);
+    {
+        let shared = Arc::clone(&shared);
+        let server = Arc::clone(&server);
+        std::thread::spawn(move || loop {
+            match server.recv() {
+                Ok(rq) => handle(&shared, rq),
+                Err(_) => return,
+            }
+        });
+    }
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lines() {
+        let line = line.map_err(|e| format!("web seat: reading the referee: {e}"))?;
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let kind = msg["type"].as_str().unwrap_or("").to_string();
+        match kind.as_str() {
+            "hello" | "new_game" => {
+                update(&shared, |t| {
+                    *t = Table {
+                        version: t.version,
+                        seat: msg["seat"].as_u64(),
+                        ..Table::default()
+                    }
+                });
+                if kind == "hello" {
+                    let _ = writeln!(stdout, r#"{{"type":"hello","name":"web","version":"1"}}"#);
+                    let _ = stdout.flush();
+                }
+            }
+            "request" => {
+                let id = msg["id"].as_u64().unwrap_or(0);
+                update(&shared, |t| t.request = Some(msg.clone()));
+                // Moves for an older request (a page sent twice) are dropped.
+                let chosen = loop {
+                    match rx.recv() {
+                        Ok((got, mv)) if got == id => break mv,
+                        Ok(_) => continue,
+                        Err(_) => return Ok(()),
+                    }
+                };
+                update(&shared, |t| t.request = None);
+                let reply = json!({"type": "move", "id": id, "move": chosen});
+                if writeln!(stdout, "{reply}")
+                    .and_then(|()| stdout.flush())
+                    .is_err()
+                {
+                    return Ok(());
+                }
+            }
+            "game_end" => update(&shared, |t| t.over = Some(msg.clone())),
+            _ => update(&shared, |t| {
+                t.told.push(msg.clone());
+                // The page shows the latest; a game's whole story is in its record.
+                if t.told.len() > 40 {
+                    t.told.remove(0);
+                }
+            }),
+        }
+    }
+    // The referee closed our input after the game: let the page fetch the end (the referee
+    // gives a bot a moment to exit before it stops it).
+    let last = shared.table.lock().expect("table").version;
+    for _ in 0..40 {
+        if shared.served.load(std::sync::atomic::Ordering::SeqCst) >= last {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.unblock();
+    Ok(())
+}
+
+fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
+    let mut t = shared.table.lock().expect("table");
+    f(&mut t);
+    t.version += 1;
+    shared.changed.notify_all();
+}
+
+fn respond(rq: Request, status: u16, kind: &str, body: String) {
+    let header = |n: &str, v: &str| Header::from_bytes(n.as_bytes(), v.as_bytes()).expect("header");
+    let _ = rq.respond(
+        Response::from_string(body)
+            .with_status_code(status)
+            .with_header(header("Content-Type", kind))
+            .with_header(header("Cache-Control", "no-store"))
+            .with_header(header("Referrer-Policy", "no-referrer")),
+    );
+}
+
+/// The token of a request's query string, compared in constant time.
+fn has_token(url: &str, token: &str) -> bool {
+    let given = url
+        .split_once('?')
+        .map(|(_, q)| q)
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="))
+        .unwrap_or("");
+    given.len() == token.len()
+        && given
+            .bytes()
+            .zip(token.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+fn handle(shared: &Arc<Shared>, mut rq: Request) {
+    let url = rq.url().to_string();
+    let path = url.split('?').next().unwrap_or("/");
+    if path == "/favicon.ico" {
+        let _ = rq.respond(Response::empty(204));
+        return;
+    }
+    if !has_token(&url, &shared.token) {
+        return respond(
+            rq,
+            403,
+            "text/plain",
+            "this seat needs its token: open the address tarneeb printed\n".into(),
+        );
+    }
+    match (rq.method(), path) {
+        (Method::Get, "/") => respond(
+            rq,
+            200,
+            "text/html; charset=utf-8",
+            super::seat_page::PAGE.replace("{{STYLE}}", crate::site::pages::STYLE),
+        ),
+        (Method::Get, "/state") => {
+            // Long poll: answers at once when the page is behind, else when something changes
+            // (or after 20 s), so a page asks about once per move, not in a loop.
+            let seen: u64 = url
+                .split('&')
+                .find_map(|kv| {
+                    kv.rsplit('?')
+                        .next()
+                        .and_then(|kv| kv.strip_prefix("since="))
+                })
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let t = shared.table.lock().expect("table");
+            let (t, _) = shared
+                .changed
+                .wait_timeout_while(t, Duration::from_secs(20), |t| t.version <= seen)
+                .expect("table");
+            let body = t.json().to_string();
+            let version = t.version;
+            drop(t);
+            respond(rq, 200, "application/json", body);
+            shared
+                .served
+                .fetch_max(version, std::sync::atomic::Ordering::SeqCst);
+        }
+        (Method::Post, "/move") => {
+            let mut body = String::new();
+            if std::io::Read::read_to_string(&mut rq.as_reader().take(64 * 1024), &mut body)
+                .is_err()
+            {
+                return respond(rq, 400, "text/plain", "unreadable body\n".into());
+            }
+            let Ok(v) = serde_json::from_str::<Value>(&body) else {
+                return respond(
+                    rq,
+                    400,
+                    "text/plain",
+                    "send {\"id\": N, \"move\": \"...\"}\n".into(),
+                );
+            };
+            let (Some(id), Some(mv)) = (v["id"].as_u64(), v["move"].as_str()) else {
+                return respond(
+                    rq,
+                    400,
+                    "text/plain",
+                    "send {\"id\": N, \"move\": \"...\"}\n".into(),
+                );
+            };
+            let legal = {
+                let t = shared.table.lock().expect("table");
+                t.request.as_ref().is_some_and(|r| {
+                    r["id"].as_u64() == Some(id)
+                        && r["legal"]
+                            .as_array()
+                            .is_some_and(|l| l.iter().any(|m| m == mv))
+                })
+            };
+            if !legal {
+                return respond(
+                    rq,
+                    409,
+                    "text/plain",
+                    format!("{mv} is not a legal move for request {id} now\n"),
+                );
+            }
+            let _ = shared.moves.try_send((id, mv.to_string()));
+            respond(rq, 200, "text/plain", "ok\n".into());
+        }
+        _ => respond(rq, 404, "text/plain", "not found\n".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_required_exactly() {
+        assert!(has_token("/?token=abc", "abc"));
+        assert!(has_token("/state?since=3&token=abc", "abc"));
+        assert!(!has_token("/?token=abd", "abc"));
+        assert!(!has_token("/?token=ab", "abc"));
+        assert!(!has_token("/", "abc"));
+        assert!(!has_token("/?tok=abc", "abc"));
+    }
+}

@@ -1,0 +1,132 @@
+//! The web seat's page: the seat's hand, the table, the auction, the scores, the previous
+//! trick and the time left, with the legal moves as buttons (click, tap, or Tab and Enter).
+//! It long-polls `/state` (one answer per change) and posts the chosen move to `/move`; the
+//! token of its own address goes with every request. Every text is set as text.
+
+pub const PAGE: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tarneeb: your seat</title>
+<link rel="icon" href="data:,">
+<style>{{STYLE}}
+#status { font-size: 16px; margin: 10px 0; min-height: 1.4em; }
+#turn { font-weight: bold; color: #1d5532; }
+.felt { background: radial-gradient(#2f7d4a, #1d5532); color: #f4f4ee; border-radius: 14px;
+  padding: 10px 14px; margin: 8px 0; }
+.row { margin: 4px 0; }
+.card, .call { font-size: 18px; padding: 6px 9px; margin: 3px; border-radius: 6px;
+  border: 1px solid #8d8774; background: #fffdf7; color: #222; min-width: 44px; }
+.card.red { color: #b3261e; }
+button.legal { border: 2px solid #d49b00; box-shadow: 0 0 0 2px #f5d67a; cursor: pointer; }
+button:disabled { opacity: 0.55; }
+#hand { display: flex; flex-wrap: wrap; }
+</style>
+</head>
+<body>
+<header><h1>Tarneeb: <span id="who">your seat</span></h1></header>
+<main>
+<div id="status" aria-live="polite">connecting...</div>
+<div class="felt">
+  <div class="row" id="scores"></div>
+  <div class="row" id="contract"></div>
+  <div class="row" id="auction"></div>
+  <div class="row" id="trick"></div>
+  <div class="row" id="previous"></div>
+</div>
+<h2>Your hand</h2>
+<div id="hand"></div>
+<div id="calls"></div>
+</main>
+<script>
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const ORDER = { S: 0, H: 1, C: 2, D: 3 };
+  const RANKS = "23456789TJQKA";
+  const pretty = (c) => { const s = c.slice(-1); return c.slice(0, -1).replace("T", "10") + (SUITS[s] || s); };
+  const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+  let version = 0, deadline = null, current = null, sentFor = null;
+
+  function send(id, move) {
+    sentFor = id;
+    for (const b of document.querySelectorAll("button")) b.disabled = true;
+    fetch("move?token=" + encodeURIComponent(token), { method: "POST", body: JSON.stringify({ id, move }) })
+      .then((r) => r.ok ? null : r.text().then((t) => { sentFor = null; draw(current); $("status").textContent = t; }));
+  }
+  function draw(st) {
+    current = st;
+    if (st.seat !== null) $("who").textContent = "you play seat " + st.seat;
+    const rq = st.request, v = rq ? rq.view : null;
+    const hand = $("hand"), calls = $("calls");
+    hand.replaceChildren(); calls.replaceChildren();
+    if (st.over) {
+      const w = st.over.winner;
+      $("status").textContent = "game over: " + (w === null ? "a draw" : "seats " + (w === 0 ? "0 & 2" : "1 & 3") + " won") + " (" + st.over.reason + "), scores " + st.over.team_scores.join(" : ");
+      $("status").dataset.over = "1";
+      deadline = null;
+      return;
+    }
+    document.body.dataset.request = rq ? rq.id : "";
+    if (!rq) { $("status").textContent = "waiting for the other seats..."; deadline = null; return; }
+    // Answered already: shown, but not playable twice.
+    const legal = new Set(rq.id === sentFor ? [] : rq.legal);
+    $("status").replaceChildren(el("span", "", "your turn: "), el("span", "", rq.decision), el("span", "", ""));
+    $("status").children[2].id = "clock";
+    deadline = rq.time && rq.time.limit_ms ? Date.now() + rq.time.limit_ms : null;
+    $("scores").textContent = "scores: " + v.team_scores.join(" : ") + (v.seat_scores ? " (players " + v.seat_scores.join(" ") + ")" : "") + " \u00b7 hand " + v.hand_number + ", dealer " + v.dealer;
+    $("contract").textContent = v.contract ? "contract: " + v.contract.bid + " by seat " + v.contract.declarer + (v.trump ? ", trump " + (SUITS[v.trump] || v.trump) : "") : "";
+    $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + a.call).join("  ") : "";
+    const trick = v.current_trick;
+    $("trick").textContent = "on the table: " + (trick.cards.length ? trick.cards.map((c, i) => ((trick.leader + i) % 4) + " " + pretty(c)).join("  ") : "nothing yet");
+    const prev = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+    $("previous").textContent = prev ? "previous trick: " + JSON.stringify(prev) : "";
+    const cards = v.hand.slice().sort((a, b) => (ORDER[a.slice(-1)] - ORDER[b.slice(-1)]) || (RANKS.indexOf(b.slice(0, -1)) - RANKS.indexOf(a.slice(0, -1))));
+    for (const c of cards) {
+      const s = c.slice(-1);
+      const b = el("button", "card" + (s === "H" || s === "D" ? " red" : ""), pretty(c));
+      b.dataset.move = c;
+      const ok = rq.decision === "play" && legal.has(c);
+      b.disabled = !ok;
+      if (ok) { b.classList.add("legal"); b.onclick = () => send(rq.id, c); }
+      hand.append(b);
+    }
+    if (rq.decision !== "play") {
+      for (const m of legal) {
+        const b = el("button", "call legal", SUITS[m] || m);
+        b.dataset.move = m;
+        b.onclick = () => send(rq.id, m);
+        calls.append(b);
+      }
+    }
+  }
+  setInterval(() => {
+    const c = $("clock");
+    if (c && deadline) c.textContent = " \u00b7 " + Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) + " s left";
+  }, 250);
+  async function poll() {
+    for (;;) {
+      try {
+        const r = await fetch("state?since=" + version + "&token=" + encodeURIComponent(token));
+        if (!r.ok) { $("status").textContent = await r.text(); return; }
+        const st = await r.json();
+        version = st.version;
+        draw(st);
+        // The game is over: the seat stops serving, so the page stops asking.
+        if (st.over) return;
+      } catch (e) {
+        if (current && current.over) return;
+        $("status").textContent = "the seat is gone: the game has ended";
+        return;
+      }
+    }
+  }
+  poll();
+})();
+</script>
+</body>
+</html>
+"##;

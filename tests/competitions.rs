@@ -428,6 +428,32 @@ fn a_swiss_tournament_resumes_to_the_same_schedule() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("resuming"), "{}", text(&o.stderr));
     assert_eq!(schedule(&dir), first);
+    // The Swiss table: a row per entrant with both rounds, one bye a round (five entrants),
+    // the winner line on Swiss points; `standings` of the directory prints the same table.
+    let out = text(&o.stdout);
+    let swiss = |out: &str| -> Vec<String> {
+        out.lines()
+            .skip_while(|l| !l.starts_with("Swiss table"))
+            .take(7)
+            .map(String::from)
+            .collect()
+    };
+    let table = swiss(&out);
+    assert_eq!(table.len(), 7, "{out}");
+    assert!(table[1].starts_with("rank  entrant  R1") && table[1].ends_with("points  Buchholz"));
+    let byes = table[2..]
+        .iter()
+        .map(|l| l.matches("bye").count())
+        .sum::<usize>();
+    assert_eq!(byes, 2, "{out}");
+    let first_line = out.lines().next().unwrap();
+    assert!(
+        first_line.starts_with("Winner of the Swiss: ")
+            || first_line.starts_with("No clear winner: "),
+        "{out}"
+    );
+    let again = tarneeb(&["standings".to_string(), dir.display().to_string()]);
+    assert_eq!(swiss(&text(&again.stdout)), table);
 }
 
 /// `standings A B` on two runs of one command whose results differ is refused (exit 2) with

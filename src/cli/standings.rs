@@ -14,7 +14,7 @@ use tarneeb_referee::standings::verdict::SprtTracker;
 use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::merge::MergeReport;
-use tarneeb_referee::tournament::results::merged_stream_sealed;
+use tarneeb_referee::tournament::results::{merged_stream_sealed, shard_neutral};
 use tarneeb_referee::tournament::schedule::GameScore;
 use tarneeb_referee::tournament::seal;
 
@@ -119,12 +119,21 @@ pub fn run(args: StandingsArgs) -> u8 {
     // grow with the rows.
     let mut tally = Tally::new();
     // A knockout's or king of the hill's bracket, replayed from the results of one directory.
-    let bracket_config = match args.dirs.as_slice() {
-        [one] => TournamentDir::open(one)
-            .ok()
-            .map(|d| d.config().clone())
-            .filter(bracket::has_bracket),
-        _ => None,
+    // Several directories: only the shards of one run (one command) have one schedule.
+    let bracket_config = {
+        let configs: Vec<serde_json::Value> = args
+            .dirs
+            .iter()
+            .filter_map(|d| TournamentDir::open(d).ok().map(|d| d.config().clone()))
+            .collect();
+        let neutral: Vec<serde_json::Value> =
+            configs.iter().map(|c| shard_neutral(c.clone()).0).collect();
+        let one_command =
+            configs.len() == args.dirs.len() && neutral.windows(2).all(|w| w[0] == w[1]);
+        configs
+            .into_iter()
+            .next()
+            .filter(|c| one_command && bracket::has_bracket(c))
     };
     let mut scores: HashMap<u64, GameScore> = HashMap::new();
     // The site lists every game, so only then are the rows kept.

@@ -546,7 +546,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     bracket::apply(
         &mut table_standings,
         &names,
-        plan.format,
+        &plan,
         &summary.bracket,
         summary.champion,
     );

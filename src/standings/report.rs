@@ -359,6 +359,12 @@ against everyone else.
 ";
 
 pub fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
+    if signed(l.margin) == "+0.0" {
+        return format!(
+            "Note: {} and {} are level at the top (+0.0 Elo apart): the order at the top is not settled.\n",
+            l.leader, l.closest
+        );
+    }
     if l.clear {
         format!(
             "{} leads every other entrant beyond chance: its smallest margin, {:+.1} Elo over {}, is {:.2} standard errors ({:.2} needed among {k} entrants).\n",
@@ -408,6 +414,22 @@ mod tests {
             text.contains("boards: 1 of 2 duplicate pairs scored; 1 pairs without hand results (rows written before they were kept) are left out.\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_level_top_is_not_called_a_lead() {
+        // Two entrants with one win each: level; the note said "a leads, but its margin over
+        // b (+0.0 Elo ...)".
+        let rows = vec![
+            row(0, ["a", "b", "a", "b"], Some(0), [41, 0]),
+            row(1, ["a", "b", "a", "b"], Some(1), [0, 41]),
+        ];
+        let text = render(&standings(&rows));
+        assert!(
+            text.contains("Note: a and b are level at the top (+0.0 Elo apart)"),
+            "{text}"
+        );
+        assert!(!text.contains("a leads"), "{text}");
     }
 
     #[test]

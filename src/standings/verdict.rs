@@ -220,6 +220,20 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_names_its_model() {
+        let t = SprtTracker::new(parse_sprt("elo0=0,elo1=5,model=normalized").unwrap(), "A");
+        assert_eq!(t.to_json()["model"], "normalized");
+        assert!(
+            t.describe()
+                .ends_with("; model: normalized Elo, exact (fastchess, OpenBench)"),
+            "{}",
+            t.describe()
+        );
+        let t = SprtTracker::new(parse_sprt("elo0=0,elo1=5").unwrap(), "A");
+        assert_eq!(t.to_json()["model"], "logistic");
+    }
+
+    #[test]
     fn games_ending_after_the_crossing_do_not_change_the_verdict() {
         // Single games (--no-duplicate): wins until the test accepts H1; then the games that
         // were in flight end, all lost, and pull the LLR back inside the bounds.

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::schedule::{Format, GameScore, MatchOutcome, Partners, Plan, Schedule, Unit};
+use super::swiss_table;
 use crate::standings::places::Winner;
 use crate::standings::table::Standings;
 
@@ -39,11 +40,11 @@ pub fn names_of(config: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Whether the format has a bracket or a ladder.
+/// Whether the format has a bracket, a ladder or a Swiss table.
 pub fn has_bracket(config: &Value) -> bool {
     matches!(
         plan_of(config).map(|p| p.format),
-        Some(Format::Knockout | Format::KingOfTheHill)
+        Some(Format::Knockout | Format::KingOfTheHill | Format::Swiss)
     )
 }
 
@@ -117,36 +118,38 @@ pub fn render(names: &[String], format: Format, bracket: &[MatchOutcome]) -> Str
     out
 }
 
-/// Puts the bracket (and the champion, once decided) into `standings`.
+/// Puts the bracket (and the champion, once decided), or the Swiss table and its winner, into
+/// `standings`.
 pub fn apply(
     standings: &mut Standings,
     names: &[String],
-    format: Format,
+    plan: &Plan,
     bracket: &[MatchOutcome],
     champion: Option<Unit>,
 ) {
     if bracket.is_empty() {
         return;
     }
-    standings.bracket = render(names, format, bracket)
-        .lines()
-        .map(String::from)
-        .collect();
-    if let Some(u) = champion {
-        standings.winner = Some(champion_line(names, bracket, u));
-    }
+    let text = if plan.format == Format::Swiss {
+        // A bye scores half its round's games (the schedule's rule), in half points.
+        let bye = plan.games * if plan.duplicate { 2 } else { 1 };
+        let units = super::schedule::units(plan.entrants, plan.partners);
+        let lines = swiss_table::table(&units, bracket, bye as u32);
+        standings.winner = swiss_table::winner(names, &lines).or(standings.winner.take());
+        swiss_table::render(names, &lines)
+    } else {
+        if let Some(u) = champion {
+            standings.winner = Some(champion_line(names, bracket, u));
+        }
+        render(names, plan.format, bracket)
+    };
+    standings.bracket = text.lines().map(String::from).collect();
 }
 
 /// The standings of the directory with `config`: its bracket replayed from the rows' `scores`.
 pub fn apply_replayed(standings: &mut Standings, config: &Value, scores: &HashMap<u64, GameScore>) {
     if let (Some(plan), Some((bracket, champion))) = (plan_of(config), replay(config, scores)) {
-        apply(
-            standings,
-            &names_of(config),
-            plan.format,
-            &bracket,
-            champion,
-        );
+        apply(standings, &names_of(config), &plan, &bracket, champion);
     }
 }
 

@@ -27,3 +27,4 @@ pub mod seal;
 pub mod shard;
 pub mod swiss;
 pub mod swiss_shards;
+pub mod swiss_table;

@@ -354,9 +354,12 @@ impl Bot {
     /// For the detail of a fault that may be the sandbox's doing: what the sandbox allows, how
     /// to rule it out, and the last lines of the bot's stderr log. Empty without a sandbox.
     pub fn sandbox_note(&self) -> String {
-        let hint = self.sandbox.failure_hint();
+        let mut hint = self.sandbox.failure_hint();
         if hint.is_empty() {
             return hint;
+        }
+        if let Some(uid) = self.confinement.uid() {
+            hint.push_str(&format!("; it ran as uid {uid} (the referee runs as root), so it reads only what every user may read and its files must be readable by others (or --sandbox-user referee)"));
         }
         let tail = sandbox::log_tail(&self.stderr_path, 5);
         if tail.is_empty() {

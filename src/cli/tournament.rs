@@ -422,6 +422,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "limits": sandbox.limits().describe(),
         // The same settings again as the flags that give them, so tournament.json can be fed
         // back with --config.
+        "sandbox_user": a.sandbox.sandbox_user.to_string(),
         "sandbox_ro": a.sandbox.sandbox_ro.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "sandbox_env": a.sandbox.sandbox_env,
         "memory_limit": a.sandbox.memory_limit,

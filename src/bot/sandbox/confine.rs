@@ -9,6 +9,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
+use super::user::{become_user, UidLease};
 use super::{find_on_path, limits, Cgroup, LimitHit, LimitKind, Sandbox};
 
 /// What a running bot keeps of its sandbox.
@@ -22,6 +23,8 @@ pub struct Confinement {
     sandboxed: bool,
     /// The seccomp filters handed to bwrap (see `seccomp`), kept open until the bot is up.
     filters: Vec<OwnedFd>,
+    /// The uid the bot runs as, when it runs as a user of its own: free again with the bot.
+    user: Option<UidLease>,
 }
 
 /// The command that starts `command` in `sandbox` with working directory `cwd`, and the
@@ -40,8 +43,12 @@ pub fn command(
         .map(|c| c.procs_files().to_vec())
         .unwrap_or_default();
     let mut filters: Vec<OwnedFd> = Vec::new();
+    let mut user = None;
     let mut cmd = match sandbox.wrap(command, cwd) {
-        Some(b) => {
+        Some(mut b) => {
+            if let (Some(first), Some(staging)) = (sandbox.first_uid(), b.staging.take()) {
+                user = Some((UidLease::take(first)?, staging));
+            }
             check_program(&command[0], cwd)?;
             filters = super::seccomp::filter_fds()?;
             let mut c = Command::new(&b.program);
@@ -84,12 +91,26 @@ pub fn command(
             cmd.pre_exec(move || limits::apply_in_child(&procs, &rlimits));
         }
     }
+    // Last, once the child has joined its cgroup as root: the view as root, then the user.
+    let user = user.map(|(lease, staging)| {
+        let uid = lease.uid;
+        // SAFETY: the closure only makes system calls on memory prepared before the fork
+        // (see `Staging::apply_in_child` and `become_user`).
+        unsafe {
+            cmd.pre_exec(move || {
+                staging.apply_in_child()?;
+                become_user(uid)
+            });
+        }
+        lease
+    });
     let conf = Confinement {
         cgroup,
         disks: Vec::new(),
         cwd: cwd.to_path_buf(),
         sandboxed: sandbox.is_sandboxed(),
         filters,
+        user,
     };
     Ok((cmd, conf))
 }
@@ -197,6 +218,11 @@ fn program_path(program: &str, cwd: &Path) -> PathBuf {
 }
 
 impl Confinement {
+    /// The uid the bot runs as, when it runs as a user of its own.
+    pub fn uid(&self) -> Option<u32> {
+        self.user.as_ref().map(|u| u.uid)
+    }
+
     /// See [`crate::bot::Bot::freeze`].
     pub fn freeze(&self) -> bool {
         self.cgroup.as_ref().is_some_and(|c| c.freeze())

@@ -496,7 +496,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         Err(e) => {
             let code = match &e {
                 RunError::Referee {
-                    source: RefereeError::Spawn { .. },
+                    source: RefereeError::Spawn { .. } | RefereeError::SandboxSetup { .. },
                     ..
                 } => 2,
                 _ => 1,

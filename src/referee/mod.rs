@@ -68,6 +68,15 @@ pub struct GameConfig {
 pub enum RefereeError {
     #[error("seat {seat}: {source}")]
     Spawn { seat: Seat, source: BotError },
+    /// bwrap failed before the bot ran: a setup problem of the machine or the flags, not the
+    /// bot's fault, so no forfeit is scored.
+    #[error("seat {seat} ({command}): {message}; this is not the bot's fault: fix the sandbox flags or paths (--sandbox-ro, --sandbox-view, the bot's command), or try --sandbox none to rule the sandbox out; the record {record} ends with an 'aborted' line")]
+    SandboxSetup {
+        seat: Seat,
+        command: String,
+        message: String,
+        record: String,
+    },
     #[error("cannot write the game record {path}: {source}")]
     Record {
         path: String,
@@ -548,6 +557,10 @@ impl Table<'_, '_> {
                     }
                     Some(BotEvent::Eof { .. }) => {
                         let status = self.exit_detail(seat);
+                        if let Some(message) = self.seats[seat.index()].bot.sandbox_setup_failure()
+                        {
+                            return self.sandbox_failed(seat, message);
+                        }
                         faults.push((
                             seat,
                             FaultKind::Handshake,
@@ -600,6 +613,20 @@ impl Table<'_, '_> {
 
     fn flush(&mut self) -> Result<(), RefereeError> {
         self.record.flush().map_err(|e| record_err(self.cfg, e))
+    }
+
+    /// Ends the game without a result: the sandbox could not start `seat`'s bot.
+    fn sandbox_failed<T>(&mut self, seat: Seat, message: String) -> Result<T, RefereeError> {
+        self.write(&RecordLine::Aborted {
+            reason: format!("seat {seat}: {message}"),
+        })?;
+        self.flush()?;
+        Err(RefereeError::SandboxSetup {
+            seat,
+            command: self.seats[seat.index()].bot.command().to_string(),
+            message,
+            record: self.cfg.record.display().to_string(),
+        })
     }
 
     fn abort<T>(&mut self, reason: &str) -> Result<T, RefereeError> {

@@ -25,6 +25,10 @@ pub struct Confinement {
     filters: Vec<OwnedFd>,
     /// The uid the bot runs as, when it runs as a user of its own: free again with the bot.
     user: Option<UidLease>,
+    /// Our end of bwrap's `--json-status-fd` pipe (non-blocking), and what was read from it:
+    /// bwrap writes `exit-code` at the end only if it set the sandbox up and started the bot.
+    status: Option<OwnedFd>,
+    status_text: Vec<u8>,
 }
 
 /// The command that starts `command` in `sandbox` with working directory `cwd`, and the
@@ -44,6 +48,7 @@ pub fn command(
         .unwrap_or_default();
     let mut filters: Vec<OwnedFd> = Vec::new();
     let mut user = None;
+    let mut status = None;
     let mut cmd = match sandbox.wrap(command, cwd) {
         Some(mut b) => {
             if let (Some(first), Some(staging)) = (sandbox.first_uid(), b.staging.take()) {
@@ -51,10 +56,16 @@ pub fn command(
             }
             check_program(&command[0], cwd)?;
             filters = super::seccomp::filter_fds()?;
+            let (status_r, status_w) = status_pipe()?;
             let mut c = Command::new(&b.program);
             for fd in &filters {
                 c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
             }
+            c.arg("--json-status-fd")
+                .arg(status_w.as_raw_fd().to_string());
+            status = Some(status_r);
+            // Kept open across the exec like the filters, dropped with them.
+            filters.push(status_w);
             c.args(&b.args).env_clear().envs(sandbox.environment());
             // SAFETY: the closure only makes async-signal-safe calls (see `detach_terminal`).
             unsafe {
@@ -111,8 +122,23 @@ pub fn command(
         sandboxed: sandbox.is_sandboxed(),
         filters,
         user,
+        status,
+        status_text: Vec::new(),
     };
     Ok((cmd, conf))
+}
+
+/// A pipe for bwrap's status: (read end, write end), both close-on-exec and non-blocking (the
+/// write end is opened across the exec for bwrap alone; its messages are a few hundred bytes).
+fn status_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`, a live local array of two.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just gave us these descriptors; nothing else owns them.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// In the child, before exec: every descriptor above stderr is closed at exec, whatever the
@@ -218,6 +244,26 @@ fn program_path(program: &str, cwd: &Path) -> PathBuf {
 }
 
 impl Confinement {
+    /// True when bwrap itself failed (a mount it could not make, a program it could not start)
+    /// and the bot never ran: bwrap has exited (`status`, not killed) without writing the
+    /// `exit-code` it writes whenever the sandbox was set up and the program started. Nothing
+    /// the bot does can forge this: the pipe is bwrap's own, closed in the sandbox.
+    pub fn setup_failed(&mut self, status: Option<ExitStatus>) -> bool {
+        let (Some(fd), Some(_code)) = (&self.status, status.and_then(|s| s.code())) else {
+            return false;
+        };
+        let mut buf = [0u8; 4096];
+        loop {
+            // SAFETY: read into a live local buffer of the length passed.
+            let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n <= 0 || self.status_text.len() > 1 << 16 {
+                break;
+            }
+            self.status_text.extend_from_slice(&buf[..n as usize]);
+        }
+        !String::from_utf8_lossy(&self.status_text).contains("\"exit-code\"")
+    }
+
     /// The uid the bot runs as, when it runs as a user of its own.
     pub fn uid(&self) -> Option<u32> {
         self.user.as_ref().map(|u| u.uid)

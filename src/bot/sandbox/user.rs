@@ -169,6 +169,8 @@ pub(super) fn listable_by_others(p: &Path) -> bool {
 pub struct Staging {
     covers: Vec<PathBuf>,
     exposed: Vec<PathBuf>,
+    /// Directories made in a cover on the way to an exposed path.
+    made: Vec<PathBuf>,
     /// In order: mount a tmpfs, make a directory or a file, bind a path (see [`Step`]).
     steps: Vec<Step>,
 }
@@ -216,6 +218,8 @@ impl Staging {
                 in_cover = None;
             } else if let Some(c) = self.covers.iter().find(|c| **c == cur) {
                 in_cover = Some(c);
+            } else if self.made.contains(&cur) {
+                // A directory made in the cover: open to all, still inside it.
             } else if let Some(cover) = in_cover {
                 return Err((cur, Some(cover.clone())));
             } else if !open_to_others(&cur) {
@@ -252,8 +256,9 @@ impl Staging {
             let parts: Vec<_> = rel.components().collect();
             for (i, c) in parts.iter().enumerate() {
                 cur.push(c);
-                if i + 1 < parts.len() {
+                if i + 1 < parts.len() && !self.made.contains(&cur) {
                     self.steps.push(Step::Dir(cstring(&cur)));
+                    self.made.push(cur.clone());
                 }
             }
         }

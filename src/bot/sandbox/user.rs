@@ -116,11 +116,19 @@ fn account_in_range(first: u32) -> Option<(String, u32)> {
 /// Offsets in the range of the bots running now (in this referee process).
 static IN_USE: Mutex<Vec<bool>> = Mutex::new(Vec::new());
 
+/// Where each uid in use is locked (`flock`) by the referee process whose bot has it, so that
+/// referees on one machine (shards, several runs) never give two bots the same uid. Under
+/// `/run`, which no sandbox shows.
+const LOCK_DIR: &str = "/run/tarneeb-bot-uids";
+
 /// A uid held by one running bot, free again when dropped.
 #[derive(Debug)]
 pub struct UidLease {
     pub uid: u32,
     offset: usize,
+    /// The uid's lock file, locked while the bot runs (`None` where /run is not writable:
+    /// then uids are unique within this process only).
+    _lock: Option<std::fs::File>,
 }
 
 impl UidLease {
@@ -129,16 +137,53 @@ impl UidLease {
         if used.is_empty() {
             used.resize(UID_COUNT as usize, false);
         }
-        let Some(offset) = used.iter().position(|u| !u) else {
-            return Err(io::Error::other(format!(
-                "all {UID_COUNT} bot uids from {first} are in use (bots running or kept up at once); run fewer at once (--jobs) or --sandbox-user referee"
-            )));
-        };
-        used[offset] = true;
-        Ok(UidLease {
-            uid: first + offset as u32,
-            offset,
-        })
+        let dir_ok = std::fs::create_dir_all(LOCK_DIR).is_ok();
+        for offset in 0..used.len() {
+            if used[offset] {
+                continue;
+            }
+            let uid = first + offset as u32;
+            let lock = if dir_ok {
+                match lock_uid(uid) {
+                    Ok(Some(f)) => Some(f),
+                    Ok(None) => continue, // another referee's bot has it
+                    Err(_) => None,
+                }
+            } else {
+                None
+            };
+            used[offset] = true;
+            return Ok(UidLease {
+                uid,
+                offset,
+                _lock: lock,
+            });
+        }
+        Err(io::Error::other(format!(
+            "all {UID_COUNT} bot uids from {first} are in use (bots running or kept up at once, in this and other referees); run fewer at once (--jobs), give another range with --sandbox-user UID, or --sandbox-user referee"
+        )))
+    }
+}
+
+/// Locks uid `uid`'s file without waiting: `Ok(None)` when another process holds it.
+fn lock_uid(uid: u32) -> io::Result<Option<std::fs::File>> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(Path::new(LOCK_DIR).join(uid.to_string()))?;
+    // SAFETY: flock on a descriptor we own.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(Some(f));
+    }
+    let e = io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(None)
+    } else {
+        Err(e)
     }
 }
 
@@ -434,6 +479,34 @@ mod tests {
         let e = "root".parse::<SandboxUser>().unwrap_err();
         assert!(e.contains("auto, referee or the first uid"), "{e}");
         assert!("0".parse::<SandboxUser>().is_err());
+    }
+
+    #[test]
+    fn a_uid_held_by_another_process_is_skipped_and_a_dropped_one_comes_back() {
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            return; // /run is root's
+        }
+        let first = 3_000_000;
+        // Another referee's bot holds `first`: a lock taken through another open file.
+        std::fs::create_dir_all(LOCK_DIR).unwrap();
+        let other = lock_uid(first).unwrap().expect("free at first");
+        assert!(
+            lock_uid(first).unwrap().is_none(),
+            "held by another open file"
+        );
+        let a = UidLease::take(first).unwrap();
+        assert_ne!(a.uid, first);
+        let b = UidLease::take(first).unwrap();
+        assert!(b.uid != a.uid && b.uid != first);
+        let freed = a.uid;
+        drop(a);
+        let c = UidLease::take(first).unwrap();
+        assert_eq!(c.uid, freed);
+        drop((b, c, other));
+        for uid in first..first + 3 {
+            let _ = std::fs::remove_file(Path::new(LOCK_DIR).join(uid.to_string()));
+        }
     }
 
     #[test]

@@ -104,6 +104,10 @@ pub struct BotLimits {
     /// seat as it happens, for bots that think on others' time; slower).
     #[arg(long, default_value = "batched", value_parser = str::parse::<EventDelivery>)]
     pub events: EventDelivery,
+    /// Freeze each sandboxed bot (its cgroup) while other seats are to move, so none thinks or
+    /// spins on another's time (costs two cgroup writes a move; docs/performance.md).
+    #[arg(long)]
+    pub freeze_off_turn: bool,
 }
 
 /// `--move-timeout` when none is given.

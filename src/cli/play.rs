@@ -206,6 +206,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         grace: Duration::from_millis(1000),
         start_scores: a.scores,
         deal_secret,
+        freeze_off_turn: a.limits.freeze_off_turn,
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

@@ -458,6 +458,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         time,
         on_fault: a.limits.on_fault,
         events: a.limits.events,
+        freeze_off_turn: a.limits.freeze_off_turn,
         max_line: a.limits.max_line,
         stderr_cap: a.limits.stderr_cap,
         jobs,

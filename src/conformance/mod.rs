@@ -182,6 +182,7 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         // check-bot's scenarios are fixed deals and seeds, the same for every author: there
         // is nothing to keep secret from the bot under test.
         deal_secret: None,
+        freeze_off_turn: false,
     };
     let mut check = Check {
         name: sc.name.clone(),

@@ -61,6 +61,9 @@ pub struct GameConfig {
     /// With the seed, fixes the deals; `None` only for public deals (`--public-deals`), whose
     /// seed any bot may know or guess.
     pub deal_secret: Option<DealSecret>,
+    /// `--freeze-off-turn`: every seat's bot is frozen (its cgroup) except while it is asked,
+    /// so no bot thinks, or spins, on another seat's time.
+    pub freeze_off_turn: bool,
 }
 
 /// The referee's own failures.
@@ -388,6 +391,13 @@ impl Table<'_, '_> {
         on_hand: HandHook<'_>,
     ) -> Result<Outcome, RefereeError> {
         let (names, handshake_faults) = self.handshake(hellos)?;
+        if self.cfg.freeze_off_turn {
+            for seat in &mut self.seats {
+                if seat.alive {
+                    seat.bot.freeze();
+                }
+            }
+        }
         let bots: Vec<BotInfo> = Seat::ALL
             .iter()
             .map(|&s| BotInfo {
@@ -475,6 +485,13 @@ impl Table<'_, '_> {
                 .map_err(|e| record_err(self.cfg, e))?;
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };
+        if self.cfg.freeze_off_turn {
+            // Each must read game_end (and a kept one its next game); a dead one is stopped,
+            // which thaws it first.
+            for seat in &mut self.seats {
+                seat.bot.thaw();
+            }
+        }
         self.broadcast(&ToBot::GameEnd(result.clone()));
         self.flush_all();
         self.write(&RecordLine::Result(result.clone()))?;

@@ -353,6 +353,26 @@ impl Bot {
         self.confinement.limit_hit(&self.sandbox, status)
     }
 
+    /// When the sandbox itself failed to start this bot (bwrap could not make a mount or start
+    /// the program, so the bot never ran): bwrap's message, for an error that is not the bot's
+    /// fault. `None` while bwrap runs, or when the bot ran.
+    pub fn sandbox_setup_failure(&mut self) -> Option<String> {
+        let status = self.child.try_wait().ok().flatten();
+        if !self.confinement.setup_failed(status) {
+            return None;
+        }
+        let code = status.and_then(|s| s.code()).unwrap_or_default();
+        let tail = sandbox::log_tail(&self.stderr_path, 5);
+        Some(format!(
+            "the sandbox could not start it (bwrap exited with code {code} before the bot ran): {}",
+            if tail.is_empty() {
+                "bwrap said nothing"
+            } else {
+                &tail
+            }
+        ))
+    }
+
     /// From now on the bot's stderr goes to `path` (created at the first byte), at most `cap`
     /// bytes: each game of a bot kept between games gets its own log.
     pub fn log_stderr_to(&mut self, path: &Path, cap: u64) -> Result<(), BotError> {
@@ -382,6 +402,11 @@ impl Bot {
             }
         }
         self.stdout.is_some() && self.exit_status().is_none()
+    }
+
+    /// The bot's command line, as given.
+    pub fn command(&self) -> &str {
+        &self.command
     }
 
     /// The bot's pid, which is also its process group id.

@@ -1,7 +1,7 @@
 //! Arguments shared by the commands that start bots, and small parsers for command-line values.
 
 use tarneeb_referee::bot::sandbox::{
-    parse_size, Limits, Sandbox, SandboxChoice, SandboxError, SandboxOptions, View,
+    parse_size, Limits, Sandbox, SandboxChoice, SandboxError, SandboxOptions, SandboxUser, View,
 };
 use tarneeb_referee::protocol::TimeLimits;
 use tarneeb_referee::referee::{EventDelivery, FaultPolicy};
@@ -20,6 +20,11 @@ pub struct SandboxArgs {
     /// names, its interpreter's prefix and --sandbox-ro paths).
     #[arg(long, value_enum, default_value = "wide")]
     pub sandbox_view: View,
+    /// Who a sandboxed bot runs as: auto (a uid of its own from 60000 when the referee runs
+    /// as root, else the referee's user), referee (the referee's user even as root: bots then
+    /// read what root may read; trusted bots only) or UID (as auto, uids from UID).
+    #[arg(long, default_value = "auto", value_name = "auto|referee|UID")]
+    pub sandbox_user: SandboxUser,
     /// Also show this path read-only to sandboxed bots (repeatable), at the same place.
     #[arg(long = "sandbox-ro", value_name = "PATH")]
     pub sandbox_ro: Vec<std::path::PathBuf>,
@@ -54,6 +59,7 @@ impl SandboxArgs {
             view: self.sandbox_view,
             ro: self.sandbox_ro.clone(),
             env: self.sandbox_env.clone(),
+            user: self.sandbox_user,
             limits: Limits {
                 memory_limit: self.memory_limit,
                 process_limit: self.process_limit,
@@ -98,6 +104,10 @@ pub struct BotLimits {
     /// seat as it happens, for bots that think on others' time; slower).
     #[arg(long, default_value = "batched", value_parser = str::parse::<EventDelivery>)]
     pub events: EventDelivery,
+    /// Freeze each sandboxed bot (its cgroup) while other seats are to move, so none thinks or
+    /// spins on another's time (costs two cgroup writes a move; docs/performance.md).
+    #[arg(long)]
+    pub freeze_off_turn: bool,
 }
 
 /// `--move-timeout` when none is given.

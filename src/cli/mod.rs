@@ -162,7 +162,7 @@ pub fn message(e: &anyhow::Error) -> String {
 pub fn exit_code(e: &anyhow::Error) -> ExitCode {
     match e.downcast_ref::<RefereeError>() {
         Some(RefereeError::Interrupted { .. }) => ExitCode::from(130),
-        Some(RefereeError::Spawn { .. }) => ExitCode::from(2),
+        Some(RefereeError::Spawn { .. } | RefereeError::SandboxSetup { .. }) => ExitCode::from(2),
         _ if e.downcast_ref::<UsageError>().is_some()
             || e.downcast_ref::<RulesInputError>().is_some() =>
         {

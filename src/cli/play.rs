@@ -219,6 +219,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         start_scores: a.scores,
         deal_secret,
         watched: false,
+        freeze_off_turn: a.limits.freeze_off_turn,
     };
     if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

@@ -121,6 +121,7 @@ fn ask_in(
         start_scores: header.start_scores,
         deal_secret: None,
         watched: false,
+        freeze_off_turn: false,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     play_game(&cfg, &stop, &mut |_| {}).map_err(|e| anyhow!("playing the record again: {e}"))?;

@@ -431,6 +431,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         "limits": sandbox.limits().describe(),
         // The same settings again as the flags that give them, so tournament.json can be fed
         // back with --config.
+        "sandbox_user": a.sandbox.sandbox_user.to_string(),
         "sandbox_ro": a.sandbox.sandbox_ro.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "sandbox_env": a.sandbox.sandbox_env,
         "memory_limit": a.sandbox.memory_limit,
@@ -466,6 +467,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         time,
         on_fault: a.limits.on_fault,
         events: a.limits.events,
+        freeze_off_turn: a.limits.freeze_off_turn,
         max_line: a.limits.max_line,
         stderr_cap: a.limits.stderr_cap,
         jobs,
@@ -513,7 +515,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         Err(e) => {
             let code = match &e {
                 RunError::Referee {
-                    source: RefereeError::Spawn { .. },
+                    source: RefereeError::Spawn { .. } | RefereeError::SandboxSetup { .. },
                     ..
                 } => 2,
                 _ => 1,

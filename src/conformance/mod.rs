@@ -236,6 +236,7 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         // is nothing to keep secret from the bot under test.
         deal_secret: None,
         watched: false,
+        freeze_off_turn: false,
     };
     let mut check = Check::new(&sc.name);
     let outcome = match play_game(&game, stop, &mut |_| {}) {

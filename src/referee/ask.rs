@@ -19,8 +19,23 @@ pub(super) enum Answer {
 }
 
 impl Table<'_, '_> {
-    /// Asks the seat to move and waits for a valid reply within its time.
+    /// Asks the seat to move and waits for a valid reply within its time. With
+    /// `--freeze-off-turn` the seat's bot runs only meanwhile: thawed before the request,
+    /// frozen again once it is answered.
     pub(super) fn ask(&mut self, d: Decision) -> Result<Answer, RefereeError> {
+        let i = d.seat.index();
+        let freeze = self.cfg.freeze_off_turn && self.seats[i].alive;
+        if freeze {
+            self.seats[i].bot.thaw();
+        }
+        let answer = self.ask_thawed(d);
+        if freeze && self.seats[i].alive {
+            self.seats[i].bot.freeze();
+        }
+        answer
+    }
+
+    fn ask_thawed(&mut self, d: Decision) -> Result<Answer, RefereeError> {
         let i = d.seat.index();
         self.asked_at = None;
         if !self.seats[i].alive {

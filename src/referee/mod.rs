@@ -64,6 +64,9 @@ pub struct GameConfig {
     /// A live page follows the record (`tournament --serve`): it is flushed after every trick
     /// and every call, not only at the end of each hand, so spectators see the table move.
     pub watched: bool,
+    /// `--freeze-off-turn`: every seat's bot is frozen (its cgroup) except while it is asked,
+    /// so no bot thinks, or spins, on another seat's time.
+    pub freeze_off_turn: bool,
 }
 
 /// The referee's own failures.
@@ -71,6 +74,15 @@ pub struct GameConfig {
 pub enum RefereeError {
     #[error("seat {seat}: {source}")]
     Spawn { seat: Seat, source: BotError },
+    /// bwrap failed before the bot ran: a setup problem of the machine or the flags, not the
+    /// bot's fault, so no forfeit is scored.
+    #[error("seat {seat} ({command}): {message}; this is not the bot's fault: fix the sandbox flags or paths (--sandbox-ro, --sandbox-view, the bot's command), or try --sandbox none to rule the sandbox out; the record {record} ends with an 'aborted' line")]
+    SandboxSetup {
+        seat: Seat,
+        command: String,
+        message: String,
+        record: String,
+    },
     #[error("cannot write the game record {path}: {source}")]
     Record {
         path: String,
@@ -385,6 +397,13 @@ impl Table<'_, '_> {
         on_hand: HandHook<'_>,
     ) -> Result<Outcome, RefereeError> {
         let (names, handshake_faults) = self.handshake(hellos)?;
+        if self.cfg.freeze_off_turn {
+            for seat in &mut self.seats {
+                if seat.alive {
+                    seat.bot.freeze();
+                }
+            }
+        }
         let bots: Vec<BotInfo> = Seat::ALL
             .iter()
             .map(|&s| BotInfo {
@@ -472,6 +491,13 @@ impl Table<'_, '_> {
                 .map_err(|e| record_err(self.cfg, e))?;
             self.tell_applied(decision, mv, &applied, on_hand)?;
         };
+        if self.cfg.freeze_off_turn {
+            // Each must read game_end (and a kept one its next game); a dead one is stopped,
+            // which thaws it first.
+            for seat in &mut self.seats {
+                seat.bot.thaw();
+            }
+        }
         self.broadcast(&ToBot::GameEnd(result.clone()));
         self.flush_all();
         self.write(&RecordLine::Result(result.clone()))?;
@@ -554,6 +580,10 @@ impl Table<'_, '_> {
                     }
                     Some(BotEvent::Eof { .. }) => {
                         let status = self.exit_detail(seat);
+                        if let Some(message) = self.seats[seat.index()].bot.sandbox_setup_failure()
+                        {
+                            return self.sandbox_failed(seat, message);
+                        }
                         faults.push((
                             seat,
                             FaultKind::Handshake,
@@ -606,6 +636,20 @@ impl Table<'_, '_> {
 
     fn flush(&mut self) -> Result<(), RefereeError> {
         self.record.flush().map_err(|e| record_err(self.cfg, e))
+    }
+
+    /// Ends the game without a result: the sandbox could not start `seat`'s bot.
+    fn sandbox_failed<T>(&mut self, seat: Seat, message: String) -> Result<T, RefereeError> {
+        self.write(&RecordLine::Aborted {
+            reason: format!("seat {seat}: {message}"),
+        })?;
+        self.flush()?;
+        Err(RefereeError::SandboxSetup {
+            seat,
+            command: self.seats[seat.index()].bot.command().to_string(),
+            message,
+            record: self.cfg.record.display().to_string(),
+        })
     }
 
     fn abort<T>(&mut self, reason: &str) -> Result<T, RefereeError> {

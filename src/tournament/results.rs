@@ -19,6 +19,7 @@ use crate::standings::row::GameRow;
 /// by the names of the flags that give them (so `--config` reads them back). Shards of one
 /// tournament may differ in them.
 pub const SANDBOX_SETTINGS: &[&str] = &[
+    "sandbox_user",
     "sandbox_ro",
     "sandbox_env",
     "memory_limit",

@@ -48,6 +48,8 @@ pub struct RunConfig {
     pub time: TimeLimits,
     pub on_fault: FaultPolicy,
     pub events: EventDelivery,
+    /// `--freeze-off-turn` (see [`GameConfig::freeze_off_turn`]).
+    pub freeze_off_turn: bool,
     pub max_line: usize,
     pub stderr_cap: u64,
     /// Games at once.
@@ -518,6 +520,7 @@ fn play_one(
         grace: GRACE,
         deal_secret: cfg.deal_secret.clone(),
         watched: cfg.watched,
+        freeze_off_turn: cfg.freeze_off_turn,
     };
     let start = Instant::now();
     let mut hand_ends: Vec<Instant> = Vec::new();

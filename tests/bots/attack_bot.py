@@ -274,8 +274,23 @@ def attack_big_file():
             f.flush()
 
 
+def report_identity():
+    """Who the bot runs as and whether its scratch places take a file (tests/sandbox_user.rs)."""
+    wrote = []
+    for place in (".", "/tmp", "/dev/shm"):
+        try:
+            with open(os.path.join(place, "identity-probe"), "w") as f:
+                f.write("x")
+            wrote.append(place)
+        except OSError as e:
+            log(f"cannot write in {place}: {e}")
+    log(f"IDENTITY uid={os.getuid()} euid={os.geteuid()} gid={os.getgid()} "
+        f"groups={','.join(map(str, os.getgroups()))} wrote={','.join(wrote)}")
+
+
 ATTACKS = {
     "none": lambda: None,
+    "identity": report_identity,
     "read-files": attack_read_files,
     "pipes": attack_pipes,
     "memory": attack_memory,

@@ -17,6 +17,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use super::user::{listable_by_others, Staging};
 use super::{clean, find_on_path, Sandbox, View};
 
 /// System directories a strict sandbox shows (read-only; symlinks such as `/bin -> usr/bin`
@@ -56,10 +57,13 @@ pub(super) const NAMESPACES: &[&str] = &[
 const SHADOW: &str = "/tmp/.tarneeb-cwd";
 
 /// A composed `bwrap` invocation: run `program` with `args`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct BwrapCommand {
     pub program: PathBuf,
     pub args: Vec<OsString>,
+    /// When the bot runs as a user of its own: the view its child prepares as root first, so
+    /// that every path bwrap binds is reachable by that user (see `user`).
+    pub staging: Option<Staging>,
 }
 
 struct Args(Vec<OsString>);
@@ -90,6 +94,15 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
 
     // 1. The read-only view.
     let (named, files) = named_paths(command, &cwd);
+    // As a user of its own, bwrap reaches only what any user may; what the bot needs behind a
+    // closed directory is bound into a cover of it first, and a mask where that user cannot
+    // go is not needed (nor possible).
+    let staging = sb.first_uid.map(|_| {
+        let mut needed: Vec<PathBuf> = named.iter().chain(&files).chain(&sb.ro).cloned().collect();
+        needed.push(cwd.clone());
+        Staging::new(&needed)
+    });
+    let hidden = |p: &Path| staging.as_ref().is_some_and(|s| !s.reachable(p));
     let mut outside: Vec<PathBuf> = Vec::new(); // bound outside the working directory
     let mut extra: Vec<PathBuf> = named
         .iter()
@@ -164,6 +177,9 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
         if m.starts_with(&cwd) {
             continue;
         }
+        if hidden(m) {
+            continue;
+        }
         if m.starts_with("/tmp") || m.starts_with("/run") {
             if private_bound.iter().any(|b| m.starts_with(b)) {
                 mask(&mut a, m);
@@ -189,8 +205,11 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
     if cwd != Path::new("/") {
         a.tmpfs(&cwd, Some(sb.limits.disk_bytes()));
         let mut entries: Vec<PathBuf> = Vec::new();
-        let whole_cwd =
-            sb.view == View::Wide || named.iter().chain(sb.ro.iter()).any(|p| cwd.starts_with(p));
+        // A user of its own sees the entries of a directory closed to others only if named.
+        let cwd_open = staging.is_none() || listable_by_others(&cwd);
+        let whole_cwd = cwd_open
+            && (sb.view == View::Wide
+                || named.iter().chain(sb.ro.iter()).any(|p| cwd.starts_with(p)));
         if whole_cwd {
             if let Ok(rd) = std::fs::read_dir(&cwd) {
                 entries.extend(rd.flatten().map(|e| cwd.join(e.file_name())));
@@ -217,7 +236,7 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
                     }
                 }
             }
-            for m in &sb.masked {
+            for m in sb.masked.iter().filter(|m| !hidden(m)) {
                 if let Ok(rel) = m.strip_prefix(&cwd) {
                     mask_at(&mut a, m, &shadow.join(rel));
                 }
@@ -232,7 +251,7 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
             }
         }
         // 5. Masks inside what was bound there, and the named files they would hide.
-        for m in &sb.masked {
+        for m in sb.masked.iter().filter(|m| !hidden(m)) {
             if m.starts_with(&cwd) && bound.iter().any(|b| m.starts_with(b) && m != b) {
                 mask(&mut a, m);
             }
@@ -255,6 +274,7 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
     BwrapCommand {
         program: bwrap.to_path_buf(),
         args: a.0,
+        staging,
     }
 }
 

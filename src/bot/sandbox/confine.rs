@@ -9,6 +9,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
+use super::user::{become_user, UidLease};
 use super::{find_on_path, limits, Cgroup, LimitHit, LimitKind, Sandbox};
 
 /// What a running bot keeps of its sandbox.
@@ -22,6 +23,12 @@ pub struct Confinement {
     sandboxed: bool,
     /// The seccomp filters handed to bwrap (see `seccomp`), kept open until the bot is up.
     filters: Vec<OwnedFd>,
+    /// The uid the bot runs as, when it runs as a user of its own: free again with the bot.
+    user: Option<UidLease>,
+    /// Our end of bwrap's `--json-status-fd` pipe (non-blocking), and what was read from it:
+    /// bwrap writes `exit-code` at the end only if it set the sandbox up and started the bot.
+    status: Option<OwnedFd>,
+    status_text: Vec<u8>,
 }
 
 /// The command that starts `command` in `sandbox` with working directory `cwd`, and the
@@ -40,14 +47,25 @@ pub fn command(
         .map(|c| c.procs_files().to_vec())
         .unwrap_or_default();
     let mut filters: Vec<OwnedFd> = Vec::new();
+    let mut user = None;
+    let mut status = None;
     let mut cmd = match sandbox.wrap(command, cwd) {
-        Some(b) => {
+        Some(mut b) => {
+            if let (Some(first), Some(staging)) = (sandbox.first_uid(), b.staging.take()) {
+                user = Some((UidLease::take(first)?, staging));
+            }
             check_program(&command[0], cwd)?;
             filters = super::seccomp::filter_fds()?;
+            let (status_r, status_w) = status_pipe()?;
             let mut c = Command::new(&b.program);
             for fd in &filters {
                 c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
             }
+            c.arg("--json-status-fd")
+                .arg(status_w.as_raw_fd().to_string());
+            status = Some(status_r);
+            // Kept open across the exec like the filters, dropped with them.
+            filters.push(status_w);
             c.args(&b.args).env_clear().envs(sandbox.environment());
             // SAFETY: the closure only makes async-signal-safe calls (see `detach_terminal`).
             unsafe {
@@ -84,14 +102,43 @@ pub fn command(
             cmd.pre_exec(move || limits::apply_in_child(&procs, &rlimits));
         }
     }
+    // Last, once the child has joined its cgroup as root: the view as root, then the user.
+    let user = user.map(|(lease, staging)| {
+        let uid = lease.uid;
+        // SAFETY: the closure only makes system calls on memory prepared before the fork
+        // (see `Staging::apply_in_child` and `become_user`).
+        unsafe {
+            cmd.pre_exec(move || {
+                staging.apply_in_child()?;
+                become_user(uid)
+            });
+        }
+        lease
+    });
     let conf = Confinement {
         cgroup,
         disks: Vec::new(),
         cwd: cwd.to_path_buf(),
         sandboxed: sandbox.is_sandboxed(),
         filters,
+        user,
+        status,
+        status_text: Vec::new(),
     };
     Ok((cmd, conf))
+}
+
+/// A pipe for bwrap's status: (read end, write end), both close-on-exec and non-blocking (the
+/// write end is opened across the exec for bwrap alone; its messages are a few hundred bytes).
+fn status_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`, a live local array of two.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just gave us these descriptors; nothing else owns them.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// In the child, before exec: every descriptor above stderr is closed at exec, whatever the
@@ -197,6 +244,31 @@ fn program_path(program: &str, cwd: &Path) -> PathBuf {
 }
 
 impl Confinement {
+    /// True when bwrap itself failed (a mount it could not make, a program it could not start)
+    /// and the bot never ran: bwrap has exited (`status`, not killed) without writing the
+    /// `exit-code` it writes whenever the sandbox was set up and the program started. Nothing
+    /// the bot does can forge this: the pipe is bwrap's own, closed in the sandbox.
+    pub fn setup_failed(&mut self, status: Option<ExitStatus>) -> bool {
+        let (Some(fd), Some(_code)) = (&self.status, status.and_then(|s| s.code())) else {
+            return false;
+        };
+        let mut buf = [0u8; 4096];
+        loop {
+            // SAFETY: read into a live local buffer of the length passed.
+            let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n <= 0 || self.status_text.len() > 1 << 16 {
+                break;
+            }
+            self.status_text.extend_from_slice(&buf[..n as usize]);
+        }
+        !String::from_utf8_lossy(&self.status_text).contains("\"exit-code\"")
+    }
+
+    /// The uid the bot runs as, when it runs as a user of its own.
+    pub fn uid(&self) -> Option<u32> {
+        self.user.as_ref().map(|u| u.uid)
+    }
+
     /// See [`crate::bot::Bot::freeze`].
     pub fn freeze(&self) -> bool {
         self.cgroup.as_ref().is_some_and(|c| c.freeze())

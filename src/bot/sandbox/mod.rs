@@ -22,6 +22,7 @@ mod confine;
 pub(crate) use confine::check_program;
 mod limits;
 mod seccomp;
+mod user;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -29,6 +30,7 @@ use std::sync::OnceLock;
 pub use bwrap::BwrapCommand;
 pub use confine::{command, log_tail, Confinement};
 pub use limits::{parse_size, Cgroup, LimitHit, LimitKind, Limits};
+pub use user::{SandboxUser, FIRST_UID, UID_COUNT};
 
 /// `--sandbox`: which sandbox the bots run in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -74,6 +76,8 @@ pub struct SandboxOptions {
     /// `--sandbox-env` names.
     pub env: Vec<String>,
     pub limits: Limits,
+    /// `--sandbox-user`.
+    pub user: SandboxUser,
 }
 
 /// Why the sandbox cannot be used as asked. Usage errors: exit 2.
@@ -90,6 +94,8 @@ pub enum SandboxError {
     },
     #[error("cannot find the working directory: {0}")]
     Cwd(std::io::Error),
+    #[error("{0}")]
+    User(String),
 }
 
 /// The sandbox all bots of a run share: how they are wrapped and what they may not see.
@@ -102,6 +108,9 @@ pub struct Sandbox {
     masked: Vec<PathBuf>,
     env: Vec<String>,
     limits: Limits,
+    /// The first uid of the bots' range when each bot runs as a user of its own (a referee
+    /// running as root, see `user`).
+    first_uid: Option<u32>,
 }
 
 /// Environment variables a bot gets from the referee (when set there), besides `TMPDIR=/tmp`
@@ -132,6 +141,7 @@ impl Sandbox {
             masked: Vec::new(),
             env: Vec::new(),
             limits: Limits::unlimited(),
+            first_uid: None,
         }
     }
 
@@ -161,6 +171,13 @@ impl Sandbox {
             })?;
             ro.push(abs);
         }
+        let first_uid = args
+            .user
+            .resolve(bwrap.is_some())
+            .map_err(SandboxError::User)?;
+        if let (Some(b), Some(first)) = (&bwrap, first_uid) {
+            bwrap_as_user(b, first)?;
+        }
         Ok(Sandbox {
             bwrap,
             view: args.view,
@@ -168,6 +185,7 @@ impl Sandbox {
             masked: Vec::new(),
             env: args.env.clone(),
             limits: args.limits.clone(),
+            first_uid,
         })
     }
 
@@ -215,6 +233,11 @@ impl Sandbox {
                 .open(path);
         }
         self.mask(path);
+    }
+
+    /// The first uid of the range bots run as, when each runs as a user of its own.
+    pub fn first_uid(&self) -> Option<u32> {
+        self.first_uid
     }
 
     pub fn is_sandboxed(&self) -> bool {
@@ -306,6 +329,32 @@ fn working_bwrap() -> Result<PathBuf, SandboxError> {
             message: message.clone(),
         }),
     }
+}
+
+/// Checks once per process that bwrap makes a sandbox when started as the bots' first uid: an
+/// unprivileged user needs unprivileged user namespaces, which root does not.
+fn bwrap_as_user(bwrap: &Path, uid: u32) -> Result<(), SandboxError> {
+    use std::os::unix::process::CommandExt;
+    static CHECKED: OnceLock<Result<(), String>> = OnceLock::new();
+    let r = CHECKED.get_or_init(|| {
+        let out = std::process::Command::new(bwrap)
+            .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
+            .env_clear()
+            .current_dir("/")
+            .uid(uid)
+            .gid(uid)
+            .stdin(std::process::Stdio::null())
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Ok(()),
+            Ok(o) => Err(String::from_utf8_lossy(&o.stderr).trim().to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    });
+    r.clone().map_err(|message| SandboxError::User(format!(
+        "--sandbox-user: the referee runs as root, so each bot runs as a user of its own (uids from {uid}), but bwrap at {} cannot make a sandbox as uid {uid}: {message}; allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or run the referee as an ordinary user, or give --sandbox-user referee (bots then read every file root may read: trusted bots only)",
+        bwrap.display()
+    )))
 }
 
 /// The first executable file called `name` on the referee's PATH.

@@ -147,13 +147,14 @@ impl Table<'_> {
         // A batch that would end past the deadline is not started: the last one's time is the
         // guess (the first batch is always solved).
         let mut last = std::time::Duration::ZERO;
+        let sampler = k.sampler();
         while !self.out_of_time(samples) && (samples == 0 || Instant::now() + last < self.deadline)
         {
             let started = Instant::now();
             let mut positions = Vec::new();
             let mut per = 0;
             while positions.len() < BATCH {
-                let Some(hands) = k.sample_fitting(rng) else {
+                let Some(hands) = sampler.fitting(rng) else {
                     break;
                 };
                 let ps = make(&hands);
@@ -300,8 +301,9 @@ impl Table<'_> {
             strains: strains.to_vec(),
             tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
         };
+        let sampler = k.sampler();
         for _ in 0..ESTIMATED {
-            let Some(hands) = k.sample_fitting(rng) else {
+            let Some(hands) = sampler.fitting(rng) else {
                 break;
             };
             // What the estimate leaves unexplained, as a bell of its measured spread.

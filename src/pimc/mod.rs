@@ -4,6 +4,7 @@
 //! the seed makes a move depend only on the request and the budget's sample count.
 
 pub mod bid_value;
+pub mod deal_count;
 pub mod decide;
 pub mod infer;
 pub mod play_value;

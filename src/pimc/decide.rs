@@ -2,6 +2,7 @@
 //! Deal the unseen cards many times consistently with what is public, solve each deal
 //! double-dummy, and take the move whose total over the deals is best.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
@@ -49,6 +50,9 @@ pub struct Table<'a> {
     pub read_bids: bool,
     /// Whether the card play weighs tricks by the score (else it counts tricks).
     pub score_play: bool,
+    /// Set when the answer is no longer wanted (the bot answered without it): the work stops
+    /// at the next batch of deals.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Table<'_> {
@@ -129,8 +133,14 @@ impl Table<'_> {
         }
     }
 
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     fn out_of_time(&self, samples: usize) -> bool {
-        samples >= self.max_samples || (samples > 0 && Instant::now() >= self.deadline)
+        samples >= self.max_samples
+            || self.cancelled()
+            || (samples > 0 && Instant::now() >= self.deadline)
     }
 
     /// Solves batches of sampled deals until the time (or sample cap) is up, giving each
@@ -236,7 +246,7 @@ impl Table<'_> {
     fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Samples, Effort) {
         let k = self.blind_for(true);
         let (solved, effort) = self.solved_strains(&k, strains, rng);
-        (self.estimated(&k, strains, &solved, rng), effort)
+        (self.estimated(&k, strains, &solved, rng, false), effort)
     }
 
     /// The deals sampled from `k` and solved in time, each with my side's double-dummy tricks
@@ -281,6 +291,7 @@ impl Table<'_> {
         strains: &[Strain],
         solved: &[(BySeat<CardSet>, Vec<f64>)],
         rng: &mut impl Rng,
+        by_deadline: bool,
     ) -> Samples {
         let (me, partner) = (self.me(), self.me().partner());
         let side = |hands: &BySeat<CardSet>, s: Strain| {
@@ -302,7 +313,13 @@ impl Table<'_> {
             tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
         };
         let sampler = k.sampler();
-        for _ in 0..ESTIMATED {
+        for i in 0..ESTIMATED {
+            // Cancelled, or (`by_deadline`: a fallback answer) past the deadline with some
+            // deals estimated.
+            let late = by_deadline && i >= 8 && Instant::now() >= self.deadline;
+            if self.cancelled() || late {
+                break;
+            }
             let Some(hands) = sampler.fitting(rng) else {
                 break;
             };
@@ -367,11 +384,12 @@ impl Table<'_> {
         (choice.unwrap_or(legal[0]), effort)
     }
 
-    /// A contract call from estimated deals alone, for when solving ran out of time.
+    /// A contract call from estimated deals alone, for when solving runs out of time: as many
+    /// of [`ESTIMATED`] deals as the deadline allows (8 at least).
     pub fn estimated_call(&self, legal: &[Move], rng: &mut impl Rng) -> Option<Move> {
         let rules = self.rules.contract.as_ref()?;
         let strains = self.strains();
-        let samples = self.estimated(&self.blind_for(true), &strains, &[], rng);
+        let samples = self.estimated(&self.blind_for(true), &strains, &[], rng, true);
         bid_value::best_call(rules, &samples, self.standing(), legal, DECLARER_EDGE)
     }
 
@@ -468,6 +486,7 @@ mod tests {
             max_samples: 8,
             read_bids: true,
             score_play: true,
+            cancel: None,
         };
         let clubs = Strain::Trump(Suit::Clubs);
         let strains = table.strains();

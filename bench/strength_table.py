@@ -144,12 +144,14 @@ def row(tarneeb, d):
 
 
 if __name__ == "__main__":
-    print("| game | opponent | games | pimc W-D-L | pimc score | pimc Elo [95%] | pimc DD lost/hand | opponent DD lost/hand |")
+    # Two Elo scales (issue 28): per game the standings' rating, which splits the head-to-head
+    # difference between the two entrants (about half of it); pooled the difference itself.
+    print("| game | opponent | games | pimc W-D-L | pimc score | pimc rating, standings (about half the difference) [95%] | pimc DD lost/hand | opponent DD lost/hand |")
     print("|---|---|---|---|---|---|---|---|")
     for d in sys.argv[2:]:
         print(row(sys.argv[1], d), flush=True)
     print()
-    print("| game | opponent | games | pimc W-D-L | pimc score | pimc Elo [95%] | pimc points minus the opponent's per hand [95%] |")
+    print("| game | opponent | games | pimc W-D-L | pimc score | head-to-head Elo difference [95%] | pimc points minus the opponent's per hand [95%] |")
     print("|---|---|---|---|---|---|---|")
     for r in pooled(sys.argv[2:]):
         print(r)

@@ -14,9 +14,10 @@
 use std::time::{Duration, Instant};
 
 use tarneeb_referee::analysis::{
-    analyse_game_by, card_values_many, game_accuracy, solve_many, DdSolver, Method, Position, Want,
+    analyse_game_by, card_values_many, game_accuracy, solve_many, strain_table, DdSolver, Method,
+    Position, Want,
 };
-use tarneeb_referee::rules::{BidForm, DealSource, Seat, Strain, Suit};
+use tarneeb_referee::rules::{DealSource, Seat, Strain, Suit, TrumpChoice};
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
@@ -57,8 +58,8 @@ fn mean_p99(xs: &[f64]) -> (f64, f64) {
 }
 
 /// What each trump would have made for the declarer, the declarer leading, for every
-/// contract hand played out, less the trump played (whose value is the par the play
-/// analyser finds): the positions `replay --analyze` solves for its strain table.
+/// contract hand played out, less the trump played where its start is the par's (the play
+/// analyser finds that one): the positions `replay --analyze` solves for its strain table.
 fn strain_positions(game: &tarneeb_referee::record::verified::VerifiedGame) -> Vec<Position> {
     let mut out = Vec::new();
     let Some(rules) = &game.header.rules.contract else {
@@ -69,12 +70,11 @@ fn strain_positions(game: &tarneeb_referee::record::verified::VerifiedGame) -> V
         if h.tricks.len() != 13 {
             continue;
         }
-        for s in Strain::ALL {
-            let nt_shown = rules.no_trump || rules.bids == BidForm::Strains;
-            if Some(s) == h.trump || (s == Strain::NoTrump && !nt_shown) {
+        for (s, p) in strain_table(h.hands, c.declarer, rules) {
+            if Some(s) == h.trump && rules.trump != TrumpChoice::FirstLead {
                 continue;
             }
-            out.push(Position::new(h.hands, Some(s), c.declarer));
+            out.push(p);
         }
     }
     out

@@ -236,3 +236,38 @@ fn the_fast_analysis_equals_solving_every_position_on_games_of_every_preset() {
     }
     assert!(hands >= 20, "only {hands} hands were played out");
 }
+
+/// BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
+/// declarer's first lead becomes trump". The strain table of such a game lists the suits the
+/// declarer held, each solved with his lead in it, so its best entry is the hand's par (the
+/// declarer free to pick the suit he leads): no entry above the par, none for a suit he could
+/// not lead.
+#[test]
+fn a_first_lead_strain_table_lists_the_declarers_suits_and_tops_out_at_the_par() {
+    use tarneeb_referee::rules::Strain;
+    let scratch = Scratch::new("analysis-first-lead");
+    let mut hands = 0;
+    for seed in ["21", "22", "23"] {
+        let rules = r#"{"preset": "classic", "max-hands": 4, "contract": {"trump": "first-lead"}}"#;
+        let record = play_rules(&scratch, &format!("first-lead-{seed}"), rules, seed);
+        let g = replay_file(&record).unwrap();
+        let a = analyse_game_by(&g, Method::Play).unwrap();
+        for h in &a.hands {
+            let v = g.hands.iter().find(|v| v.number == h.number).unwrap();
+            let declarer = v.contract.as_ref().unwrap().declarer;
+            let held: Vec<Strain> = Strain::ALL
+                .into_iter()
+                .filter(|s| {
+                    s.trump()
+                        .is_some_and(|t| v.hands[declarer].count_suit(t) > 0)
+                })
+                .collect();
+            let listed: Vec<Strain> = h.strains.iter().map(|t| t.strain).collect();
+            assert_eq!(listed, held, "hand {} of {}", h.number, record.display());
+            let best = h.strains.iter().map(|t| t.tricks).max();
+            assert_eq!(best, Some(h.par), "hand {}: {:?}", h.number, h.strains);
+            hands += 1;
+        }
+    }
+    assert!(hands >= 6, "only {hands} hands were played out");
+}

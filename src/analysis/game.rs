@@ -8,7 +8,9 @@ use super::play::play_totals;
 use super::position::{Position, PositionError};
 use super::solver::{best_cards_many, solve_many, CardValues, Want};
 use crate::record::verified::{VerifiedGame, VerifiedHand};
-use crate::rules::{BidForm, BySeat, Card, CardSet, Seat, Strain, Team, TrumpChoice};
+use crate::rules::{
+    BidForm, BySeat, Card, CardSet, ContractRules, Seat, Strain, Team, TrumpChoice,
+};
 
 /// One card played, and what double-dummy play says of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -264,6 +266,23 @@ fn checked_cost(plan: &Plan, totals: &[u8], seat: Seat, k: usize) -> Result<u8, 
     })
 }
 
+/// The strain table's starting positions: each strain the declarer could have played in,
+/// with him leading as the rules bind that lead. No Trump only where the rules have it; under
+/// `trump: first-lead` only the suits he holds, each with the lead forced into it (the
+/// trump there is the suit he leads: see [`Position::declaring`]), so that the table's best
+/// entry is the par of the hand.
+pub fn strain_table(
+    hands: BySeat<CardSet>,
+    declarer: Seat,
+    c: &ContractRules,
+) -> Vec<(Strain, Position)> {
+    Strain::ALL
+        .into_iter()
+        .filter(|&s| s != Strain::NoTrump || c.no_trump || c.bids == BidForm::Strains)
+        .filter_map(|s| Some((s, Position::declaring(hands, s, declarer, c)?)))
+        .collect()
+}
+
 /// Every hand played out, its positions and (contract games) its strain table's positions.
 fn plan_game(g: &VerifiedGame, strains: bool) -> Result<(Vec<Position>, Vec<Plan>), AnalysisError> {
     let mut positions = Vec::new();
@@ -285,12 +304,7 @@ fn plan_game(g: &VerifiedGame, strains: bool) -> Result<(Vec<Position>, Vec<Plan
         }
         let mut table = Vec::new();
         if let (true, Some(c), Some(contract)) = (strains, &g.header.rules.contract, &h.contract) {
-            for strain in Strain::ALL {
-                if strain == Strain::NoTrump && !(c.no_trump || c.bids == BidForm::Strains) {
-                    continue;
-                }
-                let mut q = Position::new(h.hands, Some(strain), contract.declarer);
-                q.must_lead = strain.trump().filter(|_| c.trump_first_lead);
+            for (strain, q) in strain_table(h.hands, contract.declarer, c) {
                 table.push((strain, positions.len()));
                 positions.push(q);
             }

@@ -1,7 +1,7 @@
 //! A position in the play of one hand: what each seat still holds, the trick on the table, the
 //! trump. The double-dummy solver values positions; replay and the pimc bot build them.
 
-use crate::rules::{BySeat, Card, CardSet, Seat, Strain, Suit, Trick};
+use crate::rules::{BySeat, Card, CardSet, ContractRules, Seat, Strain, Suit, Trick, TrumpChoice};
 
 /// A position that cannot arise in play, and so cannot be solved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -51,6 +51,31 @@ impl Position {
             table: Trick::new(leader),
             must_lead: None,
         }
+    }
+
+    /// The start of the play with `strain` as trump and `declarer` leading, as the contract
+    /// rules allow it to arise (the strain table's and pimc's "what would this trump make"):
+    /// under `trump: first-lead` the trump is the suit of the declarer's first lead (BRIEF
+    /// "Classic Tarneeb": "the suit of the declarer's first lead becomes trump"), so the lead
+    /// is forced into that suit and a suit the declarer does not hold cannot be trump at all
+    /// (`None`); under `trump-first-lead` the first lead must be a trump if he holds one.
+    pub fn declaring(
+        held: BySeat<CardSet>,
+        strain: Strain,
+        declarer: Seat,
+        rules: &ContractRules,
+    ) -> Option<Position> {
+        let mut p = Position::new(held, Some(strain), declarer);
+        if rules.trump == TrumpChoice::FirstLead {
+            let suit = strain.trump()?;
+            if held[declarer].of_suit(suit).is_empty() {
+                return None;
+            }
+            p.must_lead = Some(suit);
+        } else if rules.trump_first_lead {
+            p.must_lead = strain.trump();
+        }
+        Some(p)
     }
 
     pub fn to_play(&self) -> Seat {

@@ -272,3 +272,59 @@ fn bad_positions_are_errors_not_panics() {
     assert_eq!(DdSolver::new().tricks(&empty), Ok(0));
     assert!(card_values_many(&[empty, p]).iter().all(Result::is_err));
 }
+
+/// A deal whose strain table is solved by hand. Seat 0 declares with twelve hearts (ace to
+/// three) and the 2C; his partner, seat 2, holds the twelve top clubs and the 2D; seat 1 all
+/// thirteen spades; seat 3 the 2H and the twelve top diamonds.
+fn first_lead_deal() -> BySeat<CardSet> {
+    let suit = |s: Suit| CardSet::suit(s);
+    let (two_c, two_d, two_h) = (set("2C"), set("2D"), set("2H"));
+    BySeat([
+        suit(Suit::Hearts).minus(two_h).union(two_c),
+        suit(Suit::Spades),
+        suit(Suit::Clubs).minus(two_c).union(two_d),
+        suit(Suit::Diamonds).minus(two_d).union(two_h),
+    ])
+}
+
+#[test]
+fn the_first_lead_strain_table_forces_the_lead_into_the_trump_and_skips_missing_suits() {
+    // BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
+    // declarer's first lead becomes trump" (rule text 000: "the first card he leads to the
+    // first trick must be of the trump suit"). So "declarer's tricks with clubs as trump" is
+    // what he makes leading a club, and a suit he does not hold cannot be trump at all.
+    // Solved by hand:
+    // - hearts: he leads hearts, seat 3's 2H falls, the twelve hearts win (seat 2 throws the
+    //   2D), then the 2C goes to partner's club: 13.
+    // - clubs: he must lead the 2C; partner wins and runs eleven clubs, but the 2D loses and
+    //   seat 0 never regains the lead for his hearts: 12. (A free lead, the old table's, runs
+    //   the hearts first, partner throwing the 2D: 13, more than the rules allow.)
+    // - spades and diamonds: he holds none, so they are not in the table.
+    let hands = first_lead_deal();
+    let mut rules = crate::rules::Rules::classic().contract.unwrap();
+    rules.trump = crate::rules::TrumpChoice::FirstLead;
+    let table = strain_table(hands, Seat::S0, &rules);
+    let strains: Vec<Strain> = table.iter().map(|(s, _)| *s).collect();
+    let hearts = Strain::Trump(Suit::Hearts);
+    let clubs = Strain::Trump(Suit::Clubs);
+    assert_eq!(strains, [clubs, hearts], "only the suits seat 0 holds");
+    let positions: Vec<Position> = table.iter().map(|(_, p)| p.clone()).collect();
+    let tricks: Vec<u8> = solve_many(&positions, Want::Best)
+        .into_iter()
+        .map(|r| r.unwrap().best())
+        .collect();
+    assert_eq!(tricks, [12, 13]);
+    // The clubs entry is the value of the 2C lead with the trump left to the lead (the par's
+    // own position), and the par is the table's best entry.
+    let par = Position::new(hands, None, Seat::S0);
+    let values = DdSolver::new().card_values(&par).unwrap();
+    assert_eq!(values.value_of(card("2C")), Some(12));
+    assert_eq!(values.best(), *tricks.iter().max().unwrap());
+    // With the trump named by the declarer instead, clubs is solved with a free lead (13)
+    // and every suit is listed.
+    rules.trump = crate::rules::TrumpChoice::DeclarerNames;
+    let named = strain_table(hands, Seat::S0, &rules);
+    assert_eq!(named.len(), 4);
+    let free = &named.iter().find(|(s, _)| *s == clubs).unwrap().1;
+    assert_eq!(DdSolver::new().tricks(free), Ok(13));
+}

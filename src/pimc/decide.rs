@@ -2,6 +2,7 @@
 //! Deal the unseen cards many times consistently with what is public, solve each deal
 //! double-dummy, and take the move whose total over the deals is best.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
@@ -49,6 +50,9 @@ pub struct Table<'a> {
     pub read_bids: bool,
     /// Whether the card play weighs tricks by the score (else it counts tricks).
     pub score_play: bool,
+    /// Set when the answer is no longer wanted (the bot answered without it): the work stops
+    /// at the next batch of deals.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Table<'_> {
@@ -129,8 +133,14 @@ impl Table<'_> {
         }
     }
 
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     fn out_of_time(&self, samples: usize) -> bool {
-        samples >= self.max_samples || (samples > 0 && Instant::now() >= self.deadline)
+        samples >= self.max_samples
+            || self.cancelled()
+            || (samples > 0 && Instant::now() >= self.deadline)
     }
 
     /// Solves batches of sampled deals until the time (or sample cap) is up, giving each
@@ -147,13 +157,14 @@ impl Table<'_> {
         // A batch that would end past the deadline is not started: the last one's time is the
         // guess (the first batch is always solved).
         let mut last = std::time::Duration::ZERO;
+        let sampler = k.sampler();
         while !self.out_of_time(samples) && (samples == 0 || Instant::now() + last < self.deadline)
         {
             let started = Instant::now();
             let mut positions = Vec::new();
             let mut per = 0;
             while positions.len() < BATCH {
-                let Some(hands) = k.sample_fitting(rng) else {
+                let Some(hands) = sampler.fitting(rng) else {
                     break;
                 };
                 let ps = make(&hands);
@@ -234,27 +245,37 @@ impl Table<'_> {
     /// and leading.
     fn strain_tricks(&self, strains: &[Strain], rng: &mut impl Rng) -> (Samples, Effort) {
         let k = self.blind_for(true);
-        let first_lead = self
-            .rules
-            .contract
-            .as_ref()
-            .is_some_and(|c| c.trump_first_lead);
+        let (solved, effort) = self.solved_strains(&k, strains, rng);
+        (self.estimated(&k, strains, &solved, rng, false), effort)
+    }
+
+    /// The deals sampled from `k` and solved in time, each with my side's double-dummy tricks
+    /// in each strain, me declaring and leading.
+    #[allow(clippy::type_complexity)]
+    fn solved_strains(
+        &self,
+        k: &Knowledge,
+        strains: &[Strain],
+        rng: &mut impl Rng,
+    ) -> (Vec<(BySeat<CardSet>, Vec<f64>)>, Effort) {
+        let me = self.me();
+        let Some(rules) = self.rules.contract.as_ref() else {
+            return (Vec::new(), Effort::default());
+        };
+        // Each strain as the rules let it arise: under `trump: first-lead` my lead is forced
+        // into the trump, and a suit I lack (never in `strains`) could not be trump.
         let make = |hands: &BySeat<CardSet>| {
             strains
                 .iter()
-                .map(|&s| {
-                    let mut p = Position::new(*hands, Some(s), self.me());
-                    p.must_lead = s.trump().filter(|_| first_lead);
-                    p
-                })
+                .filter_map(|&s| Position::declaring(*hands, s, me, rules))
                 .collect()
         };
         let mut solved: Vec<(BySeat<CardSet>, Vec<f64>)> = Vec::new();
-        let effort = self.sample_loop(&k, rng, Want::Best, &make, &mut |ps, vs| {
+        let effort = self.sample_loop(k, rng, Want::Best, &make, &mut |ps, vs| {
             let tricks = vs.iter().map(|v| f64::from(v.best())).collect();
             solved.push((ps[0].held, tricks));
         });
-        (self.estimated(&k, strains, &solved, rng), effort)
+        (solved, effort)
     }
 
     /// My side's estimated tricks in [`ESTIMATED`] more deals, each its hands' estimate (my
@@ -270,6 +291,7 @@ impl Table<'_> {
         strains: &[Strain],
         solved: &[(BySeat<CardSet>, Vec<f64>)],
         rng: &mut impl Rng,
+        by_deadline: bool,
     ) -> Samples {
         let (me, partner) = (self.me(), self.me().partner());
         let side = |hands: &BySeat<CardSet>, s: Strain| {
@@ -290,8 +312,15 @@ impl Table<'_> {
             strains: strains.to_vec(),
             tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
         };
-        for _ in 0..ESTIMATED {
-            let Some(hands) = k.sample_fitting(rng) else {
+        let sampler = k.sampler();
+        for i in 0..ESTIMATED {
+            // Cancelled, or (`by_deadline`: a fallback answer) past the deadline with some
+            // deals estimated.
+            let late = by_deadline && i >= 8 && Instant::now() >= self.deadline;
+            if self.cancelled() || late {
+                break;
+            }
+            let Some(hands) = sampler.fitting(rng) else {
                 break;
             };
             // What the estimate leaves unexplained, as a bell of its measured spread.
@@ -314,9 +343,17 @@ impl Table<'_> {
             .contract
             .as_ref()
             .is_some_and(|c| c.no_trump || c.bids == BidForm::Strains);
+        let mine = BySeat([self.mine(); 4]);
         Strain::ALL
             .into_iter()
             .filter(|&s| s != Strain::NoTrump || nt)
+            .filter(|&s| {
+                // `trump: first-lead`: a suit I lack cannot become trump if I declare.
+                self.rules
+                    .contract
+                    .as_ref()
+                    .is_none_or(|c| Position::declaring(mine, s, self.me(), c).is_some())
+            })
             .collect()
     }
 
@@ -347,11 +384,12 @@ impl Table<'_> {
         (choice.unwrap_or(legal[0]), effort)
     }
 
-    /// A contract call from estimated deals alone, for when solving ran out of time.
+    /// A contract call from estimated deals alone, for when solving runs out of time: as many
+    /// of [`ESTIMATED`] deals as the deadline allows (8 at least).
     pub fn estimated_call(&self, legal: &[Move], rng: &mut impl Rng) -> Option<Move> {
         let rules = self.rules.contract.as_ref()?;
         let strains = self.strains();
-        let samples = self.estimated(&self.blind_for(true), &strains, &[], rng);
+        let samples = self.estimated(&self.blind_for(true), &strains, &[], rng, true);
         bid_value::best_call(rules, &samples, self.standing(), legal, DECLARER_EDGE)
     }
 
@@ -418,5 +456,63 @@ impl Table<'_> {
         };
         let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours);
         (choice.unwrap_or(legal[0]), effort)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::DdSolver;
+    use crate::rules::{Suit, TrumpChoice};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    #[test]
+    fn first_lead_strains_are_the_suits_i_hold_led_first() {
+        // BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
+        // declarer's first lead becomes trump". Declaring, I make with clubs as trump what my
+        // club lead makes, and spades or diamonds (I hold none) cannot become trump.
+        let mut rules = Rules::classic();
+        rules.contract.as_mut().unwrap().trump = TrumpChoice::FirstLead;
+        let hand = r#"["AH","KH","QH","JH","TH","9H","8H","7H","6H","5H","4H","3H","2C"]"#;
+        let view: ViewIn = serde_json::from_str(&format!(
+            r#"{{"seat":0,"dealer":3,"hand":{hand},"cards_left":[13,13,13,13]}}"#
+        ))
+        .unwrap();
+        let table = Table {
+            rules: &rules,
+            view: &view,
+            deadline: Instant::now() + std::time::Duration::from_secs(600),
+            max_samples: 8,
+            read_bids: true,
+            score_play: true,
+            cancel: None,
+        };
+        let clubs = Strain::Trump(Suit::Clubs);
+        let strains = table.strains();
+        assert_eq!(strains, [clubs, Strain::Trump(Suit::Hearts)]);
+        let mut rng = Pcg64::seed_from_u64(7);
+        let (solved, effort) = table.solved_strains(&table.blind_for(true), &strains, &mut rng);
+        assert_eq!(effort.samples, solved.len());
+        assert!(solved.len() >= 2, "{} deals solved", solved.len());
+        let two_c: Card = "2C".parse().unwrap();
+        let mut dd = DdSolver::new();
+        let mut free_lead_more = 0;
+        for (hands, tricks) in &solved {
+            // The game's own way: no trump until my lead names it.
+            let by_lead = dd
+                .card_values(&Position::new(*hands, None, Seat::S0))
+                .unwrap();
+            assert_eq!(tricks[0], f64::from(by_lead.value_of(two_c).unwrap()));
+            let hearts = by_lead
+                .values
+                .iter()
+                .filter(|(c, _)| c.suit() == Suit::Hearts);
+            assert_eq!(tricks[1], f64::from(hearts.map(|&(_, v)| v).max().unwrap()));
+            let free = Position::new(*hands, Some(clubs), Seat::S0);
+            free_lead_more += usize::from(f64::from(dd.tricks(&free).unwrap()) > tricks[0]);
+        }
+        // The forced lead matters in these deals (a free lead cashes hearts first).
+        assert!(free_lead_more > 0);
     }
 }

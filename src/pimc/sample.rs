@@ -1,20 +1,21 @@
 //! Deals of the cards a player cannot see that agree with everything public: the cards
 //! already played, each seat's number of cards, and the suits a seat has shown out of; and,
 //! softly, the auction (see [`infer`](super::infer)): deals far from what a seat's calls said
-//! are mostly turned down.
+//! weigh less. The deals are exactly uniform under the hard constraints ([`DealCounter`]), the
+//! auction's clues importance weights on them.
 
-use rand::seq::SliceRandom;
 use rand::Rng;
 
+use super::deal_count::DealCounter;
 use super::infer::Clue;
-use crate::rules::{BySeat, Card, CardSet, Seat, Suit};
+use crate::rules::{BySeat, CardSet, Seat, Suit};
 
-/// Candidate deals tried for one that fits the auction before the best-fitting one is taken
-/// instead (a bound on the time a sample can cost, however tight or contradictory the clues).
+/// Uniform candidate deals drawn for each deal weighted by the auction (a bound on the time a
+/// sample can cost, however tight or contradictory the clues).
 pub const TRIES: usize = 64;
 
-/// How sharply a deal is turned down for each estimated trick it lies from the auction: a
-/// deal `d` tricks away is kept with probability `exp(-d^2 / (2 SPREAD^2))`.
+/// How sharply a deal is discounted for each estimated trick it lies from the auction: a
+/// deal `d` tricks away weighs `exp(-d^2 / (2 SPREAD^2))` against one that fits.
 const SPREAD: f64 = 1.0;
 
 /// What a seat knows about the other hands.
@@ -41,31 +42,25 @@ impl Knowledge {
         self.void[seat] |= 1 << suit.index();
     }
 
-    fn may_hold(&self, seat: Seat, c: Card) -> bool {
-        self.void[seat] & (1 << c.suit().index()) == 0
+    /// One deal that agrees with the public play, drawn in proportion to how well it fits the
+    /// auction (see [`Sampler::fitting`]). `None` only if the public play is contradictory.
+    pub fn sample_fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
+        self.sampler().fitting(rng)
     }
 
-    /// One deal that agrees with the public play, drawn in proportion to how well it fits the
-    /// auction: candidates are kept with a probability falling with their distance from the
-    /// calls, and after [`TRIES`] refusals the closest candidate is taken. `None` only if the
-    /// public play is contradictory.
-    pub fn sample_fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
-        if self.clues.is_empty() {
-            return self.sample(rng);
+    /// The sampler of this knowledge: its deal counting done once, for many deals.
+    pub fn sampler(&self) -> Sampler<'_> {
+        Sampler {
+            k: self,
+            counter: DealCounter::new(self.me, self.unseen, &self.counts, &self.void),
         }
-        let mut best: Option<(f64, BySeat<CardSet>)> = None;
-        for _ in 0..TRIES {
-            let hands = self.sample(rng)?;
-            let d = self.distance(&hands);
-            let keep = (-(d * d) / (2.0 * SPREAD * SPREAD)).exp();
-            if rng.gen::<f64>() < keep {
-                return Some(hands);
-            }
-            if best.as_ref().is_none_or(|(b, _)| d < *b) {
-                best = Some((d, hands));
-            }
-        }
-        best.map(|(_, h)| h)
+    }
+
+    /// How much a deal's fit to the auction weighs: `exp(-d^2 / (2 SPREAD^2))` for a deal
+    /// `d` estimated tricks away, as a log.
+    pub fn log_weight(&self, hands: &BySeat<CardSet>) -> f64 {
+        let d = self.distance(hands);
+        -(d * d) / (2.0 * SPREAD * SPREAD)
     }
 
     /// How far a deal lies from the auction: each clue's distance for its seat's dealt hand.
@@ -76,53 +71,61 @@ impl Knowledge {
             .sum()
     }
 
-    /// One deal of the unseen cards, uniform enough for sampling: cards with the fewest
-    /// possible holders are placed first, each with a seat drawn in proportion to its room.
-    /// `None` after many failed tries (only if the knowledge is contradictory).
+    /// One deal of the unseen cards, drawn uniformly from every deal that agrees with the
+    /// counts and the voids ([`DealCounter`]); `None` if none does.
     pub fn sample(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
-        let others: Vec<Seat> = Seat::ALL.into_iter().filter(|&s| s != self.me).collect();
-        let mut cards: Vec<Card> = self.unseen.iter().collect();
-        for _ in 0..200 {
-            cards.shuffle(rng);
-            cards.sort_by_key(|&c| others.iter().filter(|&&s| self.may_hold(s, c)).count());
-            let mut room = self.counts;
-            let mut hands = BySeat([CardSet::EMPTY; 4]);
-            hands[self.me] = self.mine;
-            let mut ok = true;
-            for &c in &cards {
-                let total: u32 = others
-                    .iter()
-                    .filter(|&&s| self.may_hold(s, c))
-                    .map(|&s| room[s])
-                    .sum();
-                if total == 0 {
-                    ok = false;
-                    break;
-                }
-                let mut pick = rng.gen_range(0..total);
-                for &s in &others {
-                    if !self.may_hold(s, c) {
-                        continue;
-                    }
-                    if pick < room[s] {
-                        hands[s].insert(c);
-                        room[s] -= 1;
-                        break;
-                    }
-                    pick -= room[s];
-                }
-            }
-            if ok {
-                return Some(hands);
-            }
+        self.sampler().uniform(rng)
+    }
+}
+
+/// Draws deals for one state of knowledge.
+pub struct Sampler<'a> {
+    k: &'a Knowledge,
+    counter: Option<DealCounter>,
+}
+
+impl Sampler<'_> {
+    /// One deal drawn uniformly from every deal that agrees with the counts and the voids,
+    /// my hand included.
+    pub fn uniform(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
+        let mut hands = self.counter.as_ref()?.sample(rng)?;
+        hands[self.k.me] = self.k.mine;
+        Some(hands)
+    }
+
+    /// One deal drawn with the auction's clues as importance weights: [`TRIES`] uniform deals,
+    /// one of them picked in proportion to its weight ([`Knowledge::log_weight`];
+    /// sampling-importance-resampling). Deals that fit the calls are as likely as their
+    /// weight says, however tight the clues, with no refusal count to run out: when no
+    /// candidate fits, the nearer ones are still the likelier (the weights are taken
+    /// relative to the best candidate's).
+    pub fn fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
+        if self.k.clues.is_empty() {
+            return self.uniform(rng);
         }
-        None
+        let mut pool = Vec::with_capacity(TRIES);
+        for _ in 0..TRIES {
+            let hands = self.uniform(rng)?;
+            pool.push((self.k.log_weight(&hands), hands));
+        }
+        let top = pool.iter().map(|p| p.0).fold(f64::MIN, f64::max);
+        let weights: Vec<f64> = pool.iter().map(|p| (p.0 - top).exp()).collect();
+        let mut pick = rng.gen::<f64>() * weights.iter().sum::<f64>();
+        for (w, (_, hands)) in weights.iter().zip(&pool) {
+            if pick < *w {
+                return Some(*hands);
+            }
+            pick -= w;
+        }
+        pool.last().map(|p| p.1)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Card;
+    use rand::seq::SliceRandom;
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# pimc against an older pimc (another build of the referee, e.g. the commit before a change),
+# duplicate gauntlets at the same --ms in each of the four games, then bench/strength_table.py
+# (the new one is "pimc", the old one "old"): per game the standings' rating, pooled the
+# head-to-head Elo difference.
+#
+#   bash bench/pimc_versions.sh OLD_TARNEEB [GAMES] [MS] [MAX_HANDS] [OUT]
+#
+# e.g. (the old build in a directory of its own, from git archive):
+#   mkdir -p /tmp/pimc-old && git archive BASE | tar -x -C /tmp/pimc-old
+#   (cd /tmp/pimc-old && CARGO_TARGET_DIR=/tmp/pimc-old-target cargo build --release --bin tarneeb)
+#   bash bench/pimc_versions.sh /tmp/pimc-old-target/release/tarneeb 4 50 4
+# GAMES deal sets each played twice with the sides swapped; MAX_HANDS caps a game's hands
+# (0: whole games) so that a short run still covers every game.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old=$(realpath "$1") games=${2:-4} ms=${3:-50} max=${4:-0} out=${5:-/tmp/tarneeb-pimc-versions}
+cargo build --release --bin tarneeb >&2
+tarneeb=$(realpath target/release/tarneeb)
+mkdir -p "$out"
+dirs=()
+for preset in classic egyptian 400 41; do
+  rules="$preset"
+  if [ "$max" != 0 ]; then
+    rules="$out/$preset.json"
+    echo "{\"preset\": \"$preset\", \"max-hands\": $max}" >"$rules"
+  fi
+  "$tarneeb" tournament --format gauntlet --rules "$rules" --games "$games" --seed 1 --public-deals ${JOBS:+--jobs "$JOBS"} \
+    --bot "pimc=$tarneeb bot pimc --ms $ms" --bot "old=$old bot pimc --ms $ms" --out "$out/old-$preset" >/dev/null
+  dirs+=("$out/old-$preset")
+done
+python3 bench/strength_table.py "$tarneeb" "${dirs[@]}"

@@ -89,6 +89,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .map(|p| p.to_string())
             .collect::<Vec<_>>(),
     )?;
+    m.add(
+        "ALL_MOVES",
+        tarneeb_referee::rules::Move::all()
+            .map(|mv| (mv.kind().as_str(), mv.text().as_str().to_string()))
+            .collect::<Vec<_>>(),
+    )?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(game::playout, m)?)?;

@@ -15,6 +15,7 @@ exactly the referee's rules: the same Rust engine the referee runs, every house 
 """
 
 from ._core import (
+    ALL_MOVES,
     PRESETS,
     Game,
     IllegalMoveError,
@@ -26,6 +27,7 @@ from ._core import (
 )
 
 __all__ = [
+    "ALL_MOVES",
     "PRESETS",
     "Game",
     "IllegalMoveError",

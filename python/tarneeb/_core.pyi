@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension ``tarneeb._core`` (re-exported by ``tarneeb``)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 RulesArg = Union[str, Mapping[str, Any], None]
 """A preset name (classic, egyptian, 400, 41), a path to a rules file, or a rules dict."""
@@ -8,6 +8,9 @@ Hands = Sequence[Sequence[str]]
 """Four lists of card strings ("AS", "TD", "2C"), in seat order 0-3."""
 
 PRESETS: List[str]
+"""The preset names: classic, egyptian, 400, 41."""
+ALL_MOVES: List[Tuple[str, str]]
+"""Every move of every game as (decision, text), in a fixed order: the action space of tarneeb.env."""
 
 class TarneebError(ValueError):
     """Bad input (rules, deals, views, positions); the message says what and how to fix it."""

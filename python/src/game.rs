@@ -10,8 +10,8 @@ use serde_json::Value;
 use tarneeb_referee::players::{random_move, PlayerKind};
 use tarneeb_referee::protocol::{game_end_msg, hand_end_msg, HandEndMsg};
 use tarneeb_referee::rules::{
-    BySeat, Card, CardSet, Deal, DealSource, Game as RulesGame, Move, Rules,
-    RulesKind, Seat, StartScores,
+    BySeat, Card, CardSet, Deal, DealSource, Game as RulesGame, Move, Rules, RulesKind, Seat,
+    StartScores,
 };
 use tarneeb_referee::simulate;
 
@@ -75,7 +75,11 @@ pub(crate) fn cards_py(set: CardSet) -> Vec<&'static str> {
 }
 
 impl Game {
-    pub(crate) fn from_parts(game: RulesGame, given: Vec<Deal>, source: Option<DealSource>) -> Game {
+    pub(crate) fn from_parts(
+        game: RulesGame,
+        given: Vec<Deal>,
+        source: Option<DealSource>,
+    ) -> Game {
         let mut g = Game {
             game,
             deals: Deals {
@@ -259,7 +263,10 @@ impl Game {
     /// or None while it goes on.
     fn result(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
         match self.game.result() {
-            Some(r) => Ok(Some(to_py(py, &game_end_msg(&self.game, r.winner, r.reason))?)),
+            Some(r) => Ok(Some(to_py(
+                py,
+                &game_end_msg(&self.game, r.winner, r.reason),
+            )?)),
             None => Ok(None),
         }
     }
@@ -298,7 +305,13 @@ impl Game {
 
     /// The cards each seat holds now (all four hands: the full state, for search).
     fn hands(&self) -> Vec<Vec<&'static str>> {
-        self.game.hand().held.0.iter().map(|&h| cards_py(h)).collect()
+        self.game
+            .hand()
+            .held
+            .0
+            .iter()
+            .map(|&h| cards_py(h))
+            .collect()
     }
 
     /// Plays random legal moves (the built-in random player's) until the game ends, or with
@@ -337,7 +350,11 @@ impl Game {
             .map_err(|e| TarneebError::new_err(format!("the view is not JSON: {e}")))?;
         let held = hands_of(hands, "hands")?;
         let game = crate::search::rebuild(&rules, &v, held)?;
-        Ok(Game::from_parts(game, Vec::new(), seed.map(DealSource::from_seed)))
+        Ok(Game::from_parts(
+            game,
+            Vec::new(),
+            seed.map(DealSource::from_seed),
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -372,14 +389,12 @@ pub fn playout(
     let kinds: Vec<PlayerKind> = players
         .unwrap_or_else(|| vec!["random".into()])
         .iter()
-        .map(|p| {
-            match p.as_str() {
-                "random" => Ok(PlayerKind::Random),
-                "greedy" => Ok(PlayerKind::Greedy),
-                _ => Err(TarneebError::new_err(format!(
-                    "'{p}' is not a built-in player: use random or greedy"
-                ))),
-            }
+        .map(|p| match p.as_str() {
+            "random" => Ok(PlayerKind::Random),
+            "greedy" => Ok(PlayerKind::Greedy),
+            _ => Err(TarneebError::new_err(format!(
+                "'{p}' is not a built-in player: use random or greedy"
+            ))),
         })
         .collect::<PyResult<_>>()?;
     let kinds: [PlayerKind; 4] = match kinds.as_slice() {

@@ -4,6 +4,10 @@
 //! `protocol::hand_end_msg`, `pimc` sampling, `analysis` DDS), so a Python bot plays by exactly
 //! the referee's rules.
 
+// pyo3 0.22's #[pymethods] expansion converts PyErr into PyErr: clippy's useless_conversion
+// fires on every method returning PyResult.
+#![allow(clippy::useless_conversion)]
+
 mod game;
 mod search;
 
@@ -81,7 +85,10 @@ fn rules(py: Python<'_>, preset: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TarneebError", m.py().get_type_bound::<TarneebError>())?;
-    m.add("IllegalMoveError", m.py().get_type_bound::<IllegalMoveError>())?;
+    m.add(
+        "IllegalMoveError",
+        m.py().get_type_bound::<IllegalMoveError>(),
+    )?;
     m.add(
         "PRESETS",
         tarneeb_referee::rules::PRESETS

@@ -26,8 +26,11 @@ fn bad(msg: impl Into<String>) -> PyErr {
 }
 
 fn field<'a>(v: &'a Value, key: &str) -> PyResult<&'a Value> {
-    v.get(key)
-        .ok_or_else(|| bad(format!("the view has no '{key}': give a request's view as protocol.md describes it")))
+    v.get(key).ok_or_else(|| {
+        bad(format!(
+            "the view has no '{key}': give a request's view as protocol.md describes it"
+        ))
+    })
 }
 
 fn int(v: &Value, key: &str) -> PyResult<i64> {
@@ -47,7 +50,10 @@ fn plays(v: &Value) -> PyResult<Vec<(Seat, String)>> {
     let done = field(v, "tricks")?
         .as_array()
         .ok_or_else(|| bad("the view's 'tricks' is not a list"))?;
-    for t in done.iter().chain(std::iter::once(field(v, "current_trick")?)) {
+    for t in done
+        .iter()
+        .chain(std::iter::once(field(v, "current_trick")?))
+    {
         if t.is_null() {
             continue;
         }
@@ -56,7 +62,9 @@ fn plays(v: &Value) -> PyResult<Vec<(Seat, String)>> {
             .as_array()
             .ok_or_else(|| bad("a trick's 'cards' is not a list"))?;
         for (i, c) in cards.iter().enumerate() {
-            let c = c.as_str().ok_or_else(|| bad("a trick's card is not a string"))?;
+            let c = c
+                .as_str()
+                .ok_or_else(|| bad("a trick's card is not a string"))?;
             out.push((leader.plus(i), c.to_string()));
         }
     }
@@ -69,7 +77,8 @@ fn plays(v: &Value) -> PyResult<Vec<(Seat, String)>> {
 pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<RulesGame> {
     let me = seat_field(v, "seat")?;
     let dealer = seat_field(v, "dealer")?;
-    let hand_number = u32::try_from(int(v, "hand_number")?).map_err(|_| bad("the view's hand_number is negative"))?;
+    let hand_number = u32::try_from(int(v, "hand_number")?)
+        .map_err(|_| bad("the view's hand_number is negative"))?;
     let plays = plays(v)?;
     let mut dealt = held;
     for (seat, c) in &plays {
@@ -87,9 +96,12 @@ pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<Rule
             StartScores::Teams(t)
         }
         RulesKind::Individual(_) => {
-            let s: [i32; 4] = serde_json::from_value(field(v, "seat_scores")?.clone()).map_err(|e| {
-                bad(format!("the view's seat_scores: {e} (are the rules those of the game?)"))
-            })?;
+            let s: [i32; 4] =
+                serde_json::from_value(field(v, "seat_scores")?.clone()).map_err(|e| {
+                    bad(format!(
+                        "the view's seat_scores: {e} (are the rules those of the game?)"
+                    ))
+                })?;
             StartScores::Seats(s)
         }
     };
@@ -104,7 +116,10 @@ pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<Rule
         .ok_or_else(|| bad("the view's 'auction' is not a list"))?
         .iter()
         .map(|c| {
-            let call = c.get("call").and_then(Value::as_str).ok_or_else(|| bad("an auction entry has no 'call'"))?;
+            let call = c
+                .get("call")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("an auction entry has no 'call'"))?;
             Ok((seat_field(c, "seat")?, call.to_string()))
         })
         .collect::<PyResult<_>>()?;
@@ -151,7 +166,9 @@ pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<Rule
             )));
         }
         game.apply(seat, mv).map_err(|e| {
-            bad(format!("the view's moves do not replay with these hands and rules: {e}"))
+            bad(format!(
+                "the view's moves do not replay with these hands and rules: {e}"
+            ))
         })?;
     }
     if next_call < calls.len() || next_play < plays.len() {
@@ -199,8 +216,9 @@ pub fn sample_hidden(
     let vin: ViewIn = serde_json::from_str(&text)
         .map_err(|e| bad(format!("the view does not read as a request's view: {e}")))?;
     let c: Value = match constraints {
-        Some(c) if !c.is_none() => serde_json::from_str(&json_dumps(c)?)
-            .map_err(|e| bad(format!("constraints: {e}")))?,
+        Some(c) if !c.is_none() => {
+            serde_json::from_str(&json_dumps(c)?).map_err(|e| bad(format!("constraints: {e}")))?
+        }
         _ => Value::Null,
     };
     if let Some(o) = c.as_object() {
@@ -219,7 +237,10 @@ pub fn sample_hidden(
         view: &vin,
         deadline: Instant::now(),
         max_samples: 1,
-        read_bids: c.get("use_auction").and_then(Value::as_bool).unwrap_or(false),
+        read_bids: c
+            .get("use_auction")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
         score_play: false,
     };
     let mut k = table.knowledge();
@@ -233,8 +254,9 @@ pub fn sample_hidden(
         for (s, suits) in voids {
             let seat = seat_key(s)?;
             for ch in suits.as_str().unwrap_or("").chars() {
-                let suit = Suit::from_letter(ch)
-                    .ok_or_else(|| bad(format!("constraints: '{ch}' is not a suit (C, D, H, S)")))?;
+                let suit = Suit::from_letter(ch).ok_or_else(|| {
+                    bad(format!("constraints: '{ch}' is not a suit (C, D, H, S)"))
+                })?;
                 k.show_out(seat, suit);
             }
         }
@@ -251,7 +273,9 @@ pub fn sample_hidden(
                     )));
                 }
                 if k.counts[seat] == 0 {
-                    return Err(bad(format!("constraints: seat {seat} holds no more unseen cards than given")));
+                    return Err(bad(format!(
+                        "constraints: seat {seat} holds no more unseen cards than given"
+                    )));
                 }
                 fixed[seat].insert(card);
                 k.unseen.remove(card);
@@ -265,7 +289,9 @@ pub fn sample_hidden(
     } else {
         k.sample(&mut rng)
     }
-    .ok_or_else(|| bad("no deal agrees with the view and the constraints: they contradict each other"))?;
+    .ok_or_else(|| {
+        bad("no deal agrees with the view and the constraints: they contradict each other")
+    })?;
     Ok(Seat::ALL
         .iter()
         .map(|&s| cards_py(hands[s].union(fixed[s])))
@@ -278,7 +304,9 @@ fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         let g = g.borrow();
         let game = &g.game;
         if game.decision().map(|d| d.kind) != Some(DecisionKind::Play) {
-            return Err(bad("dd_solve needs a game in its card play (the decision now is not 'play')"));
+            return Err(bad(
+                "dd_solve needs a game in its card play (the decision now is not 'play')",
+            ));
         }
         let h = game.hand();
         let mut p = Position::new(h.held, h.trump, h.trick.leader);
@@ -292,19 +320,32 @@ fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     }
     let v: Value = serde_json::from_str(&json_dumps(obj)?)
         .map_err(|e| bad(format!("the position is not JSON: {e}")))?;
-    let hands: Vec<Vec<String>> = serde_json::from_value(field(&v, "hands")?.clone())
-        .map_err(|e| bad(format!("the position's hands: {e} (four lists of card strings)")))?;
+    let hands: Vec<Vec<String>> =
+        serde_json::from_value(field(&v, "hands")?.clone()).map_err(|e| {
+            bad(format!(
+                "the position's hands: {e} (four lists of card strings)"
+            ))
+        })?;
     let held = hands_of(hands, "the position")?;
     let trump = match v.get("trump").and_then(Value::as_str) {
         Some(t) => match Move::parse(DecisionKind::Trump, t) {
             Ok(Move::Trump(s)) => Some(s),
-            _ => return Err(bad(format!("the position's trump '{t}' is not C, D, H, S or NT"))),
+            _ => {
+                return Err(bad(format!(
+                    "the position's trump '{t}' is not C, D, H, S or NT"
+                )))
+            }
         },
         None => None,
     };
     let leader = seat_field(&v, "leader")?;
     let mut table = Trick::new(leader);
-    for c in v.get("table").and_then(Value::as_array).into_iter().flatten() {
+    for c in v
+        .get("table")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         table.push(card_of(c.as_str().unwrap_or(""))?);
     }
     let mut p = Position::new(held, trump, leader);

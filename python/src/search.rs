@@ -128,13 +128,26 @@ pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<Rule
     let (mut next_call, mut next_play, mut trump_named) = (0, 0, false);
     while let Some(d) = game.decision() {
         let (seat, text) = match d.kind {
-            DecisionKind::ThrowIn => {
-                // Keeping is not public: every seat asked before the view's moment kept.
-                if phase == "throw-in" && d.seat == me {
-                    break;
+            DecisionKind::ThrowIn if phase == "throw-in" => {
+                // The view is of the throw-in questions, and who is asked is not public: when
+                // the view's seat is asked, the seats before it kept (keeping is not public
+                // either); else the first seat asked is taken to be the one being asked.
+                let mut probe = game.clone();
+                while let Some(p) = probe.decision() {
+                    if p.kind != DecisionKind::ThrowIn {
+                        break;
+                    }
+                    if p.seat == me {
+                        game = probe;
+                        break;
+                    }
+                    if probe.apply(p.seat, Move::Keep).is_err() {
+                        break;
+                    }
                 }
-                (d.seat, "keep".to_string())
+                break;
             }
+            DecisionKind::ThrowIn => (d.seat, "keep".to_string()),
             DecisionKind::Call => match calls.get(next_call) {
                 Some(c) => {
                     next_call += 1;
@@ -284,19 +297,39 @@ pub fn sample_hidden(
         }
     }
     let mut rng = Pcg64::seed_from_u64(rng_seed);
-    let hands = if table.read_bids {
-        k.sample_fitting(&mut rng)
+    // Dakak and Out of Call announce a kind of hand (and not announcing one says the hand is
+    // not of that kind): deals are drawn until the rebuilt game makes the same view.
+    let announced = rules
+        .contract
+        .as_ref()
+        .is_some_and(|c| c.dakak || c.out_of_call);
+    let view_value: Value = if announced {
+        serde_json::from_str(&text).map_err(|e| bad(format!("the view is not JSON: {e}")))?
     } else {
-        k.sample(&mut rng)
+        Value::Null
+    };
+    for _ in 0..ANNOUNCED_TRIES {
+        let hands = if table.read_bids {
+            k.sample_fitting(&mut rng)
+        } else {
+            k.sample(&mut rng)
+        }
+        .ok_or_else(|| {
+            bad("no deal agrees with the view and the constraints: they contradict each other")
+        })?;
+        let hands = BySeat(Seat::ALL.map(|s| hands[s].union(fixed[s])));
+        if announced && rebuild(&rules, &view_value, hands).is_err() {
+            continue;
+        }
+        return Ok(hands.0.iter().map(|&h| cards_py(h)).collect());
     }
-    .ok_or_else(|| {
-        bad("no deal agrees with the view and the constraints: they contradict each other")
-    })?;
-    Ok(Seat::ALL
-        .iter()
-        .map(|&s| cards_py(hands[s].union(fixed[s])))
-        .collect())
+    Err(bad(format!(
+        "no deal in {ANNOUNCED_TRIES} tries agreed with the view's announcements (dakak, out-of-call) and the constraints"
+    )))
 }
+
+/// Deals drawn for one that makes the view's announcements before giving up.
+const ANNOUNCED_TRIES: usize = 20_000;
 
 /// A double-dummy position: from a Game in its play, or from a dict.
 fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {

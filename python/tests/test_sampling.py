@@ -11,7 +11,14 @@ from hypothesis import given, settings, strategies as st
 
 import tarneeb
 
-PRESETS = ["classic", "egyptian", "400", "41"]
+PRESETS = [
+    "classic",
+    "egyptian",
+    "400",
+    "41",
+    {"preset": "classic", "contract": {"throw-in-weak-hand": True, "dakak": True, "out-of-call": True}},
+    {"preset": "classic", "contract": {"trump": "first-lead"}},
+]
 
 
 def game_at(preset, seed, steps):

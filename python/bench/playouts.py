@@ -2,7 +2,7 @@
 """Random playouts per second: tarneeb (Python loop and Rust playout) against pyspiel's bridge
 and RLCard's bridge, when installed. The command and its table: docs/performance.md.
 
-    python python/bench/playouts.py [--seconds 5]
+    python python/bench/playouts.py [--seconds 5] [--simulate target/release/tarneeb]
 
 A playout is one deal played out at random to its end (tarneeb classic: one hand, auction and
 13 tricks; pyspiel bridge: the deal, auction and play; RLCard bridge: one episode), through the
@@ -104,6 +104,7 @@ def rlcard_bridge(seconds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--simulate", metavar="TARNEEB", help="also time `TARNEEB simulate` (a release build)")
     a = ap.parse_args()
     rows = []
     for name, fn in [
@@ -118,6 +119,13 @@ def main():
             rows.append((name, f"not installed ({e.name})"))
     hands, games = tarneeb_rust(a.seconds)
     rows.append(("tarneeb.playout(n) (whole games in Rust, = simulate)", f"{hands:,.0f} ({games:,.0f} games/s)"))
+    if a.simulate:
+        import subprocess
+
+        s = json.loads(subprocess.run([a.simulate, "simulate", "--games", "20000", "--seed", "1", "--json"],
+                                      capture_output=True, text=True, check=True).stdout)
+        rows.append(("`tarneeb simulate --games 20000` (the binary, same run)",
+                     f"{s['hands'] / s['seconds']:,.0f} ({s['games_per_second']:,.0f} games/s)"))
     print("| playouts of one deal per second | |\n| --- | ---: |")
     for name, v in rows:
         print(f"| {name} | {v} |")

@@ -4,6 +4,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -36,3 +37,11 @@ def run(args, **kw):
     if p.returncode != 0:
         pytest.fail(f"{' '.join(map(str, args))} exited {p.returncode}:\n{p.stderr}\n{p.stdout}")
     return p.stdout
+
+
+def bot_python():
+    """The interpreter for bots the referee starts: this one, which has the package. Bots run
+    in a sandbox with a private /tmp, so an interpreter (a venv) under /tmp is not there."""
+    if sys.executable.startswith("/tmp/"):
+        pytest.fail(f"{sys.executable} is under /tmp, which sandboxed bots cannot see: make the venv elsewhere")
+    return sys.executable

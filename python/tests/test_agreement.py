@@ -15,9 +15,9 @@ import sys
 import pytest
 
 import tarneeb
-from conftest import ROOT, run
+from conftest import ROOT, bot_python, run
 
-RANDOM_BOT = f"{sys.executable} {ROOT / 'sample-bots' / 'python' / 'random_bot.py'}"
+RANDOM_BOT = f"{bot_python()} {ROOT / 'sample-bots' / 'python' / 'random_bot.py'}"
 
 # Every preset and a spread of house rules (the rules file format: docs/rules.md).
 SPREAD = [

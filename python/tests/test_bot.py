@@ -8,7 +8,7 @@ import sys
 
 import tarneeb
 import tarneeb.bot
-from conftest import ROOT
+from conftest import ROOT, bot_python
 
 HELLO = {"type": "hello", "protocol": 1, "seat": 2, "rules": tarneeb.rules("classic"),
          "time": {"handshake_ms": 10000, "move_ms": 30000, "bank_ms": None, "increment_ms": 0}, "seed": 9}
@@ -43,7 +43,7 @@ def test_run_answers_hello_requests_and_new_game():
 
 
 def test_the_example_pimc_bot_passes_check_bot(cli, tmp_path):
-    bot = f"{sys.executable} {ROOT / 'python' / 'examples' / 'pimc_bot.py'}"
+    bot = f"{bot_python()} {ROOT / 'python' / 'examples' / 'pimc_bot.py'}"
     env = dict(os.environ, PIMC_SAMPLES="2")
     p = subprocess.run([cli, "check-bot", bot, "--games", "1"], capture_output=True, text=True,
                        cwd=tmp_path, env=env, timeout=900)

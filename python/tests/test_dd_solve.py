@@ -12,9 +12,9 @@ import sys
 import pytest
 
 import tarneeb
-from conftest import ROOT, run
+from conftest import ROOT, bot_python, run
 
-RANDOM_BOT = f"{sys.executable} {ROOT / 'sample-bots' / 'python' / 'random_bot.py'}"
+RANDOM_BOT = f"{bot_python()} {ROOT / 'sample-bots' / 'python' / 'random_bot.py'}"
 
 
 @pytest.mark.parametrize("preset,seed", [("classic", 21), ("egyptian", 22)])

@@ -98,7 +98,7 @@ impl Table<'_> {
 
     /// During the play: played cards are out, each seat holds `cards_left`, and a seat that
     /// did not follow suit is out of the suit led.
-    fn knowledge(&self) -> Knowledge {
+    pub fn knowledge(&self) -> Knowledge {
         let mut k = self.blind();
         let mut played = CardSet::EMPTY;
         let tricks = self

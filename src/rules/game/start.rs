@@ -85,6 +85,15 @@ impl Game {
         }
         Ok(self)
     }
+
+    /// The game before hand `number` (1, 2, ...), as if `number - 1` hands had been dealt: to
+    /// rebuild a later hand from a player's view (the hand cap and the view's `hand_number`
+    /// count the hands before it). The dealer of that hand is the `first_dealer` given to
+    /// [`Game::new`].
+    pub fn before_hand(mut self, number: u32) -> Game {
+        self.hands_dealt = number.saturating_sub(1);
+        self
+    }
 }
 
 #[cfg(test)]
@@ -100,6 +109,28 @@ mod tests {
         assert!("30".parse::<StartScores>().is_err());
         assert!("1,2,3".parse::<StartScores>().is_err());
         assert!("a:b".parse::<StartScores>().unwrap_err().contains("A:B"));
+    }
+
+    /// A game rebuilt before hand 200 of classic (`max-hands` 200) ends by the hand cap after
+    /// that hand: "max-hands: the game ends after this many deals" counts the hands before it.
+    #[test]
+    fn a_game_before_a_later_hand_counts_the_hands_before_it() {
+        use crate::rules::{DealSource, EndReason};
+        let rules = Rules::preset("classic").unwrap();
+        let cap = rules.max_hands;
+        let mut game = Game::new(rules, Seat::from_index(2)).before_hand(cap);
+        let mut deals = DealSource::from_seed(3);
+        game.deal(deals.next_deal());
+        assert_eq!(game.hands_dealt(), cap);
+        assert_eq!(game.hand().dealer, Seat::from_index(2));
+        while let Some(d) = game.decision() {
+            let mv = game.legal_moves().as_slice()[0];
+            game.apply(d.seat, mv).unwrap();
+            if game.needs_deal() {
+                break;
+            }
+        }
+        assert_eq!(game.result().map(|r| r.reason), Some(EndReason::HandCap));
     }
 
     /// 000 (400): "29 or Less | 2 | 30 - 39 | 3 …": a player at 35 may not bid 2.

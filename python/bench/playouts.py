@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Random playouts per second: tarneeb (Python loop and Rust playout) against pyspiel's bridge
+and RLCard's bridge, when installed. The command and its table: docs/performance.md.
+
+    python python/bench/playouts.py [--seconds 5] [--simulate target/release/tarneeb]
+
+A playout is one deal played out at random to its end (tarneeb classic: one hand, auction and
+13 tricks; pyspiel bridge: the deal, auction and play; RLCard bridge: one episode), through the
+library's own clone + legal + apply loop. `tarneeb.playout` plays whole games inside Rust
+(simulate's loop); its hands per second are the comparable figure.
+"""
+
+import argparse
+import json
+import random
+import time
+
+
+def timed(fn, seconds):
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        n += fn()
+    return n / (time.perf_counter() - start)
+
+
+def tarneeb_python(seconds):
+    import tarneeb
+
+    rng = random.Random(1)
+    seeds = iter(range(1, 10**9))
+
+    def one():
+        root = tarneeb.Game("classic", seed=next(seeds))
+        game = root.clone()
+        hand = game.hand_number
+        while game.hand_number == hand and not game.is_over():
+            game.apply(rng.choice(game.legal_moves()))
+        return 1
+
+    return timed(one, seconds)
+
+
+def tarneeb_rust(seconds):
+    import tarneeb
+
+    games = 200
+    s = tarneeb.playout(games, rules="classic", seed=1)
+    total_hands = s["hands"]
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = tarneeb.playout(games, rules="classic", seed=int(start))
+        total_hands += s["hands"]
+    # hands per second of the last batches (the first batch is warm-up)
+    return s["hands"] / s["seconds"], s["games_per_second"]
+
+
+def tarneeb_hand_playout(seconds):
+    import tarneeb
+
+    seeds = iter(range(1, 10**9))
+
+    def one():
+        game = tarneeb.Game("classic", seed=next(seeds))
+        game.playout(next(seeds), hand_only=True)
+        return 1
+
+    return timed(one, seconds)
+
+
+def pyspiel_bridge(seconds):
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game("bridge(use_double_dummy_result=false)")
+    rng = np.random.default_rng(1)
+
+    def one():
+        state = game.new_initial_state().clone()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        return 1
+
+    return timed(one, seconds)
+
+
+def rlcard_bridge(seconds):
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("bridge", config={"seed": 1})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+
+    def one():
+        env.run(is_training=False)
+        return 1
+
+    return timed(one, seconds)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--simulate", metavar="TARNEEB", help="also time `TARNEEB simulate` (a release build)")
+    a = ap.parse_args()
+    rows = []
+    for name, fn in [
+        ("tarneeb classic, Python loop (clone + legal_moves + apply)", tarneeb_python),
+        ("tarneeb classic, Game.playout(hand_only=True) (one call per hand)", tarneeb_hand_playout),
+        ("OpenSpiel bridge (pyspiel), Python loop", pyspiel_bridge),
+        ("RLCard bridge, env.run with random agents", rlcard_bridge),
+    ]:
+        try:
+            rows.append((name, f"{fn(a.seconds):,.0f}"))
+        except ImportError as e:
+            rows.append((name, f"not installed ({e.name})"))
+    hands, games = tarneeb_rust(a.seconds)
+    rows.append(("tarneeb.playout(n) (whole games in Rust, = simulate)", f"{hands:,.0f} ({games:,.0f} games/s)"))
+    if a.simulate:
+        import subprocess
+
+        s = json.loads(subprocess.run([a.simulate, "simulate", "--games", "20000", "--seed", "1", "--json"],
+                                      capture_output=True, text=True, check=True).stdout)
+        rows.append(("`tarneeb simulate --games 20000` (the binary, same run)",
+                     f"{s['hands'] / s['seconds']:,.0f} ({s['games_per_second']:,.0f} games/s)"))
+    print("| playouts of one deal per second | |\n| --- | ---: |")
+    for name, v in rows:
+        print(f"| {name} | {v} |")
+
+
+if __name__ == "__main__":
+    main()

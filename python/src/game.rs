@@ -1,0 +1,412 @@
+//! `tarneeb.Game`: one game driven move by move, dealt from a seed or from given deals.
+
+use std::collections::VecDeque;
+
+use pyo3::prelude::*;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use serde_json::Value;
+
+use tarneeb_referee::players::{random_move, PlayerKind};
+use tarneeb_referee::protocol::{game_end_msg, hand_end_msg, HandEndMsg};
+use tarneeb_referee::rules::{
+    BySeat, Card, CardSet, Deal, DealSource, Game as RulesGame, Move, Rules, RulesKind, Seat,
+    StartScores,
+};
+use tarneeb_referee::simulate;
+
+use crate::{json_dumps, load_rules, to_py, IllegalMoveError, TarneebError};
+
+/// Where the next deals come from: the given ones first, then the seeded source (if any).
+#[derive(Clone)]
+struct Deals {
+    given: VecDeque<Deal>,
+    source: Option<DealSource>,
+}
+
+impl Deals {
+    fn next(&mut self) -> Option<Deal> {
+        self.given
+            .pop_front()
+            .or_else(|| self.source.as_mut().map(DealSource::next_deal))
+    }
+}
+
+/// One game of Tarneeb, Egyptian Tarneeb, 400 or Forty-One, by the referee's rules engine.
+#[pyclass(module = "tarneeb._core")]
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) game: RulesGame,
+    deals: Deals,
+    last_hand: Option<HandEndMsg>,
+}
+
+pub(crate) fn seat_of(i: i64) -> PyResult<Seat> {
+    u8::try_from(i)
+        .ok()
+        .and_then(Seat::new)
+        .ok_or_else(|| TarneebError::new_err(format!("{i} is not a seat: seats are 0, 1, 2 and 3")))
+}
+
+pub(crate) fn card_of(text: &str) -> PyResult<Card> {
+    text.parse::<Card>()
+        .map_err(|e| TarneebError::new_err(format!("'{text}': {e}")))
+}
+
+/// Four hands (lists of card strings, seat order) as card sets.
+pub(crate) fn hands_of(hands: Vec<Vec<String>>, what: &str) -> PyResult<BySeat<CardSet>> {
+    if hands.len() != 4 {
+        return Err(TarneebError::new_err(format!(
+            "{what} has {} hands: give four lists of cards, one per seat in seat order",
+            hands.len()
+        )));
+    }
+    let mut out = BySeat([CardSet::EMPTY; 4]);
+    for (i, h) in hands.iter().enumerate() {
+        for c in h {
+            out.0[i].insert(card_of(c)?);
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn cards_py(set: CardSet) -> Vec<&'static str> {
+    set.display_order().map(Card::as_str).collect()
+}
+
+impl Game {
+    pub(crate) fn from_parts(
+        game: RulesGame,
+        given: Vec<Deal>,
+        source: Option<DealSource>,
+    ) -> Game {
+        let mut g = Game {
+            game,
+            deals: Deals {
+                given: given.into(),
+                source,
+            },
+            last_hand: None,
+        };
+        g.deal_if_due();
+        g
+    }
+
+    fn deal_if_due(&mut self) {
+        if self.game.needs_deal() {
+            if let Some(d) = self.deals.next() {
+                self.game.deal(d);
+            }
+        }
+    }
+
+    /// Applies a move already known legal in form; deals the next hand when one is due.
+    pub(crate) fn apply_move(&mut self, seat: Seat, mv: Move) -> PyResult<()> {
+        let applied = self
+            .game
+            .apply(seat, mv)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        if let Some(h) = applied.hand {
+            self.last_hand = Some(hand_end_msg(&self.game, &h));
+        }
+        self.deal_if_due();
+        Ok(())
+    }
+
+    pub(crate) fn parse_move(&self, text: &str) -> PyResult<(Seat, Move)> {
+        let d = self.game.decision().ok_or_else(|| {
+            IllegalMoveError::new_err(if self.game.is_over() {
+                format!("may not {text}: the game is over")
+            } else {
+                format!("may not {text}: the next hand has not been dealt (give more deals, or call deal(hands))")
+            })
+        })?;
+        let mv = Move::parse(d.kind, text).map_err(|e| {
+            IllegalMoveError::new_err(format!("seat {} may not {text}: {e}", d.seat))
+        })?;
+        Ok((d.seat, mv))
+    }
+}
+
+fn parse_deal(hands: Vec<Vec<String>>, n: usize) -> PyResult<Deal> {
+    let what = format!("deal {n}");
+    let set = hands_of(hands, &what)?;
+    Deal::new(set).map_err(|e| TarneebError::new_err(format!("{what}: {e}")))
+}
+
+fn start_scores(rules: &Rules, scores: Vec<i32>) -> PyResult<StartScores> {
+    match (rules.kind(), scores.as_slice()) {
+        (_, [a, b]) => Ok(StartScores::Teams([*a, *b])),
+        (_, [a, b, c, d]) => Ok(StartScores::Seats([*a, *b, *c, *d])),
+        (RulesKind::Contract(_), _) => Err(TarneebError::new_err(
+            "these rules score per partnership: give two scores, like scores=[30, 25]",
+        )),
+        (RulesKind::Individual(_), _) => Err(TarneebError::new_err(
+            "these rules score per player: give four scores, like scores=[35, 20, 10, 5]",
+        )),
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules = None, seed = None, deals = None, scores = None, first_dealer = None))]
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Option<u64>,
+        deals: Option<Vec<Vec<Vec<String>>>>,
+        scores: Option<Vec<i32>>,
+        first_dealer: Option<i64>,
+    ) -> PyResult<Game> {
+        let rules = match rules {
+            Some(r) => load_rules(r)?,
+            None => Rules::classic(),
+        };
+        let given = deals
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| parse_deal(d, i + 1))
+            .collect::<PyResult<Vec<Deal>>>()?;
+        // Without deals or a seed the deals are random; with deals only, they are all there is.
+        let seed = match (seed, given.is_empty()) {
+            (Some(s), _) => Some(s),
+            (None, true) => Some(rand::random()),
+            (None, false) => None,
+        };
+        let mut source = seed.map(DealSource::from_seed);
+        let drawn = source.as_mut().map(DealSource::first_dealer);
+        let dealer = match first_dealer {
+            Some(s) => seat_of(s)?,
+            None => drawn.unwrap_or(Seat::from_index(0)),
+        };
+        let mut game = RulesGame::new(rules.clone(), dealer);
+        if let Some(s) = scores {
+            game = game
+                .with_scores(start_scores(&rules, s)?)
+                .map_err(TarneebError::new_err)?;
+        }
+        Ok(Game::from_parts(game, given, source))
+    }
+
+    /// The seat to move (0-3), or None when the game is over or waits for a deal.
+    fn to_move(&self) -> Option<usize> {
+        self.game.decision().map(|d| d.seat.index())
+    }
+
+    /// The kind of decision now: "throw-in", "call", "trump" or "play" (None if none).
+    fn decision(&self) -> Option<&'static str> {
+        self.game.decision().map(|d| d.kind.as_str())
+    }
+
+    /// The legal moves now, as the protocol's `legal` list writes them.
+    fn legal_moves(&self) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| m.text().as_str().to_string())
+            .collect()
+    }
+
+    /// Makes a move (a protocol move string) for the seat to move.
+    fn apply(&mut self, mv: &str) -> PyResult<()> {
+        let (seat, m) = self.parse_move(mv)?;
+        self.apply_move(seat, m)
+    }
+
+    /// The protocol's request `view` for `seat`, as a dict.
+    fn view(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
+        to_py(py, &self.game.view(seat_of(seat)?))
+    }
+
+    /// The protocol's request `view` for `seat`, as JSON text.
+    fn view_json(&self, seat: i64) -> PyResult<String> {
+        serde_json::to_string(&self.game.view(seat_of(seat)?))
+            .map_err(|e| TarneebError::new_err(e.to_string()))
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        Clone::clone(self)
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// True when the hand is over and no deal is left to start the next one.
+    fn needs_deal(&self) -> bool {
+        self.game.needs_deal()
+    }
+
+    /// Starts the next hand with `hands` (four lists of 13 cards, seat order).
+    fn deal(&mut self, hands: Vec<Vec<String>>) -> PyResult<()> {
+        if !self.game.needs_deal() {
+            return Err(TarneebError::new_err(
+                "no deal is due: deal(hands) starts the next hand only after a hand has ended",
+            ));
+        }
+        let d = parse_deal(hands, self.game.hands_dealt() as usize + 1)?;
+        self.game.deal(d);
+        Ok(())
+    }
+
+    /// The game's result as the protocol's `game_end` message (winner, reason, hands, scores),
+    /// or None while it goes on.
+    fn result(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        match self.game.result() {
+            Some(r) => Ok(Some(to_py(
+                py,
+                &game_end_msg(&self.game, r.winner, r.reason),
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The last hand's result as the protocol's `hand_end` message, or None before the first.
+    fn hand_result(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        self.last_hand.as_ref().map(|h| to_py(py, h)).transpose()
+    }
+
+    /// Partnership totals [team 0, team 1] (in 400 / 41 the partners' scores added).
+    fn scores(&self) -> Vec<i32> {
+        self.game.team_totals().0.to_vec()
+    }
+
+    /// Each player's score (400 and Forty-One; zeros in partnership games).
+    fn seat_scores(&self) -> Vec<i32> {
+        self.game.seat_scores().0.to_vec()
+    }
+
+    /// The hand being played (1, 2, ...).
+    #[getter]
+    fn hand_number(&self) -> u32 {
+        self.game.hands_dealt()
+    }
+
+    #[getter]
+    fn dealer(&self) -> usize {
+        self.game.dealer().index()
+    }
+
+    /// The complete rules, as `tarneeb rules` prints them.
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_py(py, self.game.rules())
+    }
+
+    /// The cards each seat holds now (all four hands: the full state, for search).
+    fn hands(&self) -> Vec<Vec<&'static str>> {
+        self.game
+            .hand()
+            .held
+            .0
+            .iter()
+            .map(|&h| cards_py(h))
+            .collect()
+    }
+
+    /// Plays random legal moves (the built-in random player's) until the game ends, or with
+    /// `hand_only` until the hand ends; returns the number of moves made.
+    #[pyo3(signature = (seed, hand_only = false))]
+    fn playout(&mut self, seed: u64, hand_only: bool) -> PyResult<u64> {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let start = self.game.hands_dealt();
+        let mut n = 0;
+        while let Some(d) = self.game.decision() {
+            if hand_only && self.game.hands_dealt() != start {
+                break;
+            }
+            let mv = random_move(&self.game, &mut rng);
+            self.apply_move(d.seat, mv)?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Rebuilds a full game from a seat's `view` and a guess of every seat's cards held now.
+    #[staticmethod]
+    #[pyo3(signature = (view, hands, rules = None, seed = None))]
+    fn from_view(
+        view: &Bound<'_, PyAny>,
+        hands: Vec<Vec<String>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Option<u64>,
+    ) -> PyResult<Game> {
+        let rules = match rules {
+            Some(r) => load_rules(r)?,
+            None => Rules::classic(),
+        };
+        let text = json_dumps(view)?;
+        let v: Value = serde_json::from_str(&text)
+            .map_err(|e| TarneebError::new_err(format!("the view is not JSON: {e}")))?;
+        let held = hands_of(hands, "hands")?;
+        let game = crate::search::rebuild(&rules, &v, held)?;
+        Ok(Game::from_parts(
+            game,
+            Vec::new(),
+            seed.map(DealSource::from_seed),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<tarneeb.Game hand {} {} scores {:?}>",
+            self.game.hands_dealt(),
+            match self.game.decision() {
+                Some(d) => format!("seat {} to {}", d.seat, d.kind),
+                None if self.game.is_over() => "over".to_string(),
+                None => "waiting for a deal".to_string(),
+            },
+            self.game.team_totals().0
+        )
+    }
+}
+
+/// Plays `games` whole games of random moves inside Rust, exactly as `tarneeb simulate
+/// --players random` (seeds `seed`, `seed+1`, ...), and returns its summary as a dict.
+#[pyfunction]
+#[pyo3(signature = (games, rules = None, seed = 1, players = None))]
+pub fn playout(
+    py: Python<'_>,
+    games: u64,
+    rules: Option<&Bound<'_, PyAny>>,
+    seed: u64,
+    players: Option<Vec<String>>,
+) -> PyResult<PyObject> {
+    let rules = match rules {
+        Some(r) => load_rules(r)?,
+        None => Rules::classic(),
+    };
+    let kinds: Vec<PlayerKind> = players
+        .unwrap_or_else(|| vec!["random".into()])
+        .iter()
+        .map(|p| match p.as_str() {
+            "random" => Ok(PlayerKind::Random),
+            "greedy" => Ok(PlayerKind::Greedy),
+            _ => Err(TarneebError::new_err(format!(
+                "'{p}' is not a built-in player: use random or greedy"
+            ))),
+        })
+        .collect::<PyResult<_>>()?;
+    let kinds: [PlayerKind; 4] = match kinds.as_slice() {
+        [one] => [*one; 4],
+        [a, b, c, d] => [*a, *b, *c, *d],
+        other => {
+            return Err(TarneebError::new_err(format!(
+                "players takes one kind or four (one per seat), got {}",
+                other.len()
+            )))
+        }
+    };
+    let summary = py.allow_threads(|| simulate::run(&rules, games, seed, kinds));
+    to_py(py, &summary)
+}

@@ -1,0 +1,426 @@
+//! Search helpers: a full game rebuilt from a view and a guess of the hidden hands, deals of
+//! the unseen cards that agree with a view (the `pimc` bot's own sampler), and double-dummy
+//! values through the project's DDS binding.
+
+use std::time::Instant;
+
+use pyo3::prelude::*;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use serde_json::Value;
+
+use tarneeb_referee::analysis::position::Position;
+use tarneeb_referee::analysis::solver::DdSolver;
+use tarneeb_referee::pimc::decide::Table;
+use tarneeb_referee::pimc::wire::ViewIn;
+use tarneeb_referee::rules::{
+    BySeat, CardSet, Deal, DecisionKind, Game as RulesGame, Move, Rules, RulesKind, Seat,
+    StartScores, Strain, Suit, Trick,
+};
+
+use crate::game::{card_of, cards_py, hands_of, seat_of, Game};
+use crate::{json_dumps, load_rules, to_py, TarneebError};
+
+fn bad(msg: impl Into<String>) -> PyErr {
+    TarneebError::new_err(msg.into())
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> PyResult<&'a Value> {
+    v.get(key).ok_or_else(|| {
+        bad(format!(
+            "the view has no '{key}': give a request's view as protocol.md describes it"
+        ))
+    })
+}
+
+fn int(v: &Value, key: &str) -> PyResult<i64> {
+    field(v, key)?
+        .as_i64()
+        .ok_or_else(|| bad(format!("the view's '{key}' is not a number")))
+}
+
+fn seat_field(v: &Value, key: &str) -> PyResult<Seat> {
+    seat_of(int(v, key)?)
+}
+
+/// The cards of the view's tricks in play order, each with its seat (done tricks, then the
+/// trick on the table).
+fn plays(v: &Value) -> PyResult<Vec<(Seat, String)>> {
+    let mut out = Vec::new();
+    let done = field(v, "tricks")?
+        .as_array()
+        .ok_or_else(|| bad("the view's 'tricks' is not a list"))?;
+    for t in done
+        .iter()
+        .chain(std::iter::once(field(v, "current_trick")?))
+    {
+        if t.is_null() {
+            continue;
+        }
+        let leader = seat_field(t, "leader")?;
+        let cards = field(t, "cards")?
+            .as_array()
+            .ok_or_else(|| bad("a trick's 'cards' is not a list"))?;
+        for (i, c) in cards.iter().enumerate() {
+            let c = c
+                .as_str()
+                .ok_or_else(|| bad("a trick's card is not a string"))?;
+            out.push((leader.plus(i), c.to_string()));
+        }
+    }
+    Ok(out)
+}
+
+/// The game that `v` (a seat's view) describes, with `held` as every seat's cards now: the
+/// hand is dealt as held plus played, and the view's auction, trump and cards are replayed
+/// through the rules engine. The rebuilt game's view for the seat must equal `v`.
+pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<RulesGame> {
+    let me = seat_field(v, "seat")?;
+    let dealer = seat_field(v, "dealer")?;
+    let hand_number = u32::try_from(int(v, "hand_number")?)
+        .map_err(|_| bad("the view's hand_number is negative"))?;
+    let plays = plays(v)?;
+    let mut dealt = held;
+    for (seat, c) in &plays {
+        dealt[*seat].insert(card_of(c)?);
+    }
+    let deal = Deal::new(dealt).map_err(|e| {
+        bad(format!(
+            "the hands and the cards played do not make a deal: {e} (give each seat the cards it holds now, as the view's cards_left counts them)"
+        ))
+    })?;
+    let scores = match rules.kind() {
+        RulesKind::Contract(_) => {
+            let t: [i32; 2] = serde_json::from_value(field(v, "team_scores")?.clone())
+                .map_err(|e| bad(format!("the view's team_scores: {e}")))?;
+            StartScores::Teams(t)
+        }
+        RulesKind::Individual(_) => {
+            let s: [i32; 4] =
+                serde_json::from_value(field(v, "seat_scores")?.clone()).map_err(|e| {
+                    bad(format!(
+                        "the view's seat_scores: {e} (are the rules those of the game?)"
+                    ))
+                })?;
+            StartScores::Seats(s)
+        }
+    };
+    let mut game = RulesGame::new(rules.clone(), dealer)
+        .with_scores(scores)
+        .map_err(bad)?
+        .before_hand(hand_number);
+    game.deal(deal);
+
+    let calls: Vec<(Seat, String)> = field(v, "auction")?
+        .as_array()
+        .ok_or_else(|| bad("the view's 'auction' is not a list"))?
+        .iter()
+        .map(|c| {
+            let call = c
+                .get("call")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("an auction entry has no 'call'"))?;
+            Ok((seat_field(c, "seat")?, call.to_string()))
+        })
+        .collect::<PyResult<_>>()?;
+    let trump = v.get("trump").and_then(Value::as_str).map(str::to_string);
+    let phase = field(v, "phase")?.as_str().unwrap_or("");
+    let (mut next_call, mut next_play, mut trump_named) = (0, 0, false);
+    while let Some(d) = game.decision() {
+        let (seat, text) = match d.kind {
+            DecisionKind::ThrowIn if phase == "throw-in" => {
+                // The view is of the throw-in questions, and who is asked is not public: when
+                // the view's seat is asked, the seats before it kept (keeping is not public
+                // either); else the first seat asked is taken to be the one being asked.
+                let mut probe = game.clone();
+                while let Some(p) = probe.decision() {
+                    if p.kind != DecisionKind::ThrowIn {
+                        break;
+                    }
+                    if p.seat == me {
+                        game = probe;
+                        break;
+                    }
+                    if probe.apply(p.seat, Move::Keep).is_err() {
+                        break;
+                    }
+                }
+                break;
+            }
+            DecisionKind::ThrowIn => (d.seat, "keep".to_string()),
+            DecisionKind::Call => match calls.get(next_call) {
+                Some(c) => {
+                    next_call += 1;
+                    c.clone()
+                }
+                None => break,
+            },
+            DecisionKind::Trump => match (&trump, trump_named) {
+                (Some(t), false) => {
+                    trump_named = true;
+                    (d.seat, t.clone())
+                }
+                _ => break,
+            },
+            DecisionKind::Play => match plays.get(next_play) {
+                Some(p) => {
+                    next_play += 1;
+                    p.clone()
+                }
+                None => break,
+            },
+        };
+        let mv = Move::parse(d.kind, &text)
+            .map_err(|e| bad(format!("the view's move '{text}' of seat {seat}: {e}")))?;
+        if seat != d.seat {
+            return Err(bad(format!(
+                "the view says seat {seat} made '{text}' where the rules ask seat {} (the view and the rules do not agree: are the rules those of the game?)",
+                d.seat
+            )));
+        }
+        game.apply(seat, mv).map_err(|e| {
+            bad(format!(
+                "the view's moves do not replay with these hands and rules: {e}"
+            ))
+        })?;
+    }
+    if next_call < calls.len() || next_play < plays.len() {
+        return Err(bad(format!(
+            "the view's moves do not replay: {} calls and {} cards were left when the rules asked no more (are the rules those of the game?)",
+            calls.len() - next_call,
+            plays.len() - next_play
+        )));
+    }
+    let mut rebuilt = serde_json::to_value(game.view(me)).expect("a view serializes");
+    let mut given = v.clone();
+    // Ten-second strikes come from clocks, not moves: they are not rebuilt.
+    for x in [&mut rebuilt, &mut given] {
+        if let Some(o) = x.as_object_mut() {
+            o.remove("strikes");
+        }
+    }
+    if let (Some(r), Some(g)) = (rebuilt.as_object(), given.as_object()) {
+        for (k, want) in g {
+            let got = r.get(k).unwrap_or(&Value::Null);
+            if got != want {
+                return Err(bad(format!(
+                    "the view and the hands do not make one game: rebuilt, '{k}' is {got}, the view says {want}"
+                )));
+            }
+        }
+    }
+    Ok(game)
+}
+
+/// One deal of the cards `view`'s seat cannot see, consistent with everything public.
+#[pyfunction]
+#[pyo3(signature = (view, rng_seed, constraints = None, rules = None))]
+pub fn sample_hidden(
+    view: &Bound<'_, PyAny>,
+    rng_seed: u64,
+    constraints: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Vec<&'static str>>> {
+    let rules = match rules {
+        Some(r) => load_rules(r)?,
+        None => Rules::classic(),
+    };
+    let text = json_dumps(view)?;
+    let vin: ViewIn = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("the view does not read as a request's view: {e}")))?;
+    let c: Value = match constraints {
+        Some(c) if !c.is_none() => {
+            serde_json::from_str(&json_dumps(c)?).map_err(|e| bad(format!("constraints: {e}")))?
+        }
+        _ => Value::Null,
+    };
+    if let Some(o) = c.as_object() {
+        for k in o.keys() {
+            if !["void", "holds", "use_auction"].contains(&k.as_str()) {
+                return Err(bad(format!(
+                    "constraints has an unknown key '{k}': the keys are void, holds and use_auction"
+                )));
+            }
+        }
+    } else if !c.is_null() {
+        return Err(bad("constraints must be a dict like {\"void\": {\"1\": \"H\"}, \"holds\": {\"2\": [\"AS\"]}, \"use_auction\": true}"));
+    }
+    let table = Table {
+        rules: &rules,
+        view: &vin,
+        deadline: Instant::now(),
+        max_samples: 1,
+        read_bids: c
+            .get("use_auction")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        score_play: false,
+    };
+    let mut k = table.knowledge();
+    let seat_key = |key: &str| -> PyResult<Seat> {
+        let n: i64 = key
+            .parse()
+            .map_err(|_| bad(format!("constraints: '{key}' is not a seat (0-3)")))?;
+        seat_of(n)
+    };
+    if let Some(voids) = c.get("void").and_then(Value::as_object) {
+        for (s, suits) in voids {
+            let seat = seat_key(s)?;
+            for ch in suits.as_str().unwrap_or("").chars() {
+                let suit = Suit::from_letter(ch).ok_or_else(|| {
+                    bad(format!("constraints: '{ch}' is not a suit (C, D, H, S)"))
+                })?;
+                k.show_out(seat, suit);
+            }
+        }
+    }
+    let mut fixed = BySeat([CardSet::EMPTY; 4]);
+    if let Some(holds) = c.get("holds").and_then(Value::as_object) {
+        for (s, cards) in holds {
+            let seat = seat_key(s)?;
+            for card in cards.as_array().into_iter().flatten() {
+                let card = card_of(card.as_str().unwrap_or(""))?;
+                if !k.unseen.contains(card) || seat == k.me {
+                    return Err(bad(format!(
+                        "constraints: seat {seat} cannot hold {card}: it is played, in your hand, or the seat is yours"
+                    )));
+                }
+                if k.counts[seat] == 0 {
+                    return Err(bad(format!(
+                        "constraints: seat {seat} holds no more unseen cards than given"
+                    )));
+                }
+                fixed[seat].insert(card);
+                k.unseen.remove(card);
+                k.counts[seat] -= 1;
+            }
+        }
+    }
+    let mut rng = Pcg64::seed_from_u64(rng_seed);
+    // Dakak and Out of Call announce a kind of hand (and not announcing one says the hand is
+    // not of that kind): deals are drawn until the rebuilt game makes the same view.
+    let announced = rules
+        .contract
+        .as_ref()
+        .is_some_and(|c| c.dakak || c.out_of_call);
+    let view_value: Value = if announced {
+        serde_json::from_str(&text).map_err(|e| bad(format!("the view is not JSON: {e}")))?
+    } else {
+        Value::Null
+    };
+    for _ in 0..ANNOUNCED_TRIES {
+        let hands = if table.read_bids {
+            k.sample_fitting(&mut rng)
+        } else {
+            k.sample(&mut rng)
+        }
+        .ok_or_else(|| {
+            bad("no deal agrees with the view and the constraints: they contradict each other")
+        })?;
+        let hands = BySeat(Seat::ALL.map(|s| hands[s].union(fixed[s])));
+        if announced && rebuild(&rules, &view_value, hands).is_err() {
+            continue;
+        }
+        return Ok(hands.0.iter().map(|&h| cards_py(h)).collect());
+    }
+    Err(bad(format!(
+        "no deal in {ANNOUNCED_TRIES} tries agreed with the view's announcements (dakak, out-of-call) and the constraints"
+    )))
+}
+
+/// Deals drawn for one that makes the view's announcements before giving up.
+const ANNOUNCED_TRIES: usize = 20_000;
+
+/// A double-dummy position: from a Game in its play, or from a dict.
+fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(g) = obj.downcast::<Game>() {
+        let g = g.borrow();
+        let game = &g.game;
+        if game.decision().map(|d| d.kind) != Some(DecisionKind::Play) {
+            return Err(bad(
+                "dd_solve needs a game in its card play (the decision now is not 'play')",
+            ));
+        }
+        let h = game.hand();
+        let mut p = Position::new(h.held, h.trump, h.trick.leader);
+        p.table = h.trick;
+        if let Some(c) = game.contract_rules() {
+            if c.trump_first_lead && h.tricks.is_empty() && h.trick.is_empty() {
+                p.must_lead = h.trump.and_then(Strain::trump);
+            }
+        }
+        return Ok(p);
+    }
+    let v: Value = serde_json::from_str(&json_dumps(obj)?)
+        .map_err(|e| bad(format!("the position is not JSON: {e}")))?;
+    let hands: Vec<Vec<String>> =
+        serde_json::from_value(field(&v, "hands")?.clone()).map_err(|e| {
+            bad(format!(
+                "the position's hands: {e} (four lists of card strings)"
+            ))
+        })?;
+    let held = hands_of(hands, "the position")?;
+    let trump = match v.get("trump").and_then(Value::as_str) {
+        Some(t) => match Move::parse(DecisionKind::Trump, t) {
+            Ok(Move::Trump(s)) => Some(s),
+            _ => {
+                return Err(bad(format!(
+                    "the position's trump '{t}' is not C, D, H, S or NT"
+                )))
+            }
+        },
+        None => None,
+    };
+    let leader = seat_field(&v, "leader")?;
+    let mut table = Trick::new(leader);
+    for c in v
+        .get("table")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        table.push(card_of(c.as_str().unwrap_or(""))?);
+    }
+    let mut p = Position::new(held, trump, leader);
+    p.table = table;
+    if let Some(s) = v.get("must_lead").and_then(Value::as_str) {
+        p.must_lead = Some(
+            s.chars()
+                .next()
+                .and_then(Suit::from_letter)
+                .ok_or_else(|| bad(format!("the position's must_lead '{s}' is not a suit")))?,
+        );
+    }
+    Ok(p)
+}
+
+#[derive(serde::Serialize)]
+struct Solved {
+    seat: Seat,
+    /// Tricks the side on turn takes of the tricks left (the one on the table included).
+    tricks: u8,
+    values: std::collections::BTreeMap<String, u8>,
+    best: Vec<&'static str>,
+}
+
+/// The double-dummy value of each legal card for the player on turn (DDS).
+#[pyfunction]
+pub fn dd_solve(py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let p = position_of(position)?;
+    p.validate()
+        .map_err(|e| bad(format!("the position is not valid: {e}")))?;
+    let cv = py
+        .allow_threads(|| DdSolver::new().card_values(&p))
+        .map_err(|e| bad(format!("the position: {e}")))?;
+    let solved = Solved {
+        seat: cv.seat,
+        tricks: cv.best(),
+        values: cv
+            .values
+            .iter()
+            .map(|&(c, v)| (c.as_str().to_string(), v))
+            .collect(),
+        best: cards_py(cv.best_cards()),
+    };
+    to_py(py, &solved)
+}

@@ -1,0 +1,117 @@
+"""from_view + sample_hidden never make a state the view rules out.
+
+A seat sees its own hand and everything public (protocol.md 1.2: "no view can hold another
+player's unplayed card"); the unseen cards must be dealt so that every public fact still holds:
+the cards played are out, each seat holds `cards_left` cards, and a seat that did not follow
+suit has none of it (001 (classic): "Players counterclockwise must follow suit if they can").
+"""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import tarneeb
+
+PRESETS = [
+    "classic",
+    "egyptian",
+    "400",
+    "41",
+    {"preset": "classic", "contract": {"throw-in-weak-hand": True, "dakak": True, "out-of-call": True}},
+    {"preset": "classic", "contract": {"trump": "first-lead"}},
+]
+
+
+def game_at(preset, seed, steps):
+    """A game after `steps` random moves (at most one hand's worth), from seed `seed`."""
+    game = tarneeb.Game(rules=preset, seed=seed)
+    start = game.hand_number
+    rng_moves = seed
+    for i in range(steps):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        nxt = game.clone()
+        nxt.apply(legal[(rng_moves * 7919 + i * 104729) % len(legal)])
+        if nxt.hand_number != start or nxt.is_over():
+            break
+        game = nxt
+    return game
+
+
+def voids(view):
+    out = {s: set() for s in range(4)}
+    tricks = view["tricks"] + [view["current_trick"]]
+    for t in tricks:
+        if not t["cards"]:
+            continue
+        led = t["cards"][0][1]
+        for i, c in enumerate(t["cards"]):
+            if c[1] != led:
+                out[(t["leader"] + i) % 4].add(led)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 70),
+    seat=st.integers(0, 3),
+    sample_seed=st.integers(0, 2**63),
+)
+def test_sampled_deals_agree_with_the_view(preset, seed, steps, seat, sample_seed):
+    game = game_at(preset, seed, steps)
+    view = game.view(seat)
+    hands = tarneeb.sample_hidden(view, sample_seed, rules=preset)
+    played = {c for t in view["tricks"] + [view["current_trick"]] for c in t["cards"]}
+    # My own hand is mine; every seat holds cards_left cards; no card twice, none played.
+    assert sorted(hands[seat]) == sorted(view["hand"])
+    assert [len(h) for h in hands] == view["cards_left"]
+    every = [c for h in hands for c in h]
+    assert len(every) == len(set(every))
+    assert not (set(every) & played)
+    assert len(every) + len(played) == 52
+    # A seat that showed out of a suit holds none of it.
+    for s, suits in voids(view).items():
+        assert not any(c[1] in suits for c in hands[s]), (s, suits, hands[s])
+    # The rebuilt game shows this seat exactly the view it was sampled from.
+    rebuilt = tarneeb.Game.from_view(view, hands, rules=preset)
+    assert rebuilt.view(seat) == view
+    if game.to_move() == seat:
+        assert rebuilt.legal_moves() == game.legal_moves()
+
+
+
+def test_the_true_hands_rebuild_the_true_game():
+    game = game_at("classic", 11, 40)
+    for seat in range(4):
+        rebuilt = tarneeb.Game.from_view(game.view(seat), game.hands())
+        for s in range(4):
+            assert rebuilt.view(s) == game.view(s)
+
+
+def test_hands_that_contradict_the_view_are_refused():
+    """The check can fail: a hand holding a card the view saw played is refused by name."""
+    game = game_at("classic", 5, 30)
+    view = game.view(0)
+    played = [c for t in view["tricks"] for c in t["cards"]]
+    assert played, "the game should be in its card play"
+    hands = game.hands()
+    # Swap a card played for one a seat holds: the deal now has a card twice.
+    other = 1 if hands[1] else 2
+    hands[other] = [played[0]] + hands[other][1:]
+    with pytest.raises(tarneeb.TarneebError):
+        tarneeb.Game.from_view(view, hands)
+
+
+def test_constraints_are_kept():
+    game = game_at("classic", 3, 0)
+    view = game.view(0)
+    mine = set(view["hand"])
+    card = next(c for c in ["AS", "KS", "QS", "JS", "TS", "AH", "KH"] if c not in mine)
+    for s in range(20):
+        hands = tarneeb.sample_hidden(view, s, {"holds": {"2": [card]}, "void": {"1": "H"}})
+        assert card in hands[2]
+        assert not any(c.endswith("H") for c in hands[1])
+    with pytest.raises(tarneeb.TarneebError, match="unknown key"):
+        tarneeb.sample_hidden(view, 1, {"voids": {}})

@@ -255,6 +255,8 @@ pub fn sample_hidden(
             .and_then(Value::as_bool)
             .unwrap_or(false),
         score_play: false,
+        // Nothing to cancel: sampling only, no solving.
+        cancel: None,
     };
     let mut k = table.knowledge();
     let seat_key = |key: &str| -> PyResult<Seat> {

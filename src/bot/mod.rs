@@ -27,6 +27,7 @@
 mod evidence;
 mod lines;
 mod os;
+mod remote_end;
 pub mod sandbox;
 mod stderr_log;
 #[cfg(test)]
@@ -35,12 +36,12 @@ pub mod watchdog;
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::fs;
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
@@ -49,6 +50,7 @@ use std::time::{Duration, Instant};
 pub use evidence::{detail_lines, points_at_sandbox};
 use lines::LineSplitter;
 use os::pollfd;
+pub use remote_end::RemoteInfo;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
 pub use sandbox::{LimitHit, LimitKind, Sandbox};
 pub use stderr_log::tail as stderr_tail;
@@ -212,15 +214,15 @@ pub fn split_command(cmd: &str) -> Result<Vec<String>, BotError> {
 /// A running bot process and the two pipes the referee talks to it through (its stderr is
 /// drained elsewhere). Dropping it stops the whole process tree.
 pub struct Bot {
-    child: Child,
-    /// Equal to the child's pid: it leads its own group.
-    pgid: i32,
+    /// A process the referee started, or a remote entrant's connection.
+    peer: Peer,
     command: String,
     /// Our end of the bot's stdin (non-blocking); `None` once closed by `stop` or broken.
-    stdin: Option<ChildStdin>,
+    stdin: Option<File>,
     /// Our end of the bot's stdout (blocking: it is read after `poll` says it is readable, or
-    /// under a [`Watchdog`]); `None` after EOF or an over-long line.
-    stdout: Option<ChildStdout>,
+    /// under a [`Watchdog`]; a remote connection's is non-blocking and always polled); `None`
+    /// after EOF or an over-long line.
+    stdout: Option<File>,
     /// Bytes for stdin that the pipe has not taken yet: `out[out_pos..]`.
     out: Vec<u8>,
     out_pos: usize,
@@ -232,23 +234,38 @@ pub struct Bot {
     splitter: LineSplitter,
     /// Events seen but not yet handed to the caller, in the order they happened.
     events: VecDeque<BotEvent>,
+    stopped: bool,
+    sandbox: Arc<Sandbox>,
+    /// The current game's stderr log, for the last lines a fault's detail quotes.
+    stderr_path: PathBuf,
+}
+
+/// What is at the other end of a [`Bot`]'s two descriptors.
+enum Peer {
+    /// A process tree the referee started and owns.
+    Process(Box<Process>),
+    /// A remote entrant's connection (see `crate::remote`): one socket for both directions.
+    Remote(remote_end::RemoteEnd),
+}
+
+/// The parts of a bot that only a local process has.
+struct Process {
+    child: Child,
+    /// Equal to the child's pid: it leads its own group.
+    pgid: i32,
     /// Disconnects once the stderr pipe has closed and the log is complete (the stderr pump
     /// holds the sender until then).
     stderr_done: Receiver<()>,
     /// Where the stderr pump writes this bot's stderr (changed for each game of a kept bot).
     stderr_log: stderr_log::LogSlot,
-    stopped: bool,
-    sandbox: Arc<Sandbox>,
     /// Its cgroup (removed after the bot when dropped) and what tells a limit it hit.
     confinement: sandbox::Confinement,
-    /// The current game's stderr log, for the last lines a fault's detail quotes.
-    stderr_path: PathBuf,
 }
 
 impl fmt::Debug for Bot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Bot")
-            .field("pid", &self.pgid)
+            .field("pid", &self.pid())
             .field("command", &self.command)
             .field("stopped", &self.stopped)
             .finish_non_exhaustive()
@@ -308,8 +325,13 @@ impl Bot {
 
         // From here on, an early return drops `bot`, which stops the child.
         let mut bot = Bot {
-            child,
-            pgid: pid as i32,
+            peer: Peer::Process(Box::new(Process {
+                child,
+                pgid: pid as i32,
+                stderr_done: done_rx,
+                stderr_log: Arc::clone(&log),
+                confinement,
+            })),
             command,
             stdin: None,
             stdout: None,
@@ -320,19 +342,16 @@ impl Bot {
             requests: VecDeque::new(),
             splitter: LineSplitter::new(spec.max_line),
             events: VecDeque::new(),
-            stderr_done: done_rx,
-            stderr_log: Arc::clone(&log),
             stopped: false,
             sandbox: Arc::clone(&spec.sandbox),
-            confinement,
             stderr_path: spec.stderr_log.clone(),
         };
         os::set_nonblocking(stdin.as_fd()).map_err(|source| BotError::Pipe {
             command: bot.command.clone(),
             source,
         })?;
-        bot.stdin = Some(stdin);
-        bot.stdout = Some(stdout);
+        bot.stdin = Some(File::from(OwnedFd::from(stdin)));
+        bot.stdout = Some(File::from(OwnedFd::from(stdout)));
         stderr_log::drain(stderr, log, done_tx).map_err(|source| BotError::Thread {
             command: bot.command.clone(),
             source,
@@ -343,22 +362,30 @@ impl Bot {
     /// Called once the bot has answered its hello: from now on a full working directory or
     /// /tmp of its sandbox can be told after it failed.
     pub fn started(&mut self) {
-        self.confinement.watch_disks(self.pgid as u32);
+        if let Peer::Process(p) = &mut self.peer {
+            p.confinement.watch_disks(p.pgid as u32);
+        }
     }
 
     /// The limit this bot ran into, if one explains its failure. Best called after `stop`,
     /// when its exit status is known.
     pub fn limit_hit(&mut self) -> Option<LimitHit> {
-        let status = self.child.try_wait().ok().flatten();
-        self.confinement.limit_hit(&self.sandbox, status)
+        let Peer::Process(p) = &mut self.peer else {
+            return None;
+        };
+        let status = p.child.try_wait().ok().flatten();
+        p.confinement.limit_hit(&self.sandbox, status)
     }
 
     /// When the sandbox itself failed to start this bot (bwrap could not make a mount or start
     /// the program, so the bot never ran): bwrap's message, for an error that is not the bot's
     /// fault. `None` while bwrap runs, or when the bot ran.
     pub fn sandbox_setup_failure(&mut self) -> Option<String> {
-        let status = self.child.try_wait().ok().flatten();
-        if !self.confinement.setup_failed(status) {
+        let Peer::Process(p) = &mut self.peer else {
+            return None;
+        };
+        let status = p.child.try_wait().ok().flatten();
+        if !p.confinement.setup_failed(status) {
             return None;
         }
         let code = status.and_then(|s| s.code()).unwrap_or_default();
@@ -376,6 +403,10 @@ impl Bot {
     /// From now on the bot's stderr goes to `path` (created at the first byte), at most `cap`
     /// bytes: each game of a bot kept between games gets its own log.
     pub fn log_stderr_to(&mut self, path: &Path, cap: u64) -> Result<(), BotError> {
+        // A remote bot's stderr stays on its owner's machine.
+        let Peer::Process(p) = &self.peer else {
+            return Ok(());
+        };
         // The usual case, the next game's log beside the last one's: that directory was
         // made for the last game (two system calls per seat per game saved).
         if path.parent() != self.stderr_path.parent() {
@@ -385,7 +416,7 @@ impl Bot {
                 source,
             })?;
         }
-        stderr_log::redirect(&self.stderr_log, path.to_path_buf(), cap);
+        stderr_log::redirect(&p.stderr_log, path.to_path_buf(), cap);
         self.stderr_path = path.to_path_buf();
         Ok(())
     }
@@ -401,7 +432,7 @@ impl Bot {
                 return false;
             }
         }
-        self.stdout.is_some() && self.exit_status().is_none()
+        self.stdout.is_some() && (self.is_remote() || self.exit_status().is_none())
     }
 
     /// The bot's command line, as given.
@@ -409,9 +440,12 @@ impl Bot {
         &self.command
     }
 
-    /// The bot's pid, which is also its process group id.
+    /// The bot's pid, which is also its process group id; 0 for a remote connection.
     pub fn pid(&self) -> u32 {
-        self.pgid as u32
+        match &self.peer {
+            Peer::Process(p) => p.pgid as u32,
+            Peer::Remote(_) => 0,
+        }
     }
 
     /// Sends `lines` (one or more complete lines, each ending in `\n`) to the bot's stdin in one
@@ -476,7 +510,7 @@ impl Bot {
         if let Some(ev) = self.events.pop_front() {
             return Some(ev);
         }
-        if self.out_pos < self.out.len() || self.stdout.is_none() {
+        if self.out_pos < self.out.len() || self.stdout.is_none() || self.is_remote() {
             let left = deadline.saturating_duration_since(Instant::now());
             return self.recv_timeout(left.min(POLL_SLICE));
         }
@@ -500,7 +534,10 @@ impl Bot {
     /// The bot's exit status if it has exited (does not wait). Only the direct child: helpers
     /// it started are dealt with by [`Bot::stop`].
     pub fn exit_status(&mut self) -> Option<ExitStatus> {
-        self.child.try_wait().ok().flatten()
+        match &mut self.peer {
+            Peer::Process(p) => p.child.try_wait().ok().flatten(),
+            Peer::Remote(_) => None,
+        }
     }
 
     /// Ends the bot and everything it started, and reaps them all. Returns within about
@@ -514,12 +551,17 @@ impl Bot {
     /// nothing while frozen; [`Bot::thaw`] before it is asked again. False where the machine
     /// gives no freezer.
     pub fn freeze(&mut self) -> bool {
-        self.confinement.freeze()
+        match &self.peer {
+            Peer::Process(p) => p.confinement.freeze(),
+            Peer::Remote(_) => false,
+        }
     }
 
     /// Lets a frozen bot run again.
     pub fn thaw(&mut self) {
-        self.confinement.thaw();
+        if let Peer::Process(p) = &self.peer {
+            p.confinement.thaw();
+        }
     }
 
     /// Closes the bot's stdin (dropping whatever was still queued), as at the end of its input:
@@ -538,14 +580,20 @@ impl Bot {
         self.stopped = true;
         self.stdin = None;
         self.discard_output_queue();
+        if let Peer::Remote(r) = &self.peer {
+            r.hang_up();
+        }
         true
     }
 
     /// Waits (bounded) for the stderr pump to see the pipe close and complete the log.
     fn finish_stop(&mut self, deadline: Instant) {
+        let Peer::Process(p) = &self.peer else {
+            return;
+        };
         // Ok(()) is never sent: this only waits for the pump to drop the sender.
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            if self.stderr_done.recv_timeout(left).is_err() {
+            if p.stderr_done.recv_timeout(left).is_err() {
                 break;
             }
         }
@@ -702,27 +750,33 @@ pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
     if stopping.is_empty() {
         return;
     }
-    let half = grace / 2;
-    os::wait_children_until(
-        stopping.iter_mut().map(|b| &mut b.child),
-        Instant::now() + half,
-    );
-    for b in stopping.iter_mut() {
-        // Also when the bot itself has exited: helpers it left in its group end with it.
-        os::signal_group(b.pgid, libc::SIGTERM);
+    // A remote connection was hung up by `begin_stop`: there is nothing of it to wait for.
+    let mut procs: Vec<&mut Process> = stopping
+        .iter_mut()
+        .filter_map(|b| match &mut b.peer {
+            Peer::Process(p) => Some(&mut **p),
+            Peer::Remote(_) => None,
+        })
+        .collect();
+    if procs.is_empty() {
+        return;
     }
-    os::wait_children_until(
-        stopping.iter_mut().map(|b| &mut b.child),
-        Instant::now() + half,
-    );
-    for b in stopping.iter_mut() {
-        os::signal_group(b.pgid, libc::SIGKILL);
+    let half = grace / 2;
+    os::wait_children_until(procs.iter_mut().map(|p| &mut p.child), Instant::now() + half);
+    for p in procs.iter() {
+        // Also when the bot itself has exited: helpers it left in its group end with it.
+        os::signal_group(p.pgid, libc::SIGTERM);
+    }
+    os::wait_children_until(procs.iter_mut().map(|p| &mut p.child), Instant::now() + half);
+    for p in procs.iter() {
+        os::signal_group(p.pgid, libc::SIGKILL);
     }
     let deadline = Instant::now() + AFTER_KILL;
-    os::wait_children_until(stopping.iter_mut().map(|b| &mut b.child), deadline);
-    for b in stopping.iter_mut() {
-        os::reap_group(b.pgid, deadline);
+    os::wait_children_until(procs.iter_mut().map(|p| &mut p.child), deadline);
+    for p in procs.iter() {
+        os::reap_group(p.pgid, deadline);
     }
+    drop(procs);
     for b in stopping.iter_mut() {
         b.finish_stop(deadline);
     }

@@ -62,6 +62,8 @@ pub enum FaultKind {
     Timeout,
     /// The bot's output closed: it exited or crashed.
     Exited,
+    /// A remote seat's connection closed or broke (a remote entrant, see `crate::remote`).
+    Disconnected,
     /// A line that is not JSON (or not UTF-8).
     NotJson,
     /// JSON that is not a valid reply: wrong type, missing field, an id never issued.

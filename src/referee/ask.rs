@@ -71,7 +71,9 @@ impl Table<'_, '_> {
         }
         let sent_at = Instant::now();
         self.asked_at = Some(sent_at);
-        let limit = Duration::from_millis(limit_ms);
+        // A remote seat's deadline includes the network's allowance; the bot is told the limit.
+        let allowance = self.seats[i].bot.latency_allowance();
+        let limit = Duration::from_millis(limit_ms) + allowance;
         let mut written_at = None;
         // The last reply that named an earlier request: a timeout names it as the likely cause
         // (a bot answering the request before this one, or with an id it kept from it).
@@ -140,7 +142,7 @@ impl Table<'_, '_> {
                             ),
                         ));
                     }
-                    let ms = took.as_millis() as u64;
+                    let ms = took.saturating_sub(allowance).as_millis() as u64;
                     self.charge_bank(i, ms);
                     let why = |mv: Move| self.game.why_illegal(d.seat, mv).to_string();
                     return Ok(match legal_reply(d.kind, &legal, &reply_mv, &why) {

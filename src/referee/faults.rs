@@ -38,6 +38,11 @@ impl Table<'_, '_> {
         {
             return self.abort("interrupted by a signal");
         }
+        // A remote seat's output closing is its connection's end, not an exit we saw.
+        let kind = match (kind, self.seats[seat.index()].bot.remote()) {
+            (FaultKind::Exited, Some(_)) => FaultKind::Disconnected,
+            _ => kind,
+        };
         let team = seat.team();
         self.faults[team.index()] += 1;
         self.seats[seat.index()].faulted = true;
@@ -50,7 +55,10 @@ impl Table<'_, '_> {
         };
         if matches!(
             kind,
-            FaultKind::Exited | FaultKind::LineTooLong | FaultKind::Handshake
+            FaultKind::Exited
+                | FaultKind::Disconnected
+                | FaultKind::LineTooLong
+                | FaultKind::Handshake
         ) {
             // Its output is gone or unreadable: stop it now; its moves are the referee's from here.
             self.seats[seat.index()].alive = false;
@@ -84,6 +92,10 @@ impl Table<'_, '_> {
             return (kind, detail);
         }
         let s = &mut self.seats[seat.index()];
+        if s.bot.is_remote() {
+            // No process, log or sandbox here to explain it: the relay's side has them.
+            return (kind, detail);
+        }
         match s.bot.limit_hit() {
             Some(hit) => {
                 s.alive = false;
@@ -111,6 +123,9 @@ impl Table<'_, '_> {
     /// The exit status of a bot whose output closed, waiting briefly for it to be reported.
     pub(super) fn exit_detail(&mut self, seat: Seat) -> String {
         let bot = &mut self.seats[seat.index()].bot;
+        if let Some(r) = bot.remote() {
+            return format!("the connection from {} closed", r.peer);
+        }
         for _ in 0..20 {
             if let Some(status) = bot.exit_status() {
                 return describe_status(status);

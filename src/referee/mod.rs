@@ -350,7 +350,10 @@ pub fn play_game_watched(
         // so a kept process would carry one game's time into the next (protocol.md 4.4: limits
         // are per game).
         let per_game_cpu = cfg.bots[seat.index()].sandbox.limits().cpu_limit.is_none();
-        let fit = finished && s.alive && s.multi_game && !s.faulted && per_game_cpu;
+        // A remote connection goes back whatever its bot declared: the relay restarts a bot
+        // that did not declare `multi_game` when it sees the next `hello`.
+        let keepable = s.bot.is_remote() || (s.multi_game && per_game_cpu);
+        let fit = finished && s.alive && !s.faulted && keepable;
         let bot = if fit {
             processes.give_back(seat, s.bot)
         } else {
@@ -535,8 +538,11 @@ impl Table<'_, '_> {
                 self.abort("interrupted by a signal during the handshake")?;
             }
             let now = Instant::now();
-            if now >= deadline {
-                for &seat in &pending {
+            // A remote seat's limit includes its latency allowance (zero for a process).
+            let late = |s: &Seat| now >= deadline + self.seats[s.index()].bot.latency_allowance();
+            let expired: Vec<Seat> = pending.iter().copied().filter(late).collect();
+            if !expired.is_empty() {
+                for &seat in &expired {
                     let ms = self.cfg.time.handshake_ms;
                     faults.push((
                         seat,
@@ -544,7 +550,8 @@ impl Table<'_, '_> {
                         format!("no hello reply within the handshake timeout of {ms} ms"),
                     ));
                 }
-                break;
+                pending.retain(|s| !expired.contains(s));
+                continue;
             }
             let mut still = Vec::new();
             for &seat in &pending {
@@ -556,6 +563,7 @@ impl Table<'_, '_> {
                         match read_hello(&text) {
                             Ok(h) => {
                                 self.seats[seat.index()].multi_game = h.multi_game;
+                                self.seats[seat.index()].bot.note_hello(h.multi_game);
                                 names[seat.index()] = Some((h.name, h.version));
                                 self.seats[seat.index()].bot.started();
                             }
@@ -596,7 +604,8 @@ impl Table<'_, '_> {
                 // Nothing arrived from anyone: wait for any of them (at most 50 ms, to notice
                 // a stop signal).
                 let bots = still.iter().map(|s| &self.seats[s.index()].bot);
-                wait_any(bots, (deadline - now).min(Duration::from_millis(50)));
+                let left = deadline.saturating_duration_since(now);
+                wait_any(bots, left.clamp(Duration::from_millis(1), Duration::from_millis(50)));
             }
             pending = still;
         }

@@ -52,6 +52,7 @@ pub mod pimc;
 pub mod players;
 pub mod protocol;
 pub mod record;
+pub mod remote;
 pub mod referee;
 pub mod replay;
 pub mod rules;

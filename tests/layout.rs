@@ -15,7 +15,7 @@ fn layer(top: &str) -> Option<u8> {
         "rules" => 0,
         "protocol" | "players" | "rules_file" | "signals" | "bot" | "deal_key" | "standings" => 1,
         "record" => 2,
-        "referee" | "replay" | "simulate" | "analysis" => 3,
+        "referee" | "replay" | "simulate" | "analysis" | "remote" => 3,
         "tournament" | "pimc" | "conformance" | "site" => 4,
         "cli" | "main" | "serve" => 5,
         "lib" => 6,

@@ -37,6 +37,9 @@ pub(super) struct RemoteEnd {
     /// game starts with `new_game`. A bot that did not declare it is restarted by the relay and
     /// gets a `hello` again.
     multi_game: bool,
+    /// Held while the connection lives: its drop frees the connection's place under the
+    /// server's caps (per entrant, per address).
+    _guard: Box<dyn Send>,
 }
 
 impl RemoteEnd {
@@ -53,7 +56,12 @@ impl RemoteEnd {
 impl Bot {
     /// A bot behind an authenticated connection. `socket` is made non-blocking: replies are
     /// always awaited in `poll`, since one description serves both directions.
-    pub fn connected(socket: OwnedFd, info: RemoteInfo, max_line: usize) -> io::Result<Bot> {
+    pub fn connected(
+        socket: OwnedFd,
+        info: RemoteInfo,
+        max_line: usize,
+        guard: Box<dyn Send>,
+    ) -> io::Result<Bot> {
         os::set_nonblocking(socket.as_fd())?;
         let stdin = File::from(socket.try_clone()?);
         let stdout = File::from(socket.try_clone()?);
@@ -63,6 +71,7 @@ impl Bot {
                 info,
                 socket,
                 multi_game: false,
+                _guard: guard,
             }),
             stdin: Some(stdin),
             stdout: Some(stdout),

@@ -6,10 +6,12 @@
 mod args;
 mod bot;
 mod check_bot;
+mod connect;
 mod human;
 mod keygen;
 mod play;
 mod replay;
+mod remote_args;
 mod replay_ask;
 mod rules;
 mod serve;
@@ -73,6 +75,13 @@ enum Command {
     /// Read-only, on loopback unless --listen says otherwise. `tournament --serve ADDR` does the
     /// same for the run it plays. Guide: docs/competitions.md.
     Serve(serve::ServeArgs),
+    /// Play a remote entrant's seats from this machine: run a bot and relay it to a server.
+    ///
+    /// `tarneeb connect HOST:PORT --token T -- CMD` runs CMD here (no sandbox) and carries its
+    /// protocol lines to and from the organiser's `tournament --listen`, unchanged: a bot
+    /// written for protocol.md needs no change. It connects again after a drop and exits when
+    /// the tournament is over. Guide: docs/competitions.md, "Contest with remote bots".
+    Connect(connect::ConnectArgs),
     /// Print the standings of tournament directories (several are merged, like shards).
     ///
     /// Every column, the ratings, the SPRT and the board scores are explained in
@@ -129,6 +138,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Tournament(a) => Ok(tournament::run(a)),
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Serve(a) => Ok(serve::run(a)),
+        Command::Connect(a) => Ok(connect::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::Bot(a) => bot::run(a).map(|()| 0),
         Command::CheckBot(a) => check_bot::run(a),

@@ -27,6 +27,8 @@ use tarneeb_referee::{deal_key, out, rules_file, signals};
 pub struct TournamentArgs {
     /// An entrant: a unique name ([A-Za-z0-9_.-]) and its command line, like
     /// `--bot rnd='python3 sample-bots/python/random_bot.py'`. Give two or more.
+    /// `--bot alice=remote` declares a remote entrant, played from its owner's machine
+    /// through `tarneeb connect` (see --listen).
     #[arg(long = "bot", value_name = "NAME=CMD", required = true)]
     bots: Vec<String>,
     /// A TOML file describing the tournament (entrants as [[bot]] tables with name and
@@ -123,6 +125,8 @@ pub struct TournamentArgs {
     peers: Vec<PathBuf>,
     #[command(flatten)]
     limits: BotLimits,
+    #[command(flatten)]
+    remote: super::remote_args::RemoteArgs,
     #[command(flatten)]
     sandbox: super::args::SandboxArgs,
     /// Write every line sent to and received from each seat, with its time, to
@@ -370,7 +374,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     };
     // Checked before the first game, after the command itself: a mistyped path stopped a
     // tournament partway.
-    for e in &entrants {
+    a.remote
+        .check(&entrants, !a.no_duplicate)
+        .map_err(usage)?;
+    for e in entrants.iter().filter(|e| !e.is_remote()) {
         check_can_start(&e.command).map_err(|err| usage(format!("--bot {}: {err}", e.name)))?;
     }
     let deals = match &a.deals_from {
@@ -453,6 +460,16 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     if a.analyze {
         config["analyze"] = json!(true);
     }
+    if entrants.iter().any(Entrant::is_remote) {
+        config["remote"] = json!(entrants
+            .iter()
+            .filter(|e| e.is_remote())
+            .map(|e| e.name.clone())
+            .collect::<Vec<_>>());
+        if a.remote.duplicate_allowed() && !a.no_duplicate {
+            config["remote_duplicate"] = json!(true);
+        }
+    }
     let existing = TournamentDir::find(&a.out).map_err(usage)?;
     let deals_secret = deal_secret(&a, existing.as_ref(), &mut config)?;
     let (mut dir, resumed) = TournamentDir::claim(&a.out, existing, &config).map_err(usage)?;
@@ -483,6 +500,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         only_shard: swiss_shard.map(|(s, _)| s),
         deal_secret: deals_secret.secret(),
         watched: a.serve.is_some(),
+        lobby: None,
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
     let mut prior = runner::load_prior(&cfg, &mut dir, &schedule).map_err(usage)?;
@@ -506,7 +524,18 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         Some(addr) => Some(super::serve::start(&a.out, addr, Some(total)).map_err(usage)?),
         None => None,
     };
+    let remote = a
+        .remote
+        .start(&cfg.entrants, &a.out, cfg.max_line)
+        .map_err(usage)?;
+    let cfg = RunConfig {
+        lobby: remote.as_ref().map(|r| std::sync::Arc::clone(&r.lobby)),
+        ..cfg
+    };
     let ran = runner::run(&cfg, schedule, prior, stop);
+    if let Some(remote) = remote {
+        remote.finish();
+    }
     if let Some(page) = page {
         page.finish();
     }
@@ -553,7 +582,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         summary.champion,
     );
     let sandboxes = [cfg.sandbox.label()];
-    let table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
+    let mut table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
+    if let Some(note) = remote_note(&cfg.entrants, a.remote.duplicate_allowed() && !a.no_duplicate) {
+        table.push_str(&note);
+    }
     let json_path = a.out.join("standings.json");
     let json = report::full(&table_standings, summary.sprt.as_ref(), &sandboxes, true);
     std::fs::write(&json_path, json).map_err(|e| Failure {
@@ -578,6 +610,24 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         message: format!("cannot write {}: {e}", path.display()),
     })?;
     Ok(0)
+}
+
+/// The standings' line on remote entrants: who played remotely, and a warning when duplicate
+/// deals were allowed with them.
+fn remote_note(entrants: &[Entrant], duplicate: bool) -> Option<String> {
+    let names: Vec<&str> = entrants
+        .iter()
+        .filter(|e| e.is_remote())
+        .map(|e| e.name.as_str())
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let mut note = format!("remote entrants: {}\n", names.join(", "));
+    if duplicate {
+        note.push_str("duplicate deals with remote entrants (--remote-duplicate): an entrant's connections could share a deal between the two games of a pair\n");
+    }
+    Some(note)
 }
 
 #[cfg(test)]

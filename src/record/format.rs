@@ -107,4 +107,19 @@ pub struct BotInfo {
     /// From the bot's `hello`; `null` when the handshake failed.
     pub name: Option<String>,
     pub version: Option<String>,
+    /// A remote entrant's seat (`tournament --bot NAME=remote`): where it played from.
+    /// Absent for a local process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<RemoteSeat>,
+}
+
+/// How a remote seat was connected, as the server saw it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteSeat {
+    /// The entrant whose token the connection used.
+    pub entrant: String,
+    /// The peer's address and port.
+    pub peer: String,
+    /// Added to each of the seat's time limits for the network (`--latency-allowance`).
+    pub latency_allowance_ms: u64,
 }

@@ -16,7 +16,7 @@ pub mod verify;
 pub mod writer;
 
 pub use deals::{read_deals, recorded_deals, RecordedDeals};
-pub use format::{BotInfo, Header, MoveLine, RecordLine, RECORD_FORMAT};
+pub use format::{BotInfo, Header, MoveLine, RecordLine, RemoteSeat, RECORD_FORMAT};
 pub use reader::{read_record, LineError, NumberedLine, ReadError};
 pub use verified::VerifiedGame;
 pub use verify::{replay, replay_file, replay_text};

@@ -414,6 +414,14 @@ impl Table<'_, '_> {
                 command: self.cfg.bots[s.index()].command.clone(),
                 name: names[s.index()].as_ref().map(|n| n.0.clone()),
                 version: names[s.index()].as_ref().and_then(|n| n.1.clone()),
+                remote: self.seats[s.index()]
+                    .bot
+                    .remote()
+                    .map(|r| crate::record::RemoteSeat {
+                        entrant: r.entrant.clone(),
+                        peer: r.peer.clone(),
+                        latency_allowance_ms: r.allowance.as_millis() as u64,
+                    }),
             })
             .collect();
         let header = Header {

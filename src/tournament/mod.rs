@@ -4,7 +4,8 @@
 //! Scheduling: [`schedule`] decides which partnerships meet on which deals ([`swiss`] pairs a
 //! Swiss round from the standings so far, [`shard`] splits a schedule over machines,
 //! [`deal_sets`] reads `--deals-from`). Running: [`runner`] plays the games on worker threads,
-//! [`pool`] keeps bots up between games, [`progress`] shows how far it got. The directory:
+//! [`pool`] keeps bots up between games, [`remote_seats`] seats remote entrants'
+//! connections, [`progress`] shows how far it got. The directory:
 //! [`directory`] opens one once (its config, sandbox, seal key, rows as a stream) for resume,
 //! standings, Swiss peers and shards; [`results`] claims it and appends to `results.jsonl`,
 //! [`seal`] signs the rows,
@@ -20,6 +21,7 @@ pub mod integrity;
 pub mod merge;
 pub mod pool;
 pub mod progress;
+pub mod remote_seats;
 pub mod results;
 pub mod runner;
 pub mod schedule;

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use super::directory::{RowCheck, TournamentDir};
 use super::integrity::GameSet;
 use super::pool::{BotPool, DealKey};
+use super::remote_seats::WithRemote;
 use super::progress::{Progress, Snapshot};
 use super::results::{record_path, record_summary, ResultsFile};
 use super::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
@@ -37,7 +38,18 @@ use crate::standings::verdict::SprtTracker;
 #[derive(Clone, Debug)]
 pub struct Entrant {
     pub name: String,
+    /// `["remote"]` for a remote entrant (see [`Entrant::is_remote`]).
     pub command: Vec<String>,
+}
+
+impl Entrant {
+    /// The command that declares a remote entrant (`--bot NAME=remote`): its seats are played
+    /// by connections (`tarneeb connect`), not by processes of this machine.
+    pub const REMOTE: &'static str = "remote";
+
+    pub fn is_remote(&self) -> bool {
+        self.command.len() == 1 && self.command[0] == Self::REMOTE
+    }
 }
 
 /// Everything the games need beyond the schedule.
@@ -79,6 +91,8 @@ pub struct RunConfig {
     pub deal_secret: Option<crate::rules::DealSecret>,
     /// `--serve`: records are flushed move by move for the live page.
     pub watched: bool,
+    /// Where remote entrants' connections wait, when there are remote entrants.
+    pub lobby: Option<std::sync::Arc<crate::remote::lobby::Lobby>>,
 }
 
 /// How a run ended.
@@ -531,10 +545,35 @@ fn play_one(
         hand_deltas.push(h.team_delta.0);
         hand_dealers.push(h.dealer.index() as u8);
     };
-    let mut processes = pool.game(spec.seats, keys);
-    let outcome = match dog {
-        Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut processes),
-        None => play_game_with(&game, stop, &mut on_hand, &mut processes),
+    let remote_seats: [Option<usize>; 4] =
+        std::array::from_fn(|i| Some(spec.seats[i]).filter(|&e| cfg.entrants[e].is_remote()));
+    let processes = pool.game(spec.seats, keys);
+    let outcome = match (&cfg.lobby, remote_seats.iter().any(Option::is_some)) {
+        (Some(lobby), true) => {
+            // All of the game's remote seats at once, when each has an idle connection.
+            let Some(remote) = lobby.reserve(remote_seats, stop) else {
+                return Err(RefereeError::Interrupted {
+                    record: record.display().to_string(),
+                });
+            };
+            let mut seats = WithRemote {
+                local: processes,
+                remote,
+                entrants: spec.seats,
+                lobby,
+            };
+            match dog {
+                Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut seats),
+                None => play_game_with(&game, stop, &mut on_hand, &mut seats),
+            }
+        }
+        _ => {
+            let mut processes = processes;
+            match dog {
+                Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut processes),
+                None => play_game_with(&game, stop, &mut on_hand, &mut processes),
+            }
+        }
     }?;
     let end = Instant::now();
     let r = &outcome.result;

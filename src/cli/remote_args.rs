@@ -1,0 +1,155 @@
+//! The flags of `tarneeb tournament` for remote entrants (`--bot NAME=remote`), and starting
+//! the server their relays connect to.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::args::parse_duration_ms;
+use tarneeb_referee::remote::listener::{ListenConfig, Server};
+use tarneeb_referee::remote::lobby::Lobby;
+use tarneeb_referee::remote::tls;
+use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
+use tarneeb_referee::tournament::runner::Entrant;
+
+#[derive(clap::Args, Debug)]
+pub struct RemoteArgs {
+    /// Where remote entrants' relays (`tarneeb connect`) connect, when an entrant is
+    /// `--bot NAME=remote`. Loopback by default; another address is reachable by whoever can
+    /// reach it (use --tls-cert and --tls-key there). Port 0: any free port (printed).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7420")]
+    listen: SocketAddr,
+    /// The server's TLS certificate chain (PEM), for --listen; with --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Allow plain TCP on an address that is not loopback: tokens and cards then cross the
+    /// network readable by anyone on the path.
+    #[arg(long)]
+    insecure: bool,
+    /// Time added to each limit of a remote seat for the network (the handshake and every
+    /// move), e.g. 50ms; shown in each record's header.
+    #[arg(long, value_parser = parse_duration_ms, value_name = "DURATION", default_value = "0s")]
+    latency_allowance: u64,
+    /// Play duplicate deals with remote entrants. Off by default: all of an entrant's
+    /// connections belong to one owner, who could learn a deal in one game of a pair before
+    /// playing its twin. The standings say when it was on.
+    #[arg(long)]
+    remote_duplicate: bool,
+    /// Connections one remote entrant may hold at once (games it can play at once).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    remote_connections: usize,
+}
+
+/// A running server for remote entrants.
+pub struct RemoteSetup {
+    pub lobby: Arc<Lobby>,
+    server: Server,
+}
+
+impl RemoteSetup {
+    /// The tournament is over: idle connections are told so and closed, the server stops.
+    pub fn finish(mut self) {
+        self.lobby.close();
+        self.server.stop();
+        self.lobby.close();
+    }
+}
+
+impl RemoteArgs {
+    /// Why these flags cannot run this tournament, if they cannot: checked before anything is
+    /// written.
+    pub fn check(&self, entrants: &[Entrant], duplicate: bool) -> Result<(), String> {
+        let remote: Vec<&str> = entrants
+            .iter()
+            .filter(|e| e.is_remote())
+            .map(|e| e.name.as_str())
+            .collect();
+        if remote.is_empty() {
+            return Ok(());
+        }
+        if duplicate && !self.remote_duplicate {
+            return Err(format!(
+                "{} {} remote: duplicate deals let an entrant's connections, which all belong to one owner, learn a deal in one game of a pair before playing its twin; add --no-duplicate, or --remote-duplicate to allow it anyway (the standings then say so)",
+                remote.join(", "),
+                if remote.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        if self.tls_cert.is_none() && !self.listen.ip().is_loopback() && !self.insecure {
+            return Err(format!(
+                "--listen {}: plain TCP off this machine sends tokens and cards in the clear; give --tls-cert and --tls-key, or --insecure",
+                self.listen
+            ));
+        }
+        if self.remote_connections == 0 {
+            return Err("--remote-connections must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// Whether duplicate deals with remote entrants were allowed (for the standings).
+    pub fn duplicate_allowed(&self) -> bool {
+        self.remote_duplicate
+    }
+
+    /// Makes or reads the tokens, starts the server and says on stderr where it listens (the
+    /// line a relay's owner, or a test, reads). `None` without remote entrants.
+    pub fn start(
+        &self,
+        entrants: &[Entrant],
+        dir: &Path,
+        max_line: usize,
+    ) -> Result<Option<RemoteSetup>, String> {
+        let remote: Vec<(usize, String)> = entrants
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.is_remote())
+            .map(|(i, e)| (i, e.name.clone()))
+            .collect();
+        if remote.is_empty() {
+            return Ok(None);
+        }
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+            _ => None,
+        };
+        let path = dir.join(TOKENS_FILE);
+        let (tokens, made) = Tokens::load_or_make(&path, &remote)?;
+        let lobby = Arc::new(Lobby::new(entrants.iter().map(|e| e.name.clone()).collect()));
+        let cfg = ListenConfig {
+            addr: self.listen,
+            tls: tls.clone(),
+            handshake: Duration::from_secs(10),
+            per_address: 4 * self.remote_connections.max(8),
+            per_entrant: self.remote_connections,
+            max_line,
+            allowance: Duration::from_millis(self.latency_allowance),
+        };
+        for (_, name) in &remote {
+            if made.contains(name) {
+                let token = tokens.token_of(name).expect("made above");
+                eprintln!("token for {name}: {token} (give it to {name}'s owner only; kept in {})", path.display());
+            }
+        }
+        if made.len() < remote.len() {
+            eprintln!("the other remote entrants' tokens are in {}", path.display());
+        }
+        let server = Server::start(cfg, tokens, Arc::clone(&lobby)).map_err(|e| {
+            format!(
+                "--listen {}: cannot listen there: {e} (choose another port, or port 0 for any free one)",
+                self.listen
+            )
+        })?;
+        eprintln!(
+            "remote entrants: listening on {} ({}); a relay joins with `tarneeb connect {} --token TOKEN{} -- CMD`",
+            server.local_addr(),
+            if tls.is_some() { "TLS" } else { "plain TCP" },
+            server.local_addr(),
+            if tls.is_some() { " --ca CERT" } else { "" },
+        );
+        Ok(Some(RemoteSetup { lobby, server }))
+    }
+}

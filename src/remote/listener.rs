@@ -1,0 +1,393 @@
+//! The server side of remote entrants: accepting connections, the bounded handshake, and the
+//! caps that keep any one address or entrant from crowding out the others.
+//!
+//! Nothing a connection does before it is authenticated costs more than one short-lived
+//! thread (at most [`MAX_PENDING`] at once), [`AUTH_LINE_MAX`] bytes, and the handshake
+//! timeout; a refused connection gets one `refused` line and nothing more (an unknown token is
+//! not told whether the entrant exists). Failed attempts are counted per address: past
+//! [`MAX_FAILURES`] in [`FAILURE_WINDOW`], the address is refused at once until the window
+//! has passed.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::bot::{Bot, RemoteInfo};
+use crate::protocol::PROTOCOL_VERSION;
+
+use super::lobby::Lobby;
+use super::tokens::Tokens;
+use super::{tls, Control, AUTH_LINE_MAX};
+
+/// Connections being authenticated at once, over all addresses.
+pub const MAX_PENDING: usize = 64;
+/// Failed attempts from one address within [`FAILURE_WINDOW`] before it is refused outright.
+pub const MAX_FAILURES: usize = 20;
+pub const FAILURE_WINDOW: Duration = Duration::from_secs(60);
+
+/// How the server listens and what it allows.
+#[derive(Clone)]
+pub struct ListenConfig {
+    pub addr: SocketAddr,
+    /// TLS, when given a certificate; plain TCP otherwise.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Time for a connection to finish TLS and send its `auth` line.
+    pub handshake: Duration,
+    /// Open connections (authenticated or not) from one address.
+    pub per_address: usize,
+    /// Authenticated connections of one entrant.
+    pub per_entrant: usize,
+    /// Longest line a remote bot may send (`--max-line`).
+    pub max_line: usize,
+    /// Added to each remote seat's limits (`--latency-allowance`).
+    pub allowance: Duration,
+}
+
+/// Counts that outlive a connection's thread: who is connected, who failed.
+#[derive(Default)]
+struct Counts {
+    per_address: HashMap<IpAddr, usize>,
+    per_entrant: HashMap<usize, usize>,
+    failures: HashMap<IpAddr, Vec<Instant>>,
+}
+
+struct Shared {
+    cfg: ListenConfig,
+    tokens: Tokens,
+    lobby: Arc<Lobby>,
+    counts: Mutex<Counts>,
+    pending: AtomicUsize,
+    stop: AtomicBool,
+}
+
+/// A connection's place under the caps, freed when it is dropped (with its `Bot`).
+struct Place {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+    entrant: Option<usize>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut c = self.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = c.per_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.per_address.remove(&self.ip);
+            }
+        }
+        if let Some(e) = self.entrant {
+            if let Some(n) = c.per_entrant.get_mut(&e) {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
+}
+
+/// The running server; dropping it (or [`Server::stop`]) stops accepting.
+pub struct Server {
+    shared: Arc<Shared>,
+    local: SocketAddr,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Binds `cfg.addr` and starts accepting in a thread of its own.
+    pub fn start(cfg: ListenConfig, tokens: Tokens, lobby: Arc<Lobby>) -> io::Result<Server> {
+        let listener = TcpListener::bind(cfg.addr)?;
+        listener.set_nonblocking(true)?;
+        let local = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            cfg,
+            tokens,
+            lobby,
+            counts: Mutex::new(Counts::default()),
+            pending: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let s = Arc::clone(&shared);
+        let accept = std::thread::Builder::new()
+            .name("remote-accept".into())
+            .spawn(move || accept_loop(listener, s))?;
+        Ok(Server {
+            shared,
+            local,
+            accept: Some(accept),
+        })
+    }
+
+    /// The address actually bound (port 0 picks a free one).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// Stops accepting; connections already admitted stay with the lobby.
+    pub fn stop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.accept.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        match listener.accept() {
+            Ok((stream, peer)) => admit(stream, peer, &shared),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let mut fds = [libc::pollfd {
+                    fd: listener.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                }];
+                // SAFETY: one valid pollfd; a 100 ms wait so the stop flag is seen.
+                unsafe { libc::poll(fds.as_mut_ptr(), 1, 100) };
+            }
+            // Out of descriptors and the like: wait a little instead of spinning.
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+/// Refuses at once, without a thread, when a cap says so; otherwise authenticates in a
+/// thread of its own.
+fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
+    let ip = peer.ip();
+    let refusal = {
+        let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let failures = c.failures.entry(ip).or_default();
+        failures.retain(|t| now.duration_since(*t) < FAILURE_WINDOW);
+        let failed = failures.len();
+        if failed == 0 {
+            c.failures.remove(&ip);
+        }
+        let open = c.per_address.get(&ip).copied().unwrap_or(0);
+        if failed >= MAX_FAILURES {
+            Some("too many failed attempts from this address: wait a minute")
+        } else if open >= shared.cfg.per_address {
+            Some("too many connections from this address")
+        } else if shared.pending.load(Ordering::SeqCst) >= MAX_PENDING {
+            Some("the server is busy: try again shortly")
+        } else {
+            *c.per_address.entry(ip).or_default() += 1;
+            None
+        }
+    };
+    if let Some(reason) = refusal {
+        refuse_plain(stream, reason);
+        return;
+    }
+    let place = Place {
+        shared: Arc::clone(shared),
+        ip,
+        entrant: None,
+    };
+    shared.pending.fetch_add(1, Ordering::SeqCst);
+    let s = Arc::clone(shared);
+    let spawned = std::thread::Builder::new()
+        .name("remote-handshake".into())
+        .spawn(move || {
+            handshake(stream, peer, place, &s);
+            s.pending.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        shared.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Best effort, never blocking: a refused connection gets its line if the socket takes it.
+fn refuse_plain(stream: TcpStream, reason: &str) {
+    let _ = stream.set_nonblocking(true);
+    let line = Control::Refused {
+        reason: reason.into(),
+    }
+    .line();
+    let _ = (&stream).write(&line);
+}
+
+/// Either side of an authenticating connection.
+enum Conn {
+    Plain(TcpStream),
+    Tls(Box<rustls::StreamOwned<rustls::ServerConnection, TcpStream>>),
+}
+
+impl Conn {
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Conn::Plain(s) => s,
+            Conn::Tls(s) => &s.sock,
+        }
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(s) => s.read(buf),
+            Conn::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(s) => s.write(buf),
+            Conn::Tls(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Conn::Plain(s) => s.flush(),
+            Conn::Tls(s) => s.flush(),
+        }
+    }
+}
+
+fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc<Shared>) {
+    let deadline = Instant::now() + shared.cfg.handshake;
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
+    let mut conn = match &shared.cfg.tls {
+        None => Conn::Plain(stream),
+        Some(config) => {
+            let Ok(tls) = rustls::ServerConnection::new(Arc::clone(config)) else {
+                return;
+            };
+            let mut s = rustls::StreamOwned::new(tls, stream);
+            while s.conn.is_handshaking() {
+                if set_timeout(&s.sock, deadline).is_err() || s.conn.complete_io(&mut s.sock).is_err() {
+                    // Not TLS, a certificate the client refused, or too slow: nothing to say.
+                    failed(shared, peer.ip());
+                    return;
+                }
+            }
+            Conn::Tls(Box::new(s))
+        }
+    };
+    let line = match read_line(&mut conn, deadline) {
+        Ok(line) => line,
+        Err(reason) => {
+            failed(shared, peer.ip());
+            let _ = conn.write_all(&Control::Refused { reason }.line());
+            let _ = conn.flush();
+            return;
+        }
+    };
+    let token = match serde_json::from_slice::<Control>(&line) {
+        Ok(Control::Auth { protocol, token }) if protocol == PROTOCOL_VERSION => token,
+        Ok(Control::Auth { protocol, .. }) => {
+            let reason = format!("protocol {protocol} is not spoken here: this server speaks protocol {PROTOCOL_VERSION}");
+            let _ = conn.write_all(&Control::Refused { reason }.line());
+            let _ = conn.flush();
+            return;
+        }
+        _ => {
+            failed(shared, peer.ip());
+            let reason = "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line".to_string();
+            let _ = conn.write_all(&Control::Refused { reason }.line());
+            let _ = conn.flush();
+            return;
+        }
+    };
+    let Some((entrant, name)) = shared.tokens.entrant_of(&token) else {
+        failed(shared, peer.ip());
+        let reason = "unknown token".to_string();
+        let _ = conn.write_all(&Control::Refused { reason }.line());
+        let _ = conn.flush();
+        return;
+    };
+    let name = name.to_string();
+    {
+        let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let n = c.per_entrant.entry(entrant).or_default();
+        if *n >= shared.cfg.per_entrant {
+            drop(c);
+            let reason = format!(
+                "entrant {name} already has {} connections, the most this server allows (--remote-connections)",
+                shared.cfg.per_entrant
+            );
+            let _ = conn.write_all(&Control::Refused { reason }.line());
+            let _ = conn.flush();
+            return;
+        }
+        *n += 1;
+        place.entrant = Some(entrant);
+    }
+    if conn
+        .write_all(&Control::Welcome { entrant: name.clone() }.line())
+        .and_then(|()| conn.flush())
+        .is_err()
+    {
+        return;
+    }
+    let socket: OwnedFd = match conn {
+        Conn::Plain(s) => {
+            let _ = s.set_read_timeout(None);
+            s.into()
+        }
+        Conn::Tls(s) => {
+            let (tls, sock) = s.into_parts();
+            let _ = sock.set_read_timeout(None);
+            match tls::bridge(rustls::Connection::Server(tls), sock) {
+                Ok(end) => end.into(),
+                Err(_) => return,
+            }
+        }
+    };
+    let info = RemoteInfo {
+        entrant: name,
+        peer: peer.to_string(),
+        allowance: shared.cfg.allowance,
+    };
+    if let Ok(bot) = Bot::connected(socket, info, shared.cfg.max_line, Box::new(place)) {
+        shared.lobby.admit(entrant, bot);
+    }
+}
+
+fn set_timeout(s: &TcpStream, deadline: Instant) -> io::Result<()> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(io::ErrorKind::TimedOut.into());
+    }
+    s.set_read_timeout(Some(left))
+}
+
+/// The first line, read a byte at a time so nothing after it is taken from the stream, within
+/// the deadline and [`AUTH_LINE_MAX`] bytes.
+fn read_line(conn: &mut Conn, deadline: Instant) -> Result<Vec<u8>, String> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        if set_timeout(conn.tcp(), deadline).is_err() {
+            return Err("no auth line within the handshake timeout".into());
+        }
+        match conn.read(&mut byte) {
+            Ok(0) => return Err("closed before the auth line".into()),
+            Ok(_) if byte[0] == b'\n' => return Ok(line),
+            Ok(_) if line.len() >= AUTH_LINE_MAX => {
+                return Err(format!("auth line longer than {AUTH_LINE_MAX} bytes"))
+            }
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Err("no auth line within the handshake timeout".into()),
+        }
+    }
+}
+
+fn failed(shared: &Shared, ip: IpAddr) {
+    let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+    c.failures.entry(ip).or_default().push(Instant::now());
+}

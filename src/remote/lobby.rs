@@ -1,0 +1,146 @@
+//! Where remote connections wait for games: each authenticated connection is idle here until
+//! a game takes it, and comes back after a game it finished fit to play another.
+//!
+//! A game takes all its remote seats at once ([`Lobby::reserve`]): taken one by one, two games
+//! each holding one entrant's only connection and waiting for the other's would wait forever.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::bot::Bot;
+
+use super::Control;
+
+/// Idle connections per entrant, and whether the tournament is over.
+#[derive(Default)]
+struct State {
+    idle: HashMap<usize, Vec<Bot>>,
+    closed: bool,
+}
+
+/// The remote connections of one run.
+pub struct Lobby {
+    state: Mutex<State>,
+    changed: Condvar,
+    /// Entrant names by index (for the waiting note).
+    names: Vec<String>,
+}
+
+impl Lobby {
+    pub fn new(names: Vec<String>) -> Lobby {
+        Lobby {
+            state: Mutex::new(State::default()),
+            changed: Condvar::new(),
+            names,
+        }
+    }
+
+    /// An authenticated connection of `entrant` joins the idle ones. After [`Lobby::close`] it
+    /// is told the tournament is over instead.
+    pub fn admit(&self, entrant: usize, mut bot: Bot) {
+        let mut s = self.lock();
+        if s.closed {
+            drop(s);
+            bot.send(&Control::Over.line(), None);
+            let _ = bot.try_recv();
+            bot.stop(Duration::ZERO);
+            return;
+        }
+        s.idle.entry(entrant).or_default().push(bot);
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// Idle connections of `entrant` now.
+    pub fn idle(&self, entrant: usize) -> usize {
+        self.lock().idle.get(&entrant).map_or(0, Vec::len)
+    }
+
+    /// Takes one idle connection for each seat whose entrant is given, all at once, waiting
+    /// until there are enough (connections that closed or spoke while idle are dropped).
+    /// `None` when `stop` is set or the lobby is closed first.
+    pub fn reserve(&self, seats: [Option<usize>; 4], stop: &AtomicBool) -> Option<[Option<Bot>; 4]> {
+        let mut need: HashMap<usize, usize> = HashMap::new();
+        for e in seats.iter().flatten() {
+            *need.entry(*e).or_default() += 1;
+        }
+        let started = Instant::now();
+        let mut noted = started;
+        let mut s = self.lock();
+        loop {
+            if stop.load(Ordering::SeqCst) || s.closed {
+                return None;
+            }
+            // Between games a connection must be silent and open (protocol.md 4.4).
+            for bots in s.idle.values_mut() {
+                let mut i = 0;
+                while i < bots.len() {
+                    if bots[i].is_quiet() {
+                        i += 1;
+                    } else {
+                        let mut gone = bots.swap_remove(i);
+                        gone.stop(Duration::ZERO);
+                    }
+                }
+            }
+            let ready = need
+                .iter()
+                .all(|(e, n)| s.idle.get(e).map_or(0, Vec::len) >= *n);
+            if ready {
+                let mut out: [Option<Bot>; 4] = Default::default();
+                for (slot, e) in out.iter_mut().zip(seats) {
+                    if let Some(e) = e {
+                        *slot = s.idle.get_mut(&e).and_then(Vec::pop);
+                    }
+                }
+                return Some(out);
+            }
+            if noted.elapsed() >= Duration::from_secs(30) || (noted == started && started.elapsed() >= Duration::from_secs(5)) {
+                noted = Instant::now();
+                let waiting: Vec<String> = need
+                    .iter()
+                    .filter(|(e, n)| s.idle.get(e).map_or(0, Vec::len) < **n)
+                    .map(|(e, n)| {
+                        let name = self.names.get(*e).map_or("?", String::as_str);
+                        format!("{name} ({n} needed)")
+                    })
+                    .collect();
+                eprintln!(
+                    "waiting for idle connections of remote entrants: {} (start their relays with `tarneeb connect`)",
+                    waiting.join(", ")
+                );
+            }
+            s = self
+                .changed
+                .wait_timeout(s, Duration::from_millis(200))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// A connection that finished a game fit to play another.
+    pub fn give_back(&self, entrant: usize, bot: Bot) {
+        self.admit(entrant, bot);
+    }
+
+    /// The tournament is over: every idle connection is told so and closed, and connections
+    /// that arrive later are told the same.
+    pub fn close(&self) {
+        let mut s = self.lock();
+        s.closed = true;
+        let idle: Vec<Bot> = s.idle.drain().flat_map(|(_, v)| v).collect();
+        drop(s);
+        self.changed.notify_all();
+        for mut bot in idle {
+            bot.send(&Control::Over.line(), None);
+            let _ = bot.try_recv();
+            bot.stop(Duration::ZERO);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,361 @@
+//! `tarneeb connect`: the participant's side of a remote entrant. It runs the bot's command
+//! on this machine (no sandbox: it is the owner's own machine) and carries its lines to and
+//! from the server unchanged, one bot process per connection.
+//!
+//! The relay reads the server's lines only enough to see where games start and end: a `hello`
+//! starts the bot afresh (a bot that did not declare `multi_game` gets a fresh process per
+//! game, as locally), `over` ends the relay. What the bot writes goes to the server as it is.
+//! A dropped connection is made again with a growing pause; a refusal that retrying cannot
+//! mend (an unknown token) ends the relay with its reason.
+
+use std::io::{self, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::{line_type, tls, Control, AUTH_LINE_MAX};
+use crate::protocol::PROTOCOL_VERSION;
+
+/// What `tarneeb connect` was told.
+#[derive(Clone)]
+pub struct RelayConfig {
+    /// HOST:PORT of the server.
+    pub addr: String,
+    pub token: String,
+    /// Connections (bot processes) at once.
+    pub connections: usize,
+    pub command: Vec<String>,
+    /// TLS: the configuration and the name the certificate must carry.
+    pub tls: Option<(Arc<rustls::ClientConfig>, String)>,
+    /// Longest pause between attempts to connect.
+    pub max_backoff: Duration,
+}
+
+/// How the relay ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RelayEnd {
+    /// The server said the tournament is over.
+    Over,
+    /// The server refused in a way retrying cannot mend.
+    Refused(String),
+    /// Interrupted (Ctrl-C).
+    Stopped,
+}
+
+enum Session {
+    Over,
+    /// The connection ended; `welcomed` if it had been accepted (the pause starts again small).
+    Dropped { welcomed: bool, why: String },
+    Fatal(String),
+}
+
+/// Runs the relay until the server says it is over, refuses for good, or `stop` is set.
+pub fn run(cfg: &RelayConfig, stop: &AtomicBool) -> RelayEnd {
+    let over = AtomicBool::new(false);
+    let fatal: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for n in 0..cfg.connections.max(1) {
+            let (over, fatal) = (&over, &fatal);
+            scope.spawn(move || connection_loop(cfg, n, stop, over, fatal));
+        }
+    });
+    if let Some(reason) = fatal.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return RelayEnd::Refused(reason);
+    }
+    if over.load(Ordering::SeqCst) {
+        RelayEnd::Over
+    } else {
+        RelayEnd::Stopped
+    }
+}
+
+fn connection_loop(
+    cfg: &RelayConfig,
+    n: usize,
+    stop: &AtomicBool,
+    over: &AtomicBool,
+    fatal: &Mutex<Option<String>>,
+) {
+    let first = Duration::from_millis(500);
+    let mut pause = first;
+    let done = || {
+        stop.load(Ordering::SeqCst)
+            || over.load(Ordering::SeqCst)
+            || fatal.lock().map(|f| f.is_some()).unwrap_or(true)
+    };
+    while !done() {
+        match session(cfg, stop, over) {
+            Session::Over => {
+                over.store(true, Ordering::SeqCst);
+                eprintln!("relay {n}: the server says the tournament is over");
+                return;
+            }
+            Session::Fatal(reason) => {
+                eprintln!("relay {n}: the server refused: {reason}");
+                let mut f = fatal.lock().unwrap_or_else(|e| e.into_inner());
+                f.get_or_insert(reason);
+                return;
+            }
+            Session::Dropped { welcomed, why } => {
+                if welcomed {
+                    pause = first;
+                }
+                if !done() {
+                    eprintln!(
+                        "relay {n}: {why}; connecting again in {} ms",
+                        pause.as_millis()
+                    );
+                }
+            }
+        }
+        let until = Instant::now() + pause;
+        while Instant::now() < until && !done() {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        pause = (pause * 2).min(cfg.max_backoff.max(first));
+    }
+}
+
+/// Connects, authenticates, and carries one connection's traffic until it ends.
+fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
+    let dropped = |why: String| Session::Dropped {
+        welcomed: false,
+        why,
+    };
+    let addr = match cfg.addr.to_socket_addrs().map(|mut a| a.next()) {
+        Ok(Some(a)) => a,
+        Ok(None) | Err(_) => return dropped(format!("cannot resolve {}", cfg.addr)),
+    };
+    let tcp = match TcpStream::connect_timeout(&addr, Duration::from_secs(10)) {
+        Ok(s) => s,
+        Err(e) => return dropped(format!("cannot connect to {}: {e}", cfg.addr)),
+    };
+    let _ = tcp.set_nodelay(true);
+    let _ = tcp.set_read_timeout(Some(Duration::from_secs(30)));
+    let socket: OwnedFd = match &cfg.tls {
+        None => tcp.into(),
+        Some((config, name)) => {
+            let mut conn = match tls::client(config, name) {
+                Ok(c) => c,
+                Err(e) => return Session::Fatal(e),
+            };
+            let mut tcp = tcp;
+            while conn.is_handshaking() {
+                if let Err(e) = conn.complete_io(&mut tcp) {
+                    // A certificate this relay does not trust is not mended by retrying.
+                    let text = e.to_string();
+                    if text.contains("certificate") {
+                        return Session::Fatal(format!(
+                            "TLS: {text} (give the server's CA with --ca FILE, and --server-name if the certificate names another host)"
+                        ));
+                    }
+                    return dropped(format!("TLS handshake with {} failed: {text}", cfg.addr));
+                }
+            }
+            match tls::bridge(rustls::Connection::Client(conn), tcp) {
+                Ok(end) => end.into(),
+                Err(e) => return dropped(format!("cannot bridge TLS: {e}")),
+            }
+        }
+    };
+    let mut server = std::fs::File::from(socket);
+    let auth = Control::Auth {
+        protocol: PROTOCOL_VERSION,
+        token: cfg.token.clone(),
+    };
+    if let Err(e) = server.write_all(&auth.line()) {
+        return dropped(format!("cannot send the token: {e}"));
+    }
+    let reply = match read_first_line(&mut server) {
+        Ok(l) => l,
+        Err(e) => return dropped(format!("no answer to the token: {e}")),
+    };
+    match serde_json::from_slice::<Control>(&reply) {
+        Ok(Control::Welcome { entrant }) => {
+            eprintln!("relay: connected to {} as {entrant}", cfg.addr);
+        }
+        Ok(Control::Refused { reason }) if reason.contains("token") || reason.contains("protocol") => {
+            return Session::Fatal(reason)
+        }
+        Ok(Control::Refused { reason }) => return dropped(format!("the server refused: {reason}")),
+        Ok(Control::Over) => return Session::Over,
+        _ => {
+            return dropped(format!(
+                "unexpected answer to the token: {}",
+                String::from_utf8_lossy(&reply[..reply.len().min(200)])
+            ))
+        }
+    }
+    match carry(cfg, server, stop, over) {
+        Ok(Carried::Over) => Session::Over,
+        Ok(Carried::Closed(why)) | Err(why) => Session::Dropped {
+            welcomed: true,
+            why,
+        },
+    }
+}
+
+fn read_first_line(s: &mut std::fs::File) -> io::Result<Vec<u8>> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while line.len() <= AUTH_LINE_MAX {
+        match s.read(&mut byte)? {
+            0 => return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the server closed the connection")),
+            _ if byte[0] == b'\n' => return Ok(line),
+            _ => line.push(byte[0]),
+        }
+    }
+    Err(io::Error::other("the answer is too long"))
+}
+
+enum Carried {
+    Over,
+    Closed(String),
+}
+
+/// The local bot of one connection.
+struct LocalBot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+}
+
+impl LocalBot {
+    fn start(command: &[String]) -> Result<LocalBot, String> {
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", command.join(" ")))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped");
+        Ok(LocalBot {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    /// Closes its input, gives it half a second to exit, then ends its whole group.
+    fn stop(mut self) {
+        self.stdin = None;
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: signals the bot's own process group (it leads it).
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Moves lines between the server and the local bot until the connection or the game ends.
+fn carry(
+    cfg: &RelayConfig,
+    mut server: std::fs::File,
+    stop: &AtomicBool,
+    over: &AtomicBool,
+) -> Result<Carried, String> {
+    let mut bot: Option<LocalBot> = None;
+    let mut in_game = false;
+    let mut from_server: Vec<u8> = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let result = loop {
+        if stop.load(Ordering::SeqCst) {
+            break Ok(Carried::Closed("interrupted".into()));
+        }
+        if over.load(Ordering::SeqCst) && !in_game {
+            break Ok(Carried::Over);
+        }
+        let mut fds = vec![libc::pollfd {
+            fd: server.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        }];
+        if let Some(b) = &bot {
+            fds.push(libc::pollfd {
+                fd: b.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            });
+        }
+        // SAFETY: valid pollfds; 200 ms so the stop flag is seen.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, 200) };
+        if r <= 0 {
+            continue;
+        }
+        let bad = libc::POLLIN | libc::POLLERR | libc::POLLHUP;
+        if fds.len() > 1 && fds[1].revents & bad != 0 {
+            let b = bot.as_mut().expect("polled");
+            match b.stdout.read(&mut buf) {
+                Ok(0) | Err(_) => {
+                    let b = bot.take().expect("polled");
+                    b.stop();
+                    if in_game {
+                        // The server sees the connection end: a fault of this seat's game.
+                        break Ok(Carried::Closed("the bot exited during a game".into()));
+                    }
+                }
+                Ok(n) => {
+                    if let Err(e) = server.write_all(&buf[..n]) {
+                        break Err(format!("lost the server: {e}"));
+                    }
+                }
+            }
+        }
+        if fds[0].revents & bad != 0 {
+            let n = match server.read(&mut buf) {
+                Ok(0) => break Ok(Carried::Closed("the server closed the connection".into())),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => break Err(format!("lost the server: {e}")),
+            };
+            from_server.extend_from_slice(&buf[..n]);
+            while let Some(end) = from_server.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = from_server.drain(..=end).collect();
+                match line_type(&line) {
+                    Some("over") => {
+                        if let Some(b) = bot.take() {
+                            b.stop();
+                        }
+                        return Ok(Carried::Over);
+                    }
+                    Some("hello") => {
+                        // A new game for a bot that is started afresh for each one.
+                        if let Some(b) = bot.take() {
+                            b.stop();
+                        }
+                        bot = Some(LocalBot::start(&cfg.command)?);
+                        in_game = true;
+                    }
+                    Some("new_game") => in_game = true,
+                    Some("game_end") => in_game = false,
+                    _ => {}
+                }
+                if let Some(stdin) = bot.as_mut().and_then(|b| b.stdin.as_mut()) {
+                    // A bot that stopped reading shows as its exit or as a timeout.
+                    let _ = stdin.write_all(&line).and_then(|()| stdin.flush());
+                }
+            }
+            if from_server.len() > 64 * 1024 * 1024 {
+                break Err("a line from the server longer than 64 MiB".into());
+            }
+        }
+    };
+    if let Some(b) = bot.take() {
+        b.stop();
+    }
+    result
+}

@@ -50,8 +50,8 @@ use std::time::{Duration, Instant};
 pub use evidence::{detail_lines, points_at_sandbox};
 use lines::LineSplitter;
 use os::pollfd;
-pub use remote_end::RemoteInfo;
 pub use os::{allowed_cpus, become_subreaper, pin_to_cpu, BatchScheduling};
+pub use remote_end::RemoteInfo;
 pub use sandbox::{LimitHit, LimitKind, Sandbox};
 pub use stderr_log::tail as stderr_tail;
 pub use watchdog::Watchdog;
@@ -762,12 +762,18 @@ pub fn stop_all(bots: &mut [&mut Bot], grace: Duration) {
         return;
     }
     let half = grace / 2;
-    os::wait_children_until(procs.iter_mut().map(|p| &mut p.child), Instant::now() + half);
+    os::wait_children_until(
+        procs.iter_mut().map(|p| &mut p.child),
+        Instant::now() + half,
+    );
     for p in procs.iter() {
         // Also when the bot itself has exited: helpers it left in its group end with it.
         os::signal_group(p.pgid, libc::SIGTERM);
     }
-    os::wait_children_until(procs.iter_mut().map(|p| &mut p.child), Instant::now() + half);
+    os::wait_children_until(
+        procs.iter_mut().map(|p| &mut p.child),
+        Instant::now() + half,
+    );
     for p in procs.iter() {
         os::signal_group(p.pgid, libc::SIGKILL);
     }

@@ -118,7 +118,9 @@ impl RemoteArgs {
         };
         let path = dir.join(TOKENS_FILE);
         let (tokens, made) = Tokens::load_or_make(&path, &remote)?;
-        let lobby = Arc::new(Lobby::new(entrants.iter().map(|e| e.name.clone()).collect()));
+        let lobby = Arc::new(Lobby::new(
+            entrants.iter().map(|e| e.name.clone()).collect(),
+        ));
         let cfg = ListenConfig {
             addr: self.listen,
             tls: tls.clone(),
@@ -131,11 +133,17 @@ impl RemoteArgs {
         for (_, name) in &remote {
             if made.contains(name) {
                 let token = tokens.token_of(name).expect("made above");
-                eprintln!("token for {name}: {token} (give it to {name}'s owner only; kept in {})", path.display());
+                eprintln!(
+                    "token for {name}: {token} (give it to {name}'s owner only; kept in {})",
+                    path.display()
+                );
             }
         }
         if made.len() < remote.len() {
-            eprintln!("the other remote entrants' tokens are in {}", path.display());
+            eprintln!(
+                "the other remote entrants' tokens are in {}",
+                path.display()
+            );
         }
         let server = Server::start(cfg, tokens, Arc::clone(&lobby)).map_err(|e| {
             format!(

@@ -374,9 +374,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     };
     // Checked before the first game, after the command itself: a mistyped path stopped a
     // tournament partway.
-    a.remote
-        .check(&entrants, !a.no_duplicate)
-        .map_err(usage)?;
+    a.remote.check(&entrants, !a.no_duplicate).map_err(usage)?;
     for e in entrants.iter().filter(|e| !e.is_remote()) {
         check_can_start(&e.command).map_err(|err| usage(format!("--bot {}: {err}", e.name)))?;
     }
@@ -583,7 +581,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     );
     let sandboxes = [cfg.sandbox.label()];
     let mut table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
-    if let Some(note) = remote_note(&cfg.entrants, a.remote.duplicate_allowed() && !a.no_duplicate) {
+    if let Some(note) = remote_note(
+        &cfg.entrants,
+        a.remote.duplicate_allowed() && !a.no_duplicate,
+    ) {
         table.push_str(&note);
     }
     let json_path = a.out.join("standings.json");

@@ -613,7 +613,10 @@ impl Table<'_, '_> {
                 // a stop signal).
                 let bots = still.iter().map(|s| &self.seats[s.index()].bot);
                 let left = deadline.saturating_duration_since(now);
-                wait_any(bots, left.clamp(Duration::from_millis(1), Duration::from_millis(50)));
+                wait_any(
+                    bots,
+                    left.clamp(Duration::from_millis(1), Duration::from_millis(50)),
+                );
             }
             pending = still;
         }

@@ -268,7 +268,9 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
             };
             let mut s = rustls::StreamOwned::new(tls, stream);
             while s.conn.is_handshaking() {
-                if set_timeout(&s.sock, deadline).is_err() || s.conn.complete_io(&mut s.sock).is_err() {
+                if set_timeout(&s.sock, deadline).is_err()
+                    || s.conn.complete_io(&mut s.sock).is_err()
+                {
                     // Not TLS, a certificate the client refused, or too slow: nothing to say.
                     failed(shared, peer.ip());
                     return;
@@ -296,7 +298,9 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
         }
         _ => {
             failed(shared, peer.ip());
-            let reason = "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line".to_string();
+            let reason =
+                "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line"
+                    .to_string();
             let _ = conn.write_all(&Control::Refused { reason }.line());
             let _ = conn.flush();
             return;
@@ -327,7 +331,12 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
         place.entrant = Some(entrant);
     }
     if conn
-        .write_all(&Control::Welcome { entrant: name.clone() }.line())
+        .write_all(
+            &Control::Welcome {
+                entrant: name.clone(),
+            }
+            .line(),
+        )
         .and_then(|()| conn.flush())
         .is_err()
     {

@@ -61,7 +61,11 @@ impl Lobby {
     /// Takes one idle connection for each seat whose entrant is given, all at once, waiting
     /// until there are enough (connections that closed or spoke while idle are dropped).
     /// `None` when `stop` is set or the lobby is closed first.
-    pub fn reserve(&self, seats: [Option<usize>; 4], stop: &AtomicBool) -> Option<[Option<Bot>; 4]> {
+    pub fn reserve(
+        &self,
+        seats: [Option<usize>; 4],
+        stop: &AtomicBool,
+    ) -> Option<[Option<Bot>; 4]> {
         let mut need: HashMap<usize, usize> = HashMap::new();
         for e in seats.iter().flatten() {
             *need.entry(*e).or_default() += 1;
@@ -97,7 +101,9 @@ impl Lobby {
                 }
                 return Some(out);
             }
-            if noted.elapsed() >= Duration::from_secs(30) || (noted == started && started.elapsed() >= Duration::from_secs(5)) {
+            if noted.elapsed() >= Duration::from_secs(30)
+                || (noted == started && started.elapsed() >= Duration::from_secs(5))
+            {
                 noted = Instant::now();
                 let waiting: Vec<String> = need
                     .iter()

@@ -68,7 +68,10 @@ mod tests {
             token: "ab".into(),
         };
         let line = auth.line();
-        assert_eq!(line, b"{\"type\":\"auth\",\"protocol\":1,\"token\":\"ab\"}\n");
+        assert_eq!(
+            line,
+            b"{\"type\":\"auth\",\"protocol\":1,\"token\":\"ab\"}\n"
+        );
         let back: Control = serde_json::from_slice(&line).unwrap();
         assert_eq!(back, auth);
         assert_eq!(Control::Over.line(), b"{\"type\":\"over\"}\n");
@@ -78,7 +81,10 @@ mod tests {
     #[test]
     fn line_type_reads_the_first_type() {
         assert_eq!(line_type(br#"{"type":"hello","seat":1}"#), Some("hello"));
-        assert_eq!(line_type(br#"{"type":"game_end","x":{"type":"y"}}"#), Some("game_end"));
+        assert_eq!(
+            line_type(br#"{"type":"game_end","x":{"type":"y"}}"#),
+            Some("game_end")
+        );
         assert_eq!(line_type(b"garbage"), None);
     }
 }

@@ -49,7 +49,10 @@ pub enum RelayEnd {
 enum Session {
     Over,
     /// The connection ended; `welcomed` if it had been accepted (the pause starts again small).
-    Dropped { welcomed: bool, why: String },
+    Dropped {
+        welcomed: bool,
+        why: String,
+    },
     Fatal(String),
 }
 
@@ -178,7 +181,9 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
         Ok(Control::Welcome { entrant }) => {
             eprintln!("relay: connected to {} as {entrant}", cfg.addr);
         }
-        Ok(Control::Refused { reason }) if reason.contains("token") || reason.contains("protocol") => {
+        Ok(Control::Refused { reason })
+            if reason.contains("token") || reason.contains("protocol") =>
+        {
             return Session::Fatal(reason)
         }
         Ok(Control::Refused { reason }) => return dropped(format!("the server refused: {reason}")),
@@ -204,7 +209,12 @@ fn read_first_line(s: &mut std::fs::File) -> io::Result<Vec<u8>> {
     let mut byte = [0u8; 1];
     while line.len() <= AUTH_LINE_MAX {
         match s.read(&mut byte)? {
-            0 => return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the server closed the connection")),
+            0 => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the server closed the connection",
+                ))
+            }
             _ if byte[0] == b'\n' => return Ok(line),
             _ => line.push(byte[0]),
         }

@@ -82,7 +82,10 @@ pub fn client_config(ca: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, Str
 }
 
 /// A client connection to `name` (a DNS name or an IP address, as in the certificate).
-pub fn client(config: &Arc<rustls::ClientConfig>, name: &str) -> Result<rustls::ClientConnection, String> {
+pub fn client(
+    config: &Arc<rustls::ClientConfig>,
+    name: &str,
+) -> Result<rustls::ClientConnection, String> {
     let server = ServerName::try_from(name.to_string())
         .map_err(|_| format!("'{name}' is not a server name (a DNS name or an IP address)"))?;
     rustls::ClientConnection::new(Arc::clone(config), server).map_err(|e| e.to_string())

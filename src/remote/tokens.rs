@@ -64,7 +64,10 @@ impl Tokens {
         let given = parse(token)?;
         let mut found = None;
         for (index, name, t) in &self.entries {
-            let diff = t.iter().zip(given.iter()).fold(0u8, |d, (a, b)| d | (a ^ b));
+            let diff = t
+                .iter()
+                .zip(given.iter())
+                .fold(0u8, |d, (a, b)| d | (a ^ b));
             if diff == 0 {
                 found = Some((*index, name.as_str()));
             }

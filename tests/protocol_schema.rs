@@ -275,6 +275,7 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
         Handshake,
         Timeout,
         Exited,
+        Disconnected,
         NotJson,
         BadReply,
         LineTooLong,
@@ -289,8 +290,9 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
     ];
     for k in &all {
         match k {
-            Handshake | Timeout | Exited | NotJson | BadReply | LineTooLong | IllegalMove
-            | Unsolicited | Flood | Memory | Processes | FileSize | CpuTime | Disk => {}
+            Handshake | Timeout | Exited | Disconnected | NotJson | BadReply | LineTooLong
+            | IllegalMove | Unsolicited | Flood | Memory | Processes | FileSize | CpuTime
+            | Disk => {}
         }
     }
     all
@@ -379,7 +381,13 @@ fn message_types_agree_in_the_doc_the_schema_and_the_code() {
             .collect()
     };
     let (to_bot, from_bot) = (consts("to_bot_"), consts("from_bot_"));
-    let union: BTreeSet<String> = to_bot.union(&from_bot).cloned().collect();
+    // Section 9's lines between a relay and the server.
+    let transport = consts("transport_");
+    let union: BTreeSet<String> = to_bot
+        .union(&from_bot)
+        .chain(transport.iter())
+        .cloned()
+        .collect();
     assert_eq!(
         in_doc, union,
         "the types protocol.md shows against the schema's"

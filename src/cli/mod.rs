@@ -66,7 +66,7 @@ enum Command {
     /// same DIR resumes. Exit code 0 when done, 2 for bad usage, 130 when interrupted. Guide:
     /// docs/competitions.md (formats, resume, --config, shards, reading the standings).
     #[command(args_override_self = true)]
-    Tournament(tournament::TournamentArgs),
+    Tournament(Box<tournament::TournamentArgs>),
     /// Serve the live page of a tournament directory, running or finished, until Ctrl-C.
     ///
     /// The page shows the progress, the standings and crosstable as games finish (pushed to
@@ -135,7 +135,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Rules(a) => rules::run(a).map(|()| 0),
         Command::Play(a) => play::run(a).map(|()| 0),
         Command::Replay(a) => replay::run(a).map(|()| 0),
-        Command::Tournament(a) => Ok(tournament::run(a)),
+        Command::Tournament(a) => Ok(tournament::run(*a)),
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Serve(a) => Ok(serve::run(a)),
         Command::Connect(a) => Ok(connect::run(a)),

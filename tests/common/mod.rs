@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod remote;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -612,3 +612,35 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     }
     check
 }
+
+#[cfg(test)]
+mod tests {
+    use super::answered_twice;
+
+    fn lines(raw: &[(bool, &str)]) -> Vec<(bool, String)> {
+        raw.iter().map(|(b, l)| (*b, l.to_string())).collect()
+    }
+
+    /// protocol.md section 3: one reply per request. A reply repeated is counted; a late reply
+    /// to a request that timed out (its first) is not.
+    #[test]
+    fn a_repeated_reply_is_told_apart_from_a_late_one() {
+        let req = |id: u64| format!(r#"{{"type":"request","id":{id},"decision":"play"}}"#);
+        let mv = |id: u64| format!(r#"{{"type": "move", "id": {id}, "move": "QS"}}"#);
+        let (r3, r4, m3, m4) = (req(3), req(4), mv(3), mv(4));
+        let late = lines(&[(true, &r3), (true, &r4), (false, &m3), (false, &m4)]);
+        assert!(answered_twice(&late).is_none());
+        let twice = lines(&[
+            (true, &r3),
+            (false, &m3),
+            (false, &m3),
+            (true, &r4),
+            (false, &m4),
+            (false, &m4),
+        ]);
+        let t = answered_twice(&twice).expect("a repeated reply");
+        assert_eq!((t.id, t.repeats), (3, 2));
+        assert_eq!(t.request, r3);
+        assert_eq!(t.reply, m3);
+    }
+}

@@ -359,3 +359,65 @@ fn fail_fast_stops_at_the_first_failure_and_a_missing_program_is_exit_2() {
     assert!(stdout(&o).is_empty(), "no check was run: {}", stdout(&o));
     common::assert_no_leftovers(&s.marker);
 }
+
+/// Issue 24 point 2: check-bot's plain games of 41 against the built-in seats ran to the
+/// rules' 200-hand cap (thousands of requests; it looked like a hang). They stop at a dozen
+/// hands, and the streamed line says so.
+#[test]
+fn plain_games_stop_at_a_dozen_hands_and_say_so() {
+    let s = Scratch::new("check-cap");
+    let bot = python_bot("sample-bots/python/random_bot.py", &[&s.marker]);
+    let o = check_bot(&bot, &["--rules", "41", "--games", "2"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    for name in ["41: game 1 (seat 0", "41: game 2 (seat 1"] {
+        let b = block(&out, name);
+        assert!(
+            b.first()
+                .is_some_and(|l| l.starts_with("pass") && l.contains("at most 12 hands")),
+            "{name}: {out}"
+        );
+        let hands: u32 = b
+            .iter()
+            .find_map(|l| l.trim().split_once(" hands, "))
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: its hands: {out}"));
+        assert!((1..=12).contains(&hands), "{name}: {hands} hands: {out}");
+    }
+    // The forced games keep their own caps and reach a game's end.
+    assert!(
+        block(&out, "41: from 38,20,30,10")
+            .first()
+            .is_some_and(|l| !l.contains("at most")),
+        "{out}"
+    );
+    common::assert_no_leftovers(&s.marker);
+}
+
+/// Issue 24 point 2: a bot that writes every reply twice passed check-bot (the referee
+/// discards a reply to a request already answered, protocol.md section 3's faults: up to 100
+/// a game). It fails every game, told once with the request, the doubled reply and the fix.
+#[test]
+fn a_bot_that_answers_twice_fails_with_a_hint() {
+    let s = Scratch::new("check-twice");
+    let bot = python_bot("tests/bots/broken_bot.py", &["double-replies", &s.marker]);
+    let o = check_bot(&bot, &["--rules", "classic", "--games", "2"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let streamed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL  ")).collect();
+    assert_eq!(streamed.len(), 6, "every game fails: {out}");
+    let g = group(&out, "classic: game 1").join("\n");
+    assert!(
+        g.starts_with("  6 checks: answered-twice: "),
+        "one group: {g}\n---\n{out}"
+    );
+    assert!(g.contains("sent:   {\"type\":\"request\""), "{g}");
+    assert!(g.contains("(twice)"), "{g}");
+    assert!(
+        g.contains("hint: it answered a request more than once")
+            && g.contains("exactly one reply per request"),
+        "{g}"
+    );
+    assert!(out.contains("pass  quiet after game_end"), "{out}");
+    common::assert_no_leftovers(&s.marker);
+}

@@ -23,8 +23,8 @@ pub struct CheckBotArgs {
     /// Default: every preset.
     #[arg(long)]
     rules: Option<String>,
-    /// Plain games per preset (the bot's seat turns from game to game), before the games forced
-    /// into rare situations.
+    /// Plain games per preset (the bot's seat turns from game to game, each stops after 12
+    /// hands), before the games forced into rare situations.
     #[arg(long, default_value_t = 2)]
     games: u64,
     /// Keep the records, traces and stderr logs of the games here (default: a temporary

@@ -15,6 +15,8 @@ pub struct Seen<'a> {
     pub stderr_tail: &'a str,
     /// Whether the bot ran in a sandbox.
     pub sandboxed: bool,
+    /// The first request it answered more than once in the game, if any.
+    pub answered_twice: Option<u64>,
 }
 
 /// The hint for a failure: the likely cause and its fix, most telling evidence first.
@@ -22,6 +24,9 @@ pub fn hint(s: &Seen) -> String {
     use FaultKind::*;
     if s.sandboxed && crate::bot::points_at_sandbox(s.stderr_tail, s.detail) {
         return "its stderr points at the sandbox (a denied or missing file, a refused system call): give it what it needs with --sandbox-ro PATH or --sandbox-view wide (docs/sandbox.md), or check it once with --sandbox none to rule the sandbox out".into();
+    }
+    if s.answered_twice.is_some() {
+        return "it answered a request more than once (the example above): write exactly one reply per request, then wait for the next message; look for a reply written twice (a print and a send, a retry, a loop that does not break after answering)".into();
     }
     match s.kind {
         Handshake | Timeout if !s.wrote_anything => "the bot wrote nothing at all to stdout: did you flush stdout after each line? (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush(); Go: Flush() on the bufio.Writer); output left in a buffer never arrives".into(),
@@ -68,6 +73,7 @@ mod tests {
             wrote_anything: wrote,
             stderr_tail: tail,
             sandboxed: true,
+            answered_twice: None,
         }
     }
 

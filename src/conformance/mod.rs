@@ -251,6 +251,45 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         }
     };
     let times = reply_times(&record, sc.seat);
+    let trace = trace_path(&traces(cfg), &record, sc.seat);
+    let twice = answered_twice(&read_trace(&trace));
+    // A flood of repeated replies is told as what it is.
+    let flood = |f: &crate::protocol::ForfeitInfo| f.seat == sc.seat && f.kind == FaultKind::Flood;
+    let forfeit = outcome.result.forfeit.as_ref();
+    if let Some(t) = twice.as_ref().filter(|_| forfeit.is_none_or(flood)) {
+        // The referee discards a reply to a request already answered (protocol.md section 3,
+        // faults: up to 100 a game), so the game went on; a tournament's longer games end in
+        // a `flood` fault, and a bot out of step with its requests is a bug either way.
+        let cause = format!(
+            "answered-twice: {} replies repeated one already given, first to request {}",
+            t.repeats, t.id
+        );
+        check.fail(
+            cause.clone(),
+            &hints::hint(&hints::Seen {
+                kind: FaultKind::Flood,
+                detail: &cause,
+                wrote_anything: true,
+                stderr_tail: "",
+                sandboxed: false,
+                answered_twice: Some(t.id),
+            }),
+        );
+        check.details.push(cause);
+        check
+            .details
+            .push(format!("sent:   {}", crate::protocol::excerpt(&t.request)));
+        check.details.push(format!(
+            "answer: {} (twice)",
+            crate::protocol::excerpt(&t.reply)
+        ));
+        check.details.push(format!(
+            "trace {}, record {}",
+            trace.display(),
+            record.display()
+        ));
+        return (check, times);
+    }
     if let Some(f) = &outcome.result.forfeit {
         if f.seat != sc.seat {
             let cause = format!(
@@ -267,7 +306,6 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         check
             .details
             .extend(parts[1..].iter().map(|p| p.to_string()));
-        let trace = trace_path(&traces(cfg), &record, sc.seat);
         let log = &game.bots[sc.seat.index()].stderr_log;
         let tail = stderr_tail(log, 5).unwrap_or_default().join(" | ");
         let seen = hints::Seen {
@@ -276,6 +314,7 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
             wrote_anything: read_trace(&trace).iter().any(|(to_bot, _)| !to_bot),
             stderr_tail: &tail,
             sandboxed: cfg.sandbox.is_sandboxed(),
+            answered_twice: twice.as_ref().map(|t| t.id),
         };
         check.fail(format!("{}: {}", f.kind, parts[0]), &hints::hint(&seen));
         let (sent, answer) = exchange_at_fault(&trace, f.kind);
@@ -356,6 +395,58 @@ fn exchange_at_fault(trace: &Path, kind: FaultKind) -> (Option<String>, Option<S
         })
         .map(|(_, l)| l.to_string());
     (sent, answer_at.map(|i| lines[i].1.clone()))
+}
+
+/// A reply the bot gave more than once in a game (see [`answered_twice`]).
+struct Twice {
+    /// The first request answered twice.
+    id: u64,
+    /// Its request and the reply, as sent and written.
+    request: String,
+    reply: String,
+    /// Replies in the game that named a request already answered.
+    repeats: usize,
+}
+
+/// Replies naming a request the bot had already answered, from a seat's trace: a bot that
+/// writes each reply twice (protocol.md section 3: one reply per request). A late reply after
+/// a timeout is a first reply and not counted.
+fn answered_twice(lines: &[(bool, String)]) -> Option<Twice> {
+    let mut answered = std::collections::HashSet::new();
+    let mut first: Option<Twice> = None;
+    let mut repeats = 0;
+    for (to_bot, line) in lines {
+        if *to_bot {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(id) = v["id"].as_u64().filter(|_| v["type"] == "move") else {
+            continue;
+        };
+        if answered.insert(id) {
+            continue;
+        }
+        repeats += 1;
+        if first.is_none() {
+            let request = lines
+                .iter()
+                .find(|(to_bot, l)| {
+                    *to_bot
+                        && l.starts_with("{\"type\":\"request\"")
+                        && l.contains(&format!("\"id\":{id},"))
+                })
+                .map_or_else(|| "(not in the trace)".into(), |(_, l)| l.clone());
+            first = Some(Twice {
+                id,
+                request,
+                reply: line.clone(),
+                repeats: 0,
+            });
+        }
+    }
+    first.map(|t| Twice { repeats, ..t })
 }
 
 /// A trace file's lines as (sent to the bot, the line); nothing when it cannot be read.
@@ -520,4 +611,36 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         ));
     }
     check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answered_twice;
+
+    fn lines(raw: &[(bool, &str)]) -> Vec<(bool, String)> {
+        raw.iter().map(|(b, l)| (*b, l.to_string())).collect()
+    }
+
+    /// protocol.md section 3: one reply per request. A reply repeated is counted; a late reply
+    /// to a request that timed out (its first) is not.
+    #[test]
+    fn a_repeated_reply_is_told_apart_from_a_late_one() {
+        let req = |id: u64| format!(r#"{{"type":"request","id":{id},"decision":"play"}}"#);
+        let mv = |id: u64| format!(r#"{{"type": "move", "id": {id}, "move": "QS"}}"#);
+        let (r3, r4, m3, m4) = (req(3), req(4), mv(3), mv(4));
+        let late = lines(&[(true, &r3), (true, &r4), (false, &m3), (false, &m4)]);
+        assert!(answered_twice(&late).is_none());
+        let twice = lines(&[
+            (true, &r3),
+            (false, &m3),
+            (false, &m3),
+            (true, &r4),
+            (false, &m4),
+            (false, &m4),
+        ]);
+        let t = answered_twice(&twice).expect("a repeated reply");
+        assert_eq!((t.id, t.repeats), (3, 2));
+        assert_eq!(t.request, r3);
+        assert_eq!(t.reply, m3);
+    }
 }

@@ -35,6 +35,7 @@ pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> Stri
     let meta = json!({
         "rules": super::text::rules_text(&game.header.rules),
         "result": result,
+        "facts": super::story::hand_facts(game),
     });
     let meta_json = script_json(&meta.to_string());
     TEMPLATE
@@ -89,6 +90,8 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
       <div id="hand-line">hand <span id="hand-number">-</span> <span id="contract"></span></div>
       <div id="trick"></div>
       <div id="trick-info"></div>
+      <div id="progress-count"></div>
+      <div id="verdict" hidden></div>
       <div id="last-move"></div>
     </section>
     <section id="seat-3" class="seat pos-right"><div id="seat-3-head" class="seat-head"></div><div id="seat-3-cards" class="cards"></div></section>
@@ -97,6 +100,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
   <aside id="side">
     <h2>Auction</h2>
     <ol id="auction"></ol>
+    <div id="bid-rules" hidden></div>
     <h2>Scores</h2>
     <div id="scores"></div>
     <div id="dd" hidden><h2>Double-dummy</h2><div id="dd-par"></div><div id="dd-strains"></div></div>
@@ -104,6 +108,14 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
     <ol id="tricks"></ol>
     <div id="faults"></div>
     <div id="result"></div>
+    <h2>Legend</h2>
+    <ul id="legend">
+      <li><span class="card trump sample">7&#x2665;</span> a trump card (the hand's trump suit, once named)</li>
+      <li><span class="card winner sample">A&#x2660;</span> the card that won the trick on the table</li>
+      <li><span class="dealer">D</span> the dealer of the hand &middot; <span class="to-move-sample">yellow frame</span>: the seat to move</li>
+      <li>* a move the referee chose for a seat that faulted</li>
+      <li id="legend-cost" hidden><sup class="cost">-1</sup> in the trick list: the card cost that many tricks against the best play (double-dummy analysis: every hand seen); the last move's line names the best cards</li>
+    </ul>
   </aside>
 </main>
 <pre id="selftest-result" hidden></pre>
@@ -151,7 +163,10 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 .card { display: inline-block; min-width: 30px; padding: 4px 3px; background: #fff; color: #111;
   border: 1px solid #999; border-radius: 5px; text-align: center; font-weight: bold; font-size: 15px; }
 .card.red { color: #c8102e; }
-.card.trump { box-shadow: 0 0 0 2px #ffd54a inset; }
+/* Two marks that never look alike: a trump card is tinted gold all over; the trick's winner
+   has a thick green ring. The legend shows both. */
+.card.trump { background: #ffe89a; }
+.card.winner { box-shadow: 0 0 0 3px #22c55e; }
 #center { display: flex; flex-direction: column; align-items: center; justify-content: center; color: #fff; }
 #hand-line { font-size: 14px; margin-bottom: 6px; }
 #trick { position: relative; width: 190px; height: 150px; }
@@ -160,11 +175,24 @@ main { display: flex; gap: 16px; padding: 16px; align-items: flex-start; }
 #trick .seat-1 { left: 0; top: 52px; }
 #trick .seat-2 { left: 76px; top: 0; }
 #trick .seat-3 { right: 0; top: 52px; }
-#trick .card.winner { box-shadow: 0 0 0 3px #ffd54a; }
-#trick-info, #last-move { font-size: 13px; min-height: 18px; margin-top: 4px; }
+#trick-info, #last-move, #progress-count { font-size: 13px; min-height: 18px; margin-top: 4px; text-align: center; }
+#verdict { font-size: 14px; font-weight: bold; margin-top: 4px; padding: 3px 8px; border-radius: 6px; text-align: center; }
+#verdict.made { background: #1f7a3f; border: 1px solid #9be3b4; }
+#verdict.failed { background: #8a1c1c; border: 1px solid #f2a1a1; }
+#verdict.none { background: rgba(0,0,0,0.25); }
+#verdict span.made { color: #9be3b4; }
+#verdict span.failed { color: #ffb3b3; }
+#bid-rules { font-size: 13px; color: #444; margin: 4px 0; }
+#legend { margin: 0; padding-left: 0; list-style: none; font-size: 12px; }
+#legend li { margin: 3px 0; }
+#legend .card { font-size: 12px; min-width: 24px; padding: 1px 2px; }
+.to-move-sample { border: 2px solid #ffd54a; border-radius: 4px; padding: 0 3px; background: #2f7d4a; color: #fff; }
+.seat-score { color: #e8e8e8; }
 #side { width: 300px; background: #fff; border: 1px solid #d3cdb9; border-radius: 10px; padding: 10px; font-size: 14px; }
 #side h2 { font-size: 15px; margin: 8px 0 4px; }
-#auction, #tricks { margin: 0; padding-left: 24px; max-height: 220px; overflow-y: auto; }
+#auction, #tricks { margin: 0; padding-left: 24px; }
+/* A long auction scrolls; the trick list never does: all 13 tricks are in sight. */
+#auction { max-height: 220px; overflow-y: auto; }
 #auction li.current, #tricks li.current { background: #fff2b3; }
 #scores div { margin: 2px 0; }
 .delta { color: #555; }
@@ -205,6 +233,10 @@ const SCRIPT: &str = r##"
   const $ = (id) => document.getElementById(id);
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const TRUMP_NAMES = { S: "spades \u2660", H: "hearts \u2665", D: "diamonds \u2666", C: "clubs \u2663", NT: "no trump" };
+  // Per hand, from the rules (src/replay/story.rs): the players' scores at the deal, their
+  // minimum bids and the bid total needed (400 and Forty-One; null fields elsewhere).
+  const FACTS = META.facts || [];
+  const RANKS = "AKQJT98765432";
 
   // Every position: [hand index, moves made]. A hand has moves.length + 1 positions.
   const positions = [];
@@ -221,14 +253,32 @@ const SCRIPT: &str = r##"
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function cardEl(card, trump) {
+  // A card as the page shows it: QS -> Q\u2660, TD -> 10\u2666 (in captions too).
+  function cardText(card) {
     const c = String(card).toUpperCase();
     const rank = c.slice(0, -1), suit = c.slice(-1);
-    const e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""),
-      (rank === "T" ? "10" : rank) + (SUITS[suit] || suit));
+    return (rank === "T" ? "10" : rank) + (SUITS[suit] || suit);
+  }
+  function cardEl(card, trump) {
+    const c = String(card).toUpperCase();
+    const suit = c.slice(-1);
+    const e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""), cardText(c));
     e.setAttribute("data-card", c);
-    e.title = c;
+    e.title = cardText(c) + (suit === trump ? " (trump)" : "");
     return e;
+  }
+  // A hand in the order it is shown: its suits black and red in turn as far as the suits it
+  // holds allow (\u2660 \u2665 \u2663 \u2666), high cards first, so the two red suits never sit
+  // side by side unless nothing else is left.
+  function displayOrder(cards) {
+    const up = cards.map((c) => String(c).toUpperCase());
+    const has = (s) => up.some((c) => c.slice(-1) === s);
+    const blacks = ["S", "C"].filter(has), reds = ["H", "D"].filter(has);
+    const [a, b] = blacks.length >= reds.length ? [blacks, reds] : [reds, blacks];
+    const order = [];
+    a.forEach((s, i) => { order.push(s); if (i < b.length) order.push(b[i]); });
+    const rank = (c) => RANKS.indexOf(c.slice(0, -1));
+    return up.slice().sort((x, y) => order.indexOf(x.slice(-1)) - order.indexOf(y.slice(-1)) || rank(x) - rank(y));
   }
   function botName(s) {
     const b = (G.bots || []).find((x) => x.seat === s);
@@ -244,6 +294,18 @@ const SCRIPT: &str = r##"
     const strain = m[2].toUpperCase();
     return m[1] + (strain === "NT" ? " NT" : SUITS[strain]);
   }
+  // A move as the page writes it: cards and strains with suit symbols.
+  function moveText(m) {
+    if (m.decision === "play") return cardText(m.move);
+    if (m.decision === "call") return callText(m.move);
+    if (m.decision === "trump") return TRUMP_NAMES[String(m.move).toUpperCase()] || String(m.move);
+    return String(m.move);
+  }
+  // The tricks a contract or a 400 bid needs: its number (8H -> 8).
+  function level(bid) { return parseInt(String(bid), 10); }
+  function endHow(e) {
+    return { played: "played", "all-passed": "all passed: no score", "thrown-in": "thrown in: no score", "bid-sum-too-low": "bids too low in total: no score" }[e.end] || e.end;
+  }
   function signed(n) { return n > 0 ? "+" + n : String(n); }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
 
@@ -256,6 +318,7 @@ const SCRIPT: &str = r##"
     o.value = String(hi);
     $("hand-select").appendChild(o);
   });
+  $("legend-cost").hidden = !A;
 
   function render() {
     if (positions.length === 0) {
@@ -305,6 +368,52 @@ const SCRIPT: &str = r##"
     }
     $("trick-info").textContent = info;
 
+    // The running count against the contract (or each 400 bid), and at the hand's end its
+    // outcome: made or failed, by how much.
+    const facts = FACTS[hi] || {};
+    const atEnd = k === h.moves.length && h.end;
+    const bids400 = h.bids && h.bids.every((b) => b !== null) ? h.bids : null;
+    let progress = "";
+    if (trump && h.contract && h.tricks.length) {
+      const d = h.contract.declarer % 2, n = level(h.contract.bid);
+      progress = "team " + d + ": " + (won[d] + won[d + 2]) + " of " + n + " \u00b7 team " + (1 - d) + ": " +
+        (won[1 - d] + won[3 - d]) + " (" + (14 - n) + " to defeat it)";
+    } else if (trump && bids400 && h.tricks.length) {
+      progress = [0, 1, 2, 3].map((s) => "seat " + s + ": " + won[s] + " of " + bids400[s]).join(" \u00b7 ");
+    }
+    $("progress-count").textContent = progress;
+    const verdictEl = $("verdict");
+    clear(verdictEl);
+    verdictEl.hidden = !atEnd;
+    verdictEl.className = "none";
+    verdictEl.removeAttribute("data-verdict");
+    if (atEnd) {
+      if (h.end.end !== "played") {
+        verdictEl.textContent = "hand " + h.number + ": " + endHow(h.end);
+      } else if (h.contract) {
+        const d = h.contract.declarer % 2, n = level(h.contract.bid), got = won[d] + won[d + 2];
+        const made = got >= n;
+        verdictEl.className = made ? "made" : "failed";
+        verdictEl.setAttribute("data-verdict", made ? "made" : "failed");
+        verdictEl.textContent = "team " + d + (made ? " made " : " failed ") + callText(h.contract.bid) +
+          (made ? ": " + got + " tricks" + (got > n ? " (" + (got - n) + " over)" : ", exactly") : " by " + (n - got) + ": " + got + " tricks");
+      } else if (bids400) {
+        [0, 1, 2, 3].forEach(function (s) {
+          const made = won[s] >= bids400[s];
+          const part = el("span", made ? "made" : "failed", "seat " + s + (made ? " made " + bids400[s] : " failed " + bids400[s] + " by " + (bids400[s] - won[s])) + " (" + won[s] + ")");
+          part.setAttribute("data-seat", String(s));
+          part.setAttribute("data-verdict", made ? "made" : "failed");
+          if (s > 0) verdictEl.appendChild(document.createTextNode(" \u00b7 "));
+          verdictEl.appendChild(part);
+        });
+      }
+      if (h.end.instant_winner !== undefined && h.end.instant_winner !== null) {
+        verdictEl.appendChild(document.createTextNode(" \u00b7 team " + h.end.instant_winner + " wins the game on this hand"));
+      }
+    }
+    // 400 and Forty-One: the players' scores (at the deal, then at the hand's end).
+    const seatNow = atEnd && h.end.seat_scores ? h.end.seat_scores : facts.seat_scores || null;
+
     // Seats.
     const toMove = k < h.moves.length ? h.moves[k].seat : null;
     for (let s = 0; s < 4; s++) {
@@ -330,11 +439,16 @@ const SCRIPT: &str = r##"
         b.setAttribute("data-bid", bid ? String(bid.move) : "");
         head.appendChild(b);
       }
+      if (seatNow) {
+        const sc = el("span", "seat-score", " \u00b7 score " + seatNow[s]);
+        sc.setAttribute("data-score", String(seatNow[s]));
+        head.appendChild(sc);
+      }
       const cardsEl = $("seat-" + s + "-cards");
       clear(cardsEl);
-      h.hands[s].forEach(function (c) {
-        if (!playedSet.has(String(c).toUpperCase())) cardsEl.appendChild(cardEl(c, trump));
-      });
+      // The order of the cards still held, so the colours alternate as the suits run out.
+      const held = h.hands[s].filter((c) => !playedSet.has(String(c).toUpperCase()));
+      displayOrder(held).forEach((c) => cardsEl.appendChild(cardEl(c, trump)));
     }
 
     // Auction: the throw-in decisions and calls made so far.
@@ -348,12 +462,27 @@ const SCRIPT: &str = r##"
       auctionEl.appendChild(li);
     });
 
+    // 400 and Forty-One: the lowest bid each player may make and the total the bids need.
+    const bidRules = $("bid-rules");
+    bidRules.hidden = !facts.min_bid;
+    if (facts.min_bid) {
+      const mins = facts.min_bid;
+      const same = mins.every((v) => v === mins[0]);
+      let t = "minimum bid " + (same ? String(mins[0]) : mins.map((v, s) => "seat " + s + ": " + v).join(", ")) +
+        " (by each player's score) \u00b7 the bids must total " + facts.bid_sum_needed + " or more";
+      if (auctionDone && facts.bid_sum !== null && facts.bid_sum !== undefined) t += "; they total " + facts.bid_sum;
+      bidRules.textContent = t;
+      bidRules.setAttribute("data-min-bid", mins.join(","));
+      bidRules.setAttribute("data-bid-sum-needed", String(facts.bid_sum_needed));
+      bidRules.setAttribute("data-bid-sum", auctionDone && facts.bid_sum !== null ? String(facts.bid_sum) : "");
+    }
+
     // Contract and trump.
     let contract = "";
     if (auctionDone && h.contract) {
       const names = { 1: "", 2: " doubled", 4: " redoubled" };
       const mult = h.contract.multiplier in names ? names[h.contract.multiplier] : " x" + h.contract.multiplier;
-      contract = "\u00b7 contract " + h.contract.bid + mult + " by seat " + h.contract.declarer + " (team " + (h.contract.declarer % 2) + ")";
+      contract = "\u00b7 contract " + callText(h.contract.bid) + mult + " by seat " + h.contract.declarer + " (team " + (h.contract.declarer % 2) + ")";
     } else if (auctionDone && h.bids) {
       contract = "\u00b7 bids " + h.bids.map((b, s) => s + ": " + (b === null ? "-" : b)).join(", ");
     } else if (k <= lastCall) {
@@ -377,9 +506,9 @@ const SCRIPT: &str = r##"
       const ha = ddHand(h.number);
       if (ha && m.decision === "play") {
         const v = ha.cards[made.filter((x) => x.decision === "play").length - 1];
-        if (v) dd = v.cost === 0 ? " \u00b7 a best card" : " \u00b7 cost " + v.cost + " trick" + (v.cost > 1 ? "s" : "") + " (best: " + v.best.join(" ") + ")";
+        if (v) dd = v.cost === 0 ? " \u00b7 a best card" : " \u00b7 cost " + v.cost + " trick" + (v.cost > 1 ? "s" : "") + " (best: " + v.best.map(cardText).join(" ") + ")";
       }
-      $("last-move").textContent = "seat " + m.seat + " " + verb + " " + m.move + (m.substituted ? " (chosen by the referee)" : "") + " \u00b7 " + m.ms + " ms" + dd;
+      $("last-move").textContent = "seat " + m.seat + " " + verb + " " + moveText(m) + (m.substituted ? " (chosen by the referee)" : "") + " \u00b7 " + m.ms + " ms" + dd;
     } else {
       $("last-move").textContent = "seat " + h.dealer + " dealt";
     }
@@ -395,7 +524,11 @@ const SCRIPT: &str = r##"
       ti.cards.forEach((c, i) => {
         li.appendChild(cardEl(c, trump));
         const v = ha ? ha.cards[4 * t + i] : null;
-        if (v && v.cost > 0) li.appendChild(el("sup", "cost", "-" + v.cost));
+        if (v && v.cost > 0) {
+          const mark = el("sup", "cost", "-" + v.cost);
+          mark.title = cardText(c) + " cost " + v.cost + " trick" + (v.cost > 1 ? "s" : "") + " against the best play (double-dummy: every hand seen); best: " + v.best.map(cardText).join(" ");
+          li.appendChild(mark);
+        }
         li.appendChild(document.createTextNode(" "));
       });
       li.appendChild(document.createTextNode("\u2192 seat " + ti.winner));
@@ -409,7 +542,6 @@ const SCRIPT: &str = r##"
     for (let j = hi - 1; j >= 0; j--) {
       if (G.hands[j].end) { before = G.hands[j].end.team_scores; seatBefore = G.hands[j].end.seat_scores || null; break; }
     }
-    const atEnd = k === h.moves.length && h.end;
     const teams = atEnd ? h.end.team_scores : before;
     for (let t = 0; t < 2; t++) {
       const line = el("div", "", "team " + t + " (seats " + t + " & " + (t + 2) + "): " + teams[t]);
@@ -417,13 +549,12 @@ const SCRIPT: &str = r##"
       if (atEnd) line.appendChild(el("span", "delta", " (" + signed(h.end.team_delta[t]) + ")"));
       scoresEl.appendChild(line);
     }
-    const seatScores = atEnd ? h.end.seat_scores : seatBefore;
+    const seatScores = atEnd ? h.end.seat_scores : seatBefore || facts.seat_scores || null;
     if (seatScores) {
       scoresEl.appendChild(el("div", "", "players: " + seatScores.map((v, s) => s + ": " + v).join(", ")));
     }
     if (atEnd) {
-      const how = { played: "played", "all-passed": "all passed: no score", "thrown-in": "thrown in: no score", "bid-sum-too-low": "bids too low in total: no score" }[h.end.end] || h.end.end;
-      scoresEl.appendChild(el("div", "delta", "hand " + h.number + " ended: " + how));
+      scoresEl.appendChild(el("div", "delta", "hand " + h.number + " ended: " + endHow(h.end)));
     }
 
     // Faults of the hand, and the result at the end of the game.

@@ -2,5 +2,6 @@
 //! `tarneeb replay` prints and the self-contained HTML page that steps through it.
 
 pub mod html;
+pub mod story;
 pub mod text;
 pub mod transcript;

@@ -12,6 +12,8 @@ MODE is what it gets wrong:
   no-trump-nt           crashes when No Trump is among its trump choices
   debug-print           prints a debug line to stdout before its first card play
   no-flush              never flushes stdout: its replies stay in its buffer
+  double-replies        writes every move reply twice (the referee discards the second as a
+                        reply to a request already answered: only check-bot sees it)
 MARKER is ignored: tests put a unique word in the command line to find leftover processes.
 """
 
@@ -54,7 +56,10 @@ def main():
             if mode == "debug-print" and msg["decision"] == "play" and not printed:
                 printed = True
                 print("my hand:", msg["view"]["hand"], flush=True)
-            send({"type": "move", "id": msg["id"], "move": rng.choice(msg["legal"])})
+            reply = {"type": "move", "id": msg["id"], "move": rng.choice(msg["legal"])}
+            send(reply)
+            if mode == "double-replies":
+                send(reply)
     if mode == "stays-after-eof":
         time.sleep(60)
 

@@ -10,6 +10,7 @@ mod connect;
 mod human;
 mod keygen;
 mod play;
+mod play_remote;
 mod remote_args;
 mod replay;
 mod replay_ask;
@@ -51,7 +52,7 @@ enum Command {
     /// reached a result (a forfeit is a result), 2 for bad usage or input, 1 when the referee
     /// itself failed, 130 when interrupted. Guides: docs/writing-a-bot.md (trying a bot, the
     /// human seat, --trace), docs/sandbox.md (what a bot may use).
-    Play(play::PlayArgs),
+    Play(Box<play::PlayArgs>),
     /// Check a game record against the rules in its header and print a transcript.
     ///
     /// Every deal, move, score and the result are replayed with the record's rules; the first
@@ -133,7 +134,7 @@ pub struct UsageError(pub String);
 pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Rules(a) => rules::run(a).map(|()| 0),
-        Command::Play(a) => play::run(a).map(|()| 0),
+        Command::Play(a) => play::run(*a).map(|()| 0),
         Command::Replay(a) => replay::run(a).map(|()| 0),
         Command::Tournament(a) => Ok(tournament::run(*a)),
         Command::Standings(a) => Ok(standings::run(a)),

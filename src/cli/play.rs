@@ -7,6 +7,7 @@ use anyhow::Result;
 use rand::RngCore;
 
 use super::args::{parse_seat, BotLimits, SandboxArgs};
+use super::play_remote::{remote_name, remote_seats};
 use super::UsageError;
 use tarneeb_referee::bot::{
     check_can_start, detail_lines, split_command, stderr_log_path, BotSpec,
@@ -43,9 +44,13 @@ pub struct PlayArgs {
     /// Partners are seats 0 & 2 and 1 & 3. `human` is a seat you play yourself from this
     /// terminal (your hand, the auction, the trick and the scores are shown; type a move).
     /// `web` is a seat you play in a browser: the address to open, with its one-time token,
-    /// is printed when the game starts (see --web-listen).
+    /// is printed when the game starts (see --web-listen). `remote:NAME` is a seat played from
+    /// another machine through `tarneeb connect` (the token for NAME is printed; see --listen;
+    /// seats with the same NAME share it).
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
+    #[command(flatten)]
+    net: super::remote_args::ListenArgs,
     /// The address a `--bot web` seat's page listens on (loopback by default; the port is
     /// chosen free). Only the holder of the printed address, with its token, can see the
     /// seat's hand or play it.
@@ -137,11 +142,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .bots
         .iter()
         .enumerate()
-        .filter(|(_, c)| !matches!(c.trim(), "human" | "web"))
+        .filter(|(_, c)| !matches!(c.trim(), "human" | "web") && remote_name(c).is_none())
     {
         let command =
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
         check_can_start(&command).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?;
+    }
+    let remote = remote_seats(&a.bots).map_err(UsageError)?;
+    if remote.iter().any(Option::is_some) {
+        a.net.check().map_err(UsageError)?;
     }
     let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
     let webs = a.bots.iter().filter(|b| b.trim() == "web").count();
@@ -181,12 +190,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
             vec![exe.display().to_string(), "human-seat".into()]
         } else if cmd.trim() == "web" {
             super::web_seat::command(i, a.web_listen)?
+        } else if remote[i].is_some() {
+            vec!["remote".to_string()]
         } else {
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
         };
         // The terminal seat is our own program acting for the person at the keyboard: it
         // needs the terminal, which a sandbox's new session would take away.
-        let seat_sandbox = if matches!(cmd.trim(), "human" | "web") {
+        let seat_sandbox = if matches!(cmd.trim(), "human" | "web") || remote[i].is_some() {
             std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
         } else {
             sandbox.clone()
@@ -247,7 +258,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
             );
         }
     };
-    let outcome = play_game(&cfg, stop, &mut report).inspect_err(|e| {
+    let outcome = match super::play_remote::start(&remote, &a.net, a.limits.max_line, stop)? {
+        None => play_game(&cfg, stop, &mut report),
+        Some(seats) => seats.play(&cfg, stop, &mut report),
+    }
+    .inspect_err(|e| {
         if matches!(e, tarneeb_referee::referee::RefereeError::Spawn { .. }) {
             for p in &made_for_mask {
                 if std::fs::metadata(p).is_ok_and(|m| m.len() == 0) {

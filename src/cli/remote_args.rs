@@ -13,11 +13,13 @@ use tarneeb_referee::remote::tls;
 use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
 use tarneeb_referee::tournament::runner::Entrant;
 
+/// Where a server for remote seats listens and how (`tournament` and `play`).
 #[derive(clap::Args, Debug)]
-pub struct RemoteArgs {
-    /// Where remote entrants' relays (`tarneeb connect`) connect, when an entrant is
-    /// `--bot NAME=remote`. Loopback by default; another address is reachable by whoever can
-    /// reach it (use --tls-cert and --tls-key there). Port 0: any free port (printed).
+pub struct ListenArgs {
+    /// Where remote seats' relays (`tarneeb connect`) connect, when a seat is remote
+    /// (`tournament --bot NAME=remote`, `play --bot remote:NAME`). Loopback by default;
+    /// another address is reachable by whoever can reach it (use --tls-cert and --tls-key
+    /// there). Port 0: any free port (printed).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7420")]
     listen: SocketAddr,
     /// The server's TLS certificate chain (PEM), for --listen; with --tls-key.
@@ -34,6 +36,65 @@ pub struct RemoteArgs {
     /// move), e.g. 50ms; shown in each record's header.
     #[arg(long, value_parser = parse_duration_ms, value_name = "DURATION", default_value = "0s")]
     latency_allowance: u64,
+}
+
+impl ListenArgs {
+    /// Plain TCP off this machine only when asked for.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tls_cert.is_none() && !self.listen.ip().is_loopback() && !self.insecure {
+            return Err(format!(
+                "--listen {}: plain TCP off this machine sends tokens and cards in the clear; give --tls-cert and --tls-key, or --insecure",
+                self.listen
+            ));
+        }
+        Ok(())
+    }
+
+    /// Starts the server for entrants named `names` (by index) holding `tokens`, and says on
+    /// stderr where it listens (the line a relay's owner, or a test, reads).
+    pub fn serve(
+        &self,
+        names: Vec<String>,
+        tokens: Tokens,
+        per_entrant: usize,
+        max_line: usize,
+    ) -> Result<RemoteSetup, String> {
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+            _ => None,
+        };
+        let lobby = Arc::new(Lobby::new(names));
+        let cfg = ListenConfig {
+            addr: self.listen,
+            tls: tls.clone(),
+            handshake: Duration::from_secs(10),
+            per_address: 4 * per_entrant.max(8),
+            per_entrant,
+            max_line,
+            allowance: Duration::from_millis(self.latency_allowance),
+        };
+        let server = Server::start(cfg, tokens, Arc::clone(&lobby)).map_err(|e| {
+            format!(
+                "--listen {}: cannot listen there: {e} (choose another port, or port 0 for any free one)",
+                self.listen
+            )
+        })?;
+        eprintln!(
+            "remote seats: listening on {} ({}); a relay joins with `tarneeb connect {} --token TOKEN{} -- CMD`",
+            server.local_addr(),
+            if tls.is_some() { "TLS" } else { "plain TCP" },
+            server.local_addr(),
+            if tls.is_some() { " --ca CERT" } else { "" },
+        );
+        Ok(RemoteSetup { lobby, server })
+    }
+}
+
+/// The flags of `tarneeb tournament` for remote entrants.
+#[derive(clap::Args, Debug)]
+pub struct RemoteArgs {
+    #[command(flatten)]
+    net: ListenArgs,
     /// Play duplicate deals with remote entrants. Off by default: all of an entrant's
     /// connections belong to one owner, who could learn a deal in one game of a pair before
     /// playing its twin. The standings say when it was on.
@@ -54,8 +115,9 @@ impl RemoteSetup {
     /// The tournament is over: idle connections are told so and closed, the server stops.
     pub fn finish(mut self) {
         self.lobby.close();
+        // A relay tries again at most every 5 s by default (`connect --max-backoff-ms`).
+        self.lobby.wait_for_stragglers(Duration::from_secs(6));
         self.server.stop();
-        self.lobby.close();
     }
 }
 
@@ -78,12 +140,7 @@ impl RemoteArgs {
                 if remote.len() == 1 { "is" } else { "are" }
             ));
         }
-        if self.tls_cert.is_none() && !self.listen.ip().is_loopback() && !self.insecure {
-            return Err(format!(
-                "--listen {}: plain TCP off this machine sends tokens and cards in the clear; give --tls-cert and --tls-key, or --insecure",
-                self.listen
-            ));
-        }
+        self.net.check()?;
         if self.remote_connections == 0 {
             return Err("--remote-connections must be at least 1".into());
         }
@@ -112,24 +169,8 @@ impl RemoteArgs {
         if remote.is_empty() {
             return Ok(None);
         }
-        let tls = match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
-            _ => None,
-        };
         let path = dir.join(TOKENS_FILE);
         let (tokens, made) = Tokens::load_or_make(&path, &remote)?;
-        let lobby = Arc::new(Lobby::new(
-            entrants.iter().map(|e| e.name.clone()).collect(),
-        ));
-        let cfg = ListenConfig {
-            addr: self.listen,
-            tls: tls.clone(),
-            handshake: Duration::from_secs(10),
-            per_address: 4 * self.remote_connections.max(8),
-            per_entrant: self.remote_connections,
-            max_line,
-            allowance: Duration::from_millis(self.latency_allowance),
-        };
         for (_, name) in &remote {
             if made.contains(name) {
                 let token = tokens.token_of(name).expect("made above");
@@ -145,19 +186,9 @@ impl RemoteArgs {
                 path.display()
             );
         }
-        let server = Server::start(cfg, tokens, Arc::clone(&lobby)).map_err(|e| {
-            format!(
-                "--listen {}: cannot listen there: {e} (choose another port, or port 0 for any free one)",
-                self.listen
-            )
-        })?;
-        eprintln!(
-            "remote entrants: listening on {} ({}); a relay joins with `tarneeb connect {} --token TOKEN{} -- CMD`",
-            server.local_addr(),
-            if tls.is_some() { "TLS" } else { "plain TCP" },
-            server.local_addr(),
-            if tls.is_some() { " --ca CERT" } else { "" },
-        );
-        Ok(Some(RemoteSetup { lobby, server }))
+        let names = entrants.iter().map(|e| e.name.clone()).collect();
+        self.net
+            .serve(names, tokens, self.remote_connections, max_line)
+            .map(Some)
     }
 }

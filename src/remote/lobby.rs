@@ -18,6 +18,12 @@ use super::Control;
 struct State {
     idle: HashMap<usize, Vec<Bot>>,
     closed: bool,
+    /// Connections games took, and those they gave back: the difference were hung up during
+    /// a game (a fault), and their relays are likely connecting again.
+    taken: usize,
+    returned: usize,
+    /// Connections told `over` after the lobby closed.
+    late: usize,
 }
 
 /// The remote connections of one run.
@@ -42,7 +48,9 @@ impl Lobby {
     pub fn admit(&self, entrant: usize, mut bot: Bot) {
         let mut s = self.lock();
         if s.closed {
+            s.late += 1;
             drop(s);
+            self.changed.notify_all();
             bot.send(&Control::Over.line(), None);
             let _ = bot.try_recv();
             bot.stop(Duration::ZERO);
@@ -97,6 +105,7 @@ impl Lobby {
                 for (slot, e) in out.iter_mut().zip(seats) {
                     if let Some(e) = e {
                         *slot = s.idle.get_mut(&e).and_then(Vec::pop);
+                        s.taken += 1;
                     }
                 }
                 return Some(out);
@@ -128,7 +137,28 @@ impl Lobby {
 
     /// A connection that finished a game fit to play another.
     pub fn give_back(&self, entrant: usize, bot: Bot) {
+        self.lock().returned += 1;
         self.admit(entrant, bot);
+    }
+
+    /// After [`Lobby::close`]: waits (at most `limit`) for the relays whose connections were
+    /// hung up during a game to connect again and hear `over`, so that they end instead of
+    /// trying a server that has gone. A relay that was killed never comes back: the wait is
+    /// bounded.
+    pub fn wait_for_stragglers(&self, limit: Duration) {
+        let until = std::time::Instant::now() + limit;
+        let mut s = self.lock();
+        while s.late < s.taken.saturating_sub(s.returned) {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            s = self
+                .changed
+                .wait_timeout(s, left.min(Duration::from_millis(200)))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
     }
 
     /// The tournament is over: every idle connection is told so and closed, and connections

@@ -94,7 +94,7 @@ fn connection_loop(
         match session(cfg, stop, over) {
             Session::Over => {
                 over.store(true, Ordering::SeqCst);
-                eprintln!("relay {n}: the server says the tournament is over");
+                eprintln!("relay {n}: the server has no more games for it (the tournament or game is over)");
                 return;
             }
             Session::Fatal(reason) => {

@@ -58,6 +58,19 @@ impl Tokens {
         Ok((Tokens { entries }, made))
     }
 
+    /// Fresh tokens for `remote` entrants (index, name), kept nowhere (`play`, one game).
+    pub fn fresh(remote: &[(usize, String)]) -> Tokens {
+        let entries = remote
+            .iter()
+            .map(|(i, name)| {
+                let mut t = [0u8; 32];
+                rand::rngs::OsRng.fill_bytes(&mut t);
+                (*i, name.clone(), t)
+            })
+            .collect();
+        Tokens { entries }
+    }
+
     /// The entrant (index, name) a token belongs to. Every token is compared in full, in time
     /// that does not depend on where a guess first differs.
     pub fn entrant_of(&self, token: &str) -> Option<(usize, &str)> {

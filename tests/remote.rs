@@ -388,6 +388,14 @@ fn a_killed_server_resumes_and_relays_come_back_by_themselves() {
     assert_eq!(games, vec![0, 1, 2, 3], "{err}");
     let o = tarneeb(&["standings", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stdout(&o).contains("remote entrants: alice"),
+        "{}",
+        common::stdout(&o)
+    );
+    let o = tarneeb(&["standings", out.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["remote"], serde_json::json!(["alice"]));
     let (rstatus, _, rerr) = r.finish(Duration::from_secs(60));
     assert!(rstatus.success(), "{rerr}");
     assert!(rerr.contains("connecting again"), "{rerr}");

@@ -8,9 +8,7 @@ use tarneeb_referee::site::{write_site, SiteInput};
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::row::GameRow;
 use tarneeb_referee::standings::table::from_totals;
-use tarneeb_referee::standings::table::Standings;
 use tarneeb_referee::standings::tally::Tally;
-use tarneeb_referee::standings::verdict::SprtTracker;
 use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::merge::MergeReport;
@@ -70,6 +68,45 @@ fn with_merge(text: String, merge: &MergeReport, json: bool) -> String {
         }
         Err(_) => text,
     }
+}
+
+/// The remote entrants of the directories' tournaments (`tournament.json`'s `remote`), and
+/// whether any allowed duplicate deals with them: said below the table, or as `remote` and
+/// `remote_duplicate` in JSON.
+fn with_remote(text: String, dirs: &[std::path::PathBuf], json: bool) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut duplicate = false;
+    for d in dirs {
+        let Ok(dir) = TournamentDir::open(d) else {
+            continue;
+        };
+        let config = dir.config();
+        for n in config["remote"].as_array().into_iter().flatten() {
+            if let Some(n) = n.as_str().filter(|n| !names.iter().any(|m| m == n)) {
+                names.push(n.to_string());
+            }
+        }
+        duplicate |= config["remote_duplicate"].as_bool().unwrap_or(false);
+    }
+    if names.is_empty() {
+        return text;
+    }
+    if json {
+        return match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(mut v) => {
+                v["remote"] = serde_json::json!(names);
+                v["remote_duplicate"] = serde_json::json!(duplicate);
+                serde_json::to_string_pretty(&v).expect("JSON") + "\n"
+            }
+            Err(_) => text,
+        };
+    }
+    let mut text = text;
+    text.push_str(&format!("remote entrants: {}\n", names.join(", ")));
+    if duplicate {
+        text.push_str("duplicate deals with remote entrants (--remote-duplicate): an entrant's connections could share a deal between the two games of a pair\n");
+    }
+    text
 }
 
 /// Runs `tarneeb standings`; returns the exit code.
@@ -201,7 +238,9 @@ pub fn run(args: StandingsArgs) -> u8 {
                     }
                 }
             }
-            print_report(&standings, verdict.as_ref(), &sandboxes, &merge, args.json)
+            let text = report::full(&standings, verdict.as_ref(), &sandboxes, args.json);
+            let text = with_remote(with_merge(text, &merge, args.json), &args.dirs, args.json);
+            print_report(text)
         }
         Err(message) => {
             eprintln!("tarneeb: {message}");
@@ -210,15 +249,8 @@ pub fn run(args: StandingsArgs) -> u8 {
     }
 }
 
-fn print_report(
-    standings: &Standings,
-    verdict: Option<&SprtTracker>,
-    sandboxes: &[String],
-    merge: &MergeReport,
-    json: bool,
-) -> u8 {
-    let text = report::full(standings, verdict, sandboxes, json);
-    match out!("{}", with_merge(text, merge, json)) {
+fn print_report(text: String) -> u8 {
+    match out!("{text}") {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("tarneeb: cannot write the standings: {e}");
             1

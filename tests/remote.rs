@@ -558,3 +558,48 @@ fn play_with_a_remote_seat_and_its_latency_allowance() {
     assert_eq!(header["bots"][0]["remote"]["latency_allowance_ms"], 1000);
     assert_eq!(header["bots"][0]["remote"]["entrant"], "alice");
 }
+
+/// protocol.md section 9: a bot that does not declare `multi_game` (this one exits at
+/// `game_end`) gets `hello` at each game on the same connection, and the relay starts it
+/// afresh: three games on two connections, no fault, no reconnection.
+#[test]
+fn a_bot_without_multi_game_is_restarted_by_the_relay_for_each_game() {
+    let s = Scratch::new("remote-fresh");
+    let out = s.path("t");
+    let random = python_bot(RANDOM, &[]);
+    let mut server = Running::start(&tournament(
+        &out,
+        &["alice=remote".to_string(), format!("rnd={random}")],
+        &[
+            "--no-duplicate",
+            "--games",
+            "3",
+            "--listen",
+            "127.0.0.1:0",
+            "--jobs",
+            "1",
+        ],
+    ));
+    let token = server.token("alice");
+    let addr = server.addr();
+    let once = words(&python_bot("tests/bots/fault_bot.py", &["slow", "1"]));
+    let once: Vec<&str> = once.iter().map(String::as_str).collect();
+    let r = relay(&addr, &token, 2, &[], &once);
+    let (status, _, err) = server.finish(LIMIT);
+    assert!(status.success(), "{err}");
+    let rows = json_lines(&out.join("results.jsonl"));
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert!(row["forfeit_kind"].is_null(), "{row}");
+        let header = &json_lines(&out.join(row["record"].as_str().unwrap()))[0];
+        for b in header["bots"].as_array().unwrap() {
+            if b.get("remote").is_some() {
+                assert_eq!(b["name"], "fault-slow", "{header}");
+            }
+        }
+    }
+    let (rstatus, _, rerr) = r.finish(Duration::from_secs(60));
+    assert!(rstatus.success(), "{rerr}");
+    assert_eq!(rerr.matches("connected to").count(), 2, "{rerr}");
+    assert!(!rerr.contains("connecting again"), "{rerr}");
+}

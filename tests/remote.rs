@@ -603,3 +603,69 @@ fn a_bot_without_multi_game_is_restarted_by_the_relay_for_each_game() {
     assert_eq!(rerr.matches("connected to").count(), 2, "{rerr}");
     assert!(!rerr.contains("connecting again"), "{rerr}");
 }
+
+/// Issue 25 item 4: the caps hold. A third connection of an entrant capped at two is refused
+/// with the reason, and an address that failed too often is refused even with a good token
+/// (protocol.md section 9, "Reasons").
+#[test]
+fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
+    let s = Scratch::new("remote-caps");
+    let out = s.path("t");
+    let random = python_bot(RANDOM, &[]);
+    let mut server = Running::start(&tournament(
+        &out,
+        &["alice=remote".to_string(), format!("rnd={random}")],
+        &[
+            "--no-duplicate",
+            "--listen",
+            "127.0.0.1:0",
+            "--remote-connections",
+            "2",
+        ],
+    ));
+    let token = server.token("alice");
+    let addr = server.addr();
+    let auth = |t: &str| format!("{{\"type\":\"auth\",\"protocol\":1,\"token\":\"{t}\"}}\n");
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut c = TcpStream::connect(&addr).unwrap();
+        c.write_all(auth(&token).as_bytes()).unwrap();
+        let said = heard(&mut c, Duration::from_secs(30));
+        assert!(said.contains("\"welcome\""), "{said}");
+        held.push(c);
+    }
+    let mut third = TcpStream::connect(&addr).unwrap();
+    third.write_all(auth(&token).as_bytes()).unwrap();
+    let said = heard(&mut third, Duration::from_secs(30));
+    assert!(said.contains("already has 2 connections"), "{said}");
+    let wrong = "0".repeat(64);
+    for _ in 0..20 {
+        let mut c = TcpStream::connect(&addr).unwrap();
+        c.write_all(auth(&wrong).as_bytes()).unwrap();
+        assert!(heard(&mut c, Duration::from_secs(30)).contains("unknown token"));
+    }
+    drop(held);
+    let mut late = TcpStream::connect(&addr).unwrap();
+    let _ = late.write_all(auth(&token).as_bytes());
+    let said = heard(&mut late, Duration::from_secs(30));
+    assert!(said.contains("too many failed attempts"), "{said}");
+    server.kill();
+    // One connection per entrant cannot seat a partnership of one entrant: refused up front.
+    let o = tarneeb(&tournament(
+        &s.path("u"),
+        &["alice=remote".to_string(), format!("rnd={random}")],
+        &[
+            "--no-duplicate",
+            "--listen",
+            "127.0.0.1:0",
+            "--remote-connections",
+            "1",
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("at least 2"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -100,7 +100,8 @@ pub struct RemoteArgs {
     /// playing its twin. The standings say when it was on.
     #[arg(long)]
     remote_duplicate: bool,
-    /// Connections one remote entrant may hold at once (games it can play at once).
+    /// Connections one remote entrant may hold at once: one per seat it plays at once (an
+    /// entrant partnered with itself holds two seats of a game), at least 2.
     #[arg(long, value_name = "N", default_value_t = 8)]
     remote_connections: usize,
 }
@@ -141,8 +142,11 @@ impl RemoteArgs {
             ));
         }
         self.net.check()?;
-        if self.remote_connections == 0 {
-            return Err("--remote-connections must be at least 1".into());
+        if self.remote_connections < 2 {
+            return Err(
+                "--remote-connections must be at least 2: an entrant partnered with itself holds two seats of a game, each played by a connection of its own"
+                    .into(),
+            );
         }
         Ok(())
     }

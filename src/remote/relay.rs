@@ -160,7 +160,11 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
                 }
             }
             match tls::bridge(rustls::Connection::Client(conn), tcp) {
-                Ok(end) => end.into(),
+                Ok(end) => {
+                    // The answer to the token must come within the server's handshake time.
+                    let _ = end.set_read_timeout(Some(Duration::from_secs(30)));
+                    end.into()
+                }
                 Err(e) => return dropped(format!("cannot bridge TLS: {e}")),
             }
         }

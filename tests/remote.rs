@@ -625,6 +625,16 @@ fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
     ));
     let token = server.token("alice");
     let addr = server.addr();
+    // A socket that says nothing is closed by the server after the handshake time (10 s),
+    // not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
+    let mut silent = TcpStream::connect(&addr).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let mut buf = [0u8; 256];
+    let n = std::io::Read::read(&mut silent, &mut buf).expect("closed, not timed out");
+    let said = String::from_utf8_lossy(&buf[..n]).to_string();
+    assert!(n == 0 || said.contains("handshake timeout"), "{said}");
     let auth = |t: &str| format!("{{\"type\":\"auth\",\"protocol\":1,\"token\":\"{t}\"}}\n");
     let mut held = Vec::new();
     for _ in 0..2 {
@@ -639,7 +649,8 @@ fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
     let said = heard(&mut third, Duration::from_secs(30));
     assert!(said.contains("already has 2 connections"), "{said}");
     let wrong = "0".repeat(64);
-    for _ in 0..20 {
+    // The silent socket was the first failed attempt of this address; 19 more make 20.
+    for _ in 0..19 {
         let mut c = TcpStream::connect(&addr).unwrap();
         c.write_all(auth(&wrong).as_bytes()).unwrap();
         assert!(heard(&mut c, Duration::from_secs(30)).contains("unknown token"));

@@ -106,6 +106,18 @@ pub struct RemoteArgs {
     remote_connections: usize,
 }
 
+/// The standings' lines on remote entrants (`tournament` and `standings` print the same).
+pub fn remote_note(names: &[String], duplicate: bool) -> String {
+    let mut note = format!(
+        "remote entrants: {} (played from their owners' machines: an entrant's seats there can share what they see)\n",
+        names.join(", ")
+    );
+    if duplicate {
+        note.push_str("duplicate deals with remote entrants (--remote-duplicate): an entrant's connections could share a deal between the two games of a pair\n");
+    }
+    note
+}
+
 /// A running server for remote entrants.
 pub struct RemoteSetup {
     pub lobby: Arc<Lobby>,

@@ -101,12 +101,7 @@ fn with_remote(text: String, dirs: &[std::path::PathBuf], json: bool) -> String 
             Err(_) => text,
         };
     }
-    let mut text = text;
-    text.push_str(&format!("remote entrants: {}\n", names.join(", ")));
-    if duplicate {
-        text.push_str("duplicate deals with remote entrants (--remote-duplicate): an entrant's connections could share a deal between the two games of a pair\n");
-    }
-    text
+    text + &super::remote_args::remote_note(&names, duplicate)
 }
 
 /// Runs `tarneeb standings`; returns the exit code.

@@ -613,22 +613,14 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// The standings' line on remote entrants: who played remotely, and a warning when duplicate
-/// deals were allowed with them.
+/// The standings' line on remote entrants, when there are any.
 fn remote_note(entrants: &[Entrant], duplicate: bool) -> Option<String> {
-    let names: Vec<&str> = entrants
+    let names: Vec<String> = entrants
         .iter()
         .filter(|e| e.is_remote())
-        .map(|e| e.name.as_str())
+        .map(|e| e.name.clone())
         .collect();
-    if names.is_empty() {
-        return None;
-    }
-    let mut note = format!("remote entrants: {}\n", names.join(", "));
-    if duplicate {
-        note.push_str("duplicate deals with remote entrants (--remote-duplicate): an entrant's connections could share a deal between the two games of a pair\n");
-    }
-    Some(note)
+    (!names.is_empty()).then(|| super::remote_args::remote_note(&names, duplicate))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tarneeb_referee::bot::split_command;
+use tarneeb_referee::bot::{check_can_start, split_command};
 use tarneeb_referee::remote::relay::{self, RelayConfig, RelayEnd};
 use tarneeb_referee::remote::tls;
 use tarneeb_referee::serve::is_loopback;
@@ -20,8 +20,10 @@ pub struct ConnectArgs {
     /// which other users of this machine cannot read in the process list.
     #[arg(long, env = "TARNEEB_TOKEN", hide_env_values = true)]
     token: String,
-    /// Games at once: connections, each with its own bot process (the server caps them).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Seats played at once: one connection and one bot process each. An entrant partnered
+    /// with itself holds two seats of a game, so 2 plays one game at a time, 4 two games (the
+    /// server caps them with --remote-connections).
+    #[arg(long, value_name = "N", default_value_t = 2)]
     connections: usize,
     /// Connect with TLS, checking the server's certificate against the web's root
     /// certificates.
@@ -83,6 +85,8 @@ fn relay_config(a: &ConnectArgs) -> Result<RelayConfig, String> {
     } else {
         a.command.clone()
     };
+    // A bot that cannot start would only be found at the first game, after connecting.
+    check_can_start(&command).map_err(|e| e.to_string())?;
     let tls = if a.tls || a.ca.is_some() {
         let config = tls::client_config(a.ca.as_deref())?;
         let name = a.server_name.clone().unwrap_or_else(|| host.clone());

@@ -2,8 +2,11 @@
 //! with a profile of the test's own, no network (every host name resolves to nothing), and
 //! every message a page wrote to its console collected.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::text;
@@ -106,4 +109,44 @@ pub fn browse(chromium: &Path, profile: &Path, extra: &[String], url: &str) -> B
             .map(str::to_string)
             .collect(),
     }
+}
+
+/// Whether puppeteer-core is installed in tests/browser: false (the test returns) only when
+/// it is not and TARNEEB_SKIP_BROWSER=1; without it, the test fails saying how to install it.
+pub fn required_puppeteer() -> bool {
+    if super::root()
+        .join("tests/browser/node_modules/puppeteer-core")
+        .is_dir()
+    {
+        return true;
+    }
+    if std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1") {
+        eprintln!("note: puppeteer-core not installed and TARNEEB_SKIP_BROWSER=1: skipped");
+        return false;
+    }
+    panic!(
+        "this test needs puppeteer-core: run `npm ci --prefix tests/browser` (or `bash .ci/setup`), \
+         or set TARNEEB_SKIP_BROWSER=1 to skip it"
+    );
+}
+
+/// Reads a child's stderr on a thread: every `http://...` address it prints (up to the next
+/// space) goes to the receiver as soon as its line is written; the thread returns the whole
+/// stderr once the child closes it.
+pub fn addresses_on_stderr(child: &mut Child) -> (Receiver<String>, JoinHandle<String>) {
+    let (tx, rx) = mpsc::channel();
+    let err = child.stderr.take().expect("the child's stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let url = line[at..].split_whitespace().next().unwrap_or("");
+                let _ = tx.send(url.to_string());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    (rx, reader)
 }

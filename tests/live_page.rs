@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::browser::{addresses_on_stderr, required_browser, required_puppeteer};
+use common::browser::{addresses_on_stderr, assert_deck, required_browser, required_puppeteer};
 use common::{command, python_bot, root, Scratch, FAULT_BOT, RANDOM_BOT};
 
 use std::path::Path;
@@ -131,6 +131,11 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
         serde_json::json!([]),
         "the page wrote to its console"
     );
+    // The four-colour deck: off at first, on from the keyboard (the cards of a game in
+    // progress in four colours), kept over a reload.
+    assert_deck(&out["deckBefore"], false, false, "the live page");
+    assert_deck(&out["deckOn"], true, true, "the live page");
+    assert_deck(&out["deckReloaded"], true, false, "the live page, reloaded");
     let (before, after) = (&out["before"], &out["after"]);
     assert!(after["done"].as_u64() > before["done"].as_u64(), "{out}");
     assert_ne!(

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::browser::{addresses_on_stderr, required_browser, required_puppeteer};
+use common::browser::{addresses_on_stderr, assert_deck, required_browser, required_puppeteer};
 use common::{command, python_bot, root, wait_with_limit, Scratch, RANDOM_BOT};
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -137,6 +137,20 @@ fn play_in_browser(preset: &str, scores: Option<&str>, chromium: &Path) -> (usiz
         .collect();
     assert!(!clicks.is_empty(), "{preset}: no move was clicked");
     assert_eq!(clicks, mine, "{preset}: the clicks are seat 0's moves");
+    // The four-colour deck: off at first, turned on from the keyboard, kept over a reload.
+    assert_deck(
+        &out["deckBefore"],
+        false,
+        true,
+        &format!("{preset}: seat page"),
+    );
+    assert_deck(&out["deckOn"], true, true, &format!("{preset}: seat page"));
+    assert_deck(
+        &out["deckReloaded"],
+        true,
+        true,
+        &format!("{preset}: reloaded"),
+    );
     let keyed = out["keyed"].as_u64().unwrap() as usize;
     eprintln!(
         "{preset}: {} moves ({keyed} from the keyboard); screenshots {}-390.png and -1280.png",

@@ -39,7 +39,8 @@ pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> Stri
     let meta_json = script_json(&meta.to_string());
     TEMPLATE
         .replace("{{SEED}}", &game.header.seed.to_string())
-        .replace("{{STYLE}}", STYLE)
+        .replace("{{STYLE}}", &format!("{STYLE}{}", super::deck::STYLE))
+        .replace("{{DECK}}", super::deck::TOGGLE)
         .replace("{{SCRIPT}}", SCRIPT)
         .replace("{{META_JSON}}", &meta_json)
         .replace("{{GAME_JSON}}", &game_json)
@@ -66,6 +67,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
 <header>
   <h1>Tarneeb replay <span id="game-title"></span></h1>
   <div id="game-info"></div>
+  {{DECK}}
 </header>
 <nav id="controls">
   <label>Hand <select id="hand-select"></select></label>
@@ -224,7 +226,7 @@ const SCRIPT: &str = r##"
   function cardEl(card, trump) {
     const c = String(card).toUpperCase();
     const rank = c.slice(0, -1), suit = c.slice(-1);
-    const e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""),
+    const e = el("span", "card s-" + suit + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""),
       (rank === "T" ? "10" : rank) + (SUITS[suit] || suit));
     e.setAttribute("data-card", c);
     e.title = c;
@@ -472,7 +474,7 @@ const SCRIPT: &str = r##"
   ["next", "prev", "first", "last"].forEach((id) => $(id).addEventListener("click", actions[id]));
   $("hand-select").addEventListener("change", (e) => go(handStart[Number(e.target.value)] || 0));
   document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.tagName === "SELECT") return;
+    if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
     const a = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last", PageDown: "nextHand", PageUp: "prevHand", " ": "toggle" }[e.key];
     if (!a || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();

@@ -226,7 +226,9 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             rq,
             200,
             "text/html; charset=utf-8",
-            super::seat_page::PAGE.replace("{{STYLE}}", crate::site::pages::STYLE),
+            super::seat_page::PAGE
+                .replace("{{STYLE}}", &crate::site::pages::style())
+                .replace("{{DECK}}", crate::replay::deck::TOGGLE),
         ),
         (Method::Get, "/state") => {
             // Long poll: answers at once when the page is behind, else when something changes

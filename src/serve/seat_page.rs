@@ -25,7 +25,7 @@ button:disabled { opacity: 0.55; }
 </style>
 </head>
 <body>
-<header><h1>Tarneeb: <span id="who">your seat</span></h1></header>
+<header><h1>Tarneeb: <span id="who">your seat</span></h1>{{DECK}}</header>
 <main>
 <div id="status" aria-live="polite">connecting...</div>
 <div class="felt">
@@ -89,7 +89,7 @@ button:disabled { opacity: 0.55; }
     const cards = v.hand.slice().sort((a, b) => (ORDER[a.slice(-1)] - ORDER[b.slice(-1)]) || (RANKS.indexOf(b.slice(0, -1)) - RANKS.indexOf(a.slice(0, -1))));
     for (const c of cards) {
       const s = c.slice(-1);
-      const b = el("button", "card" + (s === "H" || s === "D" ? " red" : ""), pretty(c));
+      const b = el("button", "card s-" + s + (s === "H" || s === "D" ? " red" : ""), pretty(c));
       b.dataset.move = c;
       const ok = rq.decision === "play" && legal.has(c);
       b.disabled = !ok;

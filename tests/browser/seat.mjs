@@ -9,6 +9,7 @@
 // whether a request without the token was refused.
 import fs from "node:fs";
 import puppeteer from "puppeteer-core";
+import { deck, pressToggle } from "./deck-lib.mjs";
 
 const [url, outFile, chromium, shots] = process.argv.slice(2);
 const out = { clicks: [], keyed: 0, console: [], errors: [] };
@@ -53,6 +54,16 @@ try {
       await page.screenshot({ path: `${shots}-${shot === 0 ? 390 : 1280}.png` });
       shot++;
       await page.setViewport({ width: 1280, height: 900 });
+    }
+    // The four-colour deck, turned on from the keyboard at the first move, is still on
+    // after a reload (the rest of the game is played with it).
+    if (turn === 0) {
+      out.deckBefore = await deck(page);
+      await pressToggle(page);
+      out.deckOn = await deck(page);
+      await page.reload({ waitUntil: "load" });
+      await page.waitForFunction(ready, { timeout: 120000, polling: 50 }, last);
+      out.deckReloaded = await deck(page);
     }
     // One move in three is clicked; the others are made from the keyboard as a person
     // would: Space on the move that has the focus when the turn comes, or Tab (from the top

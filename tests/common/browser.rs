@@ -9,6 +9,8 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 use super::text;
 
 /// Chromium (or Chrome) from PATH or its usual place.
@@ -149,4 +151,36 @@ pub fn addresses_on_stderr(child: &mut Child) -> (Receiver<String>, JoinHandle<S
         all
     });
     (rx, reader)
+}
+
+/// The four-colour deck's colours (src/replay/deck.rs) as the browser computes them: spades
+/// black, hearts red, diamonds blue, clubs green (issue 26: "an optional four-colour deck").
+pub const FOUR_COLOURS: [(&str, &str); 4] = [
+    ("S", "rgb(17, 17, 17)"),
+    ("H", "rgb(200, 16, 46)"),
+    ("D", "rgb(31, 95, 209)"),
+    ("C", "rgb(23, 128, 61)"),
+];
+
+/// Checks one reading of tests/browser/deck-lib.mjs's `deck()`: the toggle is on the page and
+/// `on` (checked, and the page coloured so); the cards shown (when `cards`, at least one)
+/// are in the four colours when on, and when off in two (no blue diamond or green club).
+pub fn assert_deck(d: &Value, on: bool, cards: bool, what: &str) {
+    assert_eq!(d["toggle"], true, "{what}: no four-colour toggle: {d}");
+    assert_eq!(d["checked"], on, "{what}: the toggle: {d}");
+    assert_eq!(d["on"], on, "{what}: the page's deck: {d}");
+    let colours = d["colours"].as_object().cloned().unwrap_or_default();
+    if cards {
+        assert!(!colours.is_empty(), "{what}: no card to look at: {d}");
+    }
+    for (suit, four) in FOUR_COLOURS {
+        let Some(shown) = colours.get(suit) else {
+            continue;
+        };
+        if on {
+            assert_eq!(shown, four, "{what}: the colour of {suit}: {d}");
+        } else if suit == "D" || suit == "C" {
+            assert_ne!(shown, four, "{what}: {suit} in four colours while off: {d}");
+        }
+    }
 }

@@ -187,9 +187,10 @@ fn a_person_plays_a_whole_game_of_every_preset_in_the_browser() {
 /// Plays one request of a `tarneeb web-seat` process the way its page does: a long poll of
 /// `/state` is pending when the move is posted. The move must be taken at once and the poll
 /// answered with it, not held until the poll's 20 s run out (the server once answered one
-/// request at a time, so every move waited behind the page's own poll: 20 s a move, past
-/// 400's ten-second rule and, under load, past the move limit, when the seat faulted and the
-/// page stalled: the Egyptian stall of issue 26).
+/// request at a time, so every move waited behind the page's own poll: 20 s a move with the
+/// page showing nothing to play, past 400's ten-second rule and any move limit under 20 s;
+/// an Egyptian game, longer than the classic one the test played, then ran past the test's
+/// bound: the Egyptian "stall" of issue 26).
 #[test]
 fn a_move_posted_during_a_long_poll_is_taken_at_once() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -154,8 +154,8 @@ const MAX_POLLS: usize = 8;
 /// Hands a request to [`handle`]: a long poll of `/state` (it may wait 20 s for a change) on
 /// a thread of its own, so a move posted meanwhile is taken at once, and everything else
 /// here. One thread for all would hold the page's move behind its own pending poll until
-/// that poll timed out: 20 s a move, past 400's ten-second rule and, under load, the move
-/// limit (the seat then faults and the page stalls).
+/// that poll timed out: 20 s a move with the page showing nothing to play meanwhile, past
+/// 400's ten-second rule and any `--move-timeout` under 20 s.
 fn dispatch(shared: &Arc<Shared>, rq: Request) {
     let url = rq.url();
     let path = url.split('?').next().unwrap_or("/");

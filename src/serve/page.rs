@@ -96,7 +96,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
     for (const r of st.recent) {
       const li = el("li");
       const a = el("a", "", "game " + r.game);
-      a.href = "games/" + String(r.game).padStart(6, "0") + ".html";
+      a.href = r.page;
       li.append(a);
       const who = r.seats[0] + " & " + r.seats[2] + " against " + r.seats[1] + " & " + r.seats[3];
       const res = r.winner === null ? "draw" : (r.winner === 0 ? r.seats[0] + " & " + r.seats[2] : r.seats[1] + " & " + r.seats[3]) + " won";

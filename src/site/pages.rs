@@ -329,7 +329,9 @@ mod tests {
             entrant(&s, 0, &rows, &links),
             games(&rows, &links),
         ] {
-            assert!(!page.contains("<script>"), "{page}");
+            // (The page's one script is the four-colour deck's toggle.)
+            assert!(!page.contains(evil), "{page}");
+            assert!(!page.contains("<script>alert"), "{page}");
             assert!(page.contains("&lt;script&gt;"), "{page}");
             assert!(!page.contains("b\"q"), "{page}");
         }

@@ -7,32 +7,14 @@
 
 mod common;
 
-use common::browser::required_browser;
+use common::browser::{addresses_on_stderr, assert_deck, required_browser, required_puppeteer};
 use common::{command, python_bot, root, Scratch, FAULT_BOT, RANDOM_BOT};
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
-
-/// The node_modules of tests/browser, or why the test cannot run.
-fn puppeteer() -> Option<()> {
-    let modules = root().join("tests/browser/node_modules/puppeteer-core");
-    if modules.is_dir() {
-        return Some(());
-    }
-    if std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1") {
-        eprintln!("note: puppeteer-core not installed and TARNEEB_SKIP_BROWSER=1: skipped");
-        return None;
-    }
-    panic!(
-        "this test needs puppeteer-core: run `npm ci --prefix tests/browser` (or `bash .ci/setup`), \
-         or set TARNEEB_SKIP_BROWSER=1 to skip it"
-    );
-}
 
 /// Every card-like token (`10S`, `QH`, ...) of `text`.
 fn cards_in(text: &str) -> Vec<String> {
@@ -92,7 +74,7 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
     let Some(chromium) = required_browser() else {
         return;
     };
-    if puppeteer().is_none() {
+    if !required_puppeteer() {
         return;
     }
     let s = Scratch::new("live");
@@ -120,24 +102,7 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let (tx, rx) = mpsc::channel();
-    let err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        for line in BufReader::new(err).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("serving http://") {
-                let url = line[at + "serving ".len()..]
-                    .split(' ')
-                    .next()
-                    .unwrap()
-                    .to_string();
-                let _ = tx.send(url);
-            }
-            all.push_str(&line);
-            all.push('\n');
-        }
-        all
-    });
+    let (rx, reader) = addresses_on_stderr(&mut child);
     let url = rx
         .recv_timeout(Duration::from_secs(120))
         .expect("the tournament says where it serves");
@@ -166,6 +131,11 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
         serde_json::json!([]),
         "the page wrote to its console"
     );
+    // The four-colour deck: off at first, on from the keyboard (the cards of a game in
+    // progress in four colours), kept over a reload.
+    assert_deck(&out["deckBefore"], false, false, "the live page");
+    assert_deck(&out["deckOn"], true, true, "the live page");
+    assert_deck(&out["deckReloaded"], true, false, "the live page, reloaded");
     let (before, after) = (&out["before"], &out["after"]);
     assert!(after["done"].as_u64() > before["done"].as_u64(), "{out}");
     assert_ne!(

@@ -7,11 +7,14 @@
 
 mod common;
 
-use common::browser::{browse, required_browser};
-use common::{python_bot, stderr, tarneeb, Scratch, FAULT_BOT, RANDOM_BOT};
+use common::browser::{assert_deck, browse, required_browser, required_puppeteer};
+use common::{python_bot, root, stderr, tarneeb, text, Scratch, FAULT_BOT, RANDOM_BOT};
 
 use std::fs;
 use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
 
 const HEURISTIC_BOT: &str = "sample-bots/python/heuristic_bot.py";
 
@@ -183,6 +186,35 @@ fn standings_html_writes_a_site_that_opens_from_disk() {
         assert!(shot.is_file(), "no screenshot {}", shot.display());
         eprintln!("screenshot: {}", shot.display());
     }
+    // The four-colour deck (issue 26): one setting for the whole site. Turned on from the
+    // keyboard on the index, a game's replay page opens with it on and keeps it over a
+    // reload; its own toggle turns it off again.
+    if !required_puppeteer() {
+        return;
+    }
+    let out_file = s.path("deck.json");
+    let driver = Command::new("node")
+        .arg(root().join("tests/browser/deck.mjs"))
+        .arg(&out_file)
+        .arg(&chromium)
+        .arg(url(&pages[0]))
+        .arg(url(&game_pages[0]))
+        .current_dir(root().join("tests/browser"))
+        .output()
+        .expect("node runs");
+    assert!(
+        driver.status.success(),
+        "deck.mjs: {}",
+        text(&driver.stderr)
+    );
+    let out: Value = serde_json::from_str(&fs::read_to_string(&out_file).unwrap()).unwrap();
+    assert_eq!(out["errors"], serde_json::json!([]), "{out}");
+    assert_eq!(out["console"], serde_json::json!([]), "{out}");
+    assert_deck(&out["indexBefore"], false, false, "the index");
+    assert_deck(&out["indexAfter"], true, false, "the index");
+    assert_deck(&out["gameOpened"], true, true, "a game's page");
+    assert_deck(&out["gameReloaded"], true, true, "a game's page, reloaded");
+    assert_deck(&out["gameOff"], false, true, "a game's page, turned off");
 }
 
 #[test]

@@ -40,7 +40,8 @@ pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> Stri
     let meta_json = script_json(&meta.to_string());
     TEMPLATE
         .replace("{{SEED}}", &game.header.seed.to_string())
-        .replace("{{STYLE}}", STYLE)
+        .replace("{{STYLE}}", &format!("{STYLE}{}", super::deck::STYLE))
+        .replace("{{DECK}}", super::deck::TOGGLE)
         .replace("{{SCRIPT}}", SCRIPT)
         .replace("{{META_JSON}}", &meta_json)
         .replace("{{GAME_JSON}}", &game_json)
@@ -48,9 +49,13 @@ pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> Stri
 }
 
 /// JSON text made safe inside a `<script>` element: no `</` (which could close it) and no
-/// `<!--` (which could open an HTML comment there). Both stay valid JSON.
+/// `<!--` (which could open an HTML comment there); and no `{{`, which only a string can hold
+/// in JSON, so a bot named `{{ANALYSIS_JSON}}` cannot have a later placeholder filled inside
+/// its name. All stay valid JSON with the same value.
 fn script_json(json: &str) -> String {
-    json.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+    json.replace("</", "<\\/")
+        .replace("<!--", "\\u003c!--")
+        .replace("{{", "{\\u007b")
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>
@@ -67,6 +72,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
 <header>
   <h1>Tarneeb replay <span id="game-title"></span></h1>
   <div id="game-info"></div>
+  {{DECK}}
 </header>
 <nav id="controls">
   <label>Hand <select id="hand-select"></select></label>
@@ -262,7 +268,7 @@ const SCRIPT: &str = r##"
   function cardEl(card, trump) {
     const c = String(card).toUpperCase();
     const suit = c.slice(-1);
-    const e = el("span", "card" + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""), cardText(c));
+    const e = el("span", "card s-" + suit + (suit === "H" || suit === "D" ? " red" : "") + (suit === trump ? " trump" : ""), cardText(c));
     e.setAttribute("data-card", c);
     e.title = cardText(c) + (suit === trump ? " (trump)" : "");
     return e;
@@ -603,7 +609,7 @@ const SCRIPT: &str = r##"
   ["next", "prev", "first", "last"].forEach((id) => $(id).addEventListener("click", actions[id]));
   $("hand-select").addEventListener("change", (e) => go(handStart[Number(e.target.value)] || 0));
   document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.tagName === "SELECT") return;
+    if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
     const a = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last", PageDown: "nextHand", PageUp: "prevHand", " ": "toggle" }[e.key];
     if (!a || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
@@ -687,5 +693,14 @@ mod tests {
         assert!(!s.contains("<!--"));
         let back: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(back["name"], "</script><!--x");
+    }
+
+    /// A bot names itself: a name holding a later placeholder must stay a name.
+    #[test]
+    fn script_json_leaves_no_placeholder_to_fill() {
+        let s = script_json(r#"{"name":"{{ANALYSIS_JSON}} {{{x}}}"}"#);
+        assert!(!s.contains("{{"), "{s}");
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["name"], "{{ANALYSIS_JSON}} {{{x}}}");
     }
 }

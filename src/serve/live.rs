@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::public::public_view;
 use crate::site::pages;
 use crate::standings::row::GameRow;
-use crate::standings::table::standings;
+use crate::standings::table::{standings, Standings};
 use crate::standings::verdict::SprtTracker;
 use crate::tournament::directory::{TournamentDir, RESULTS_FILE};
 
@@ -35,6 +35,11 @@ pub struct Live {
     /// When each of the last rows arrived, for the rate.
     arrivals: VecDeque<Instant>,
     state: Value,
+    /// The standings of `rows` and the pages' names, computed when a game finishes (not for
+    /// every look at the directory or every page asked for).
+    standings: Standings,
+    entrant_files: Vec<String>,
+    game_pages: Vec<Result<String, String>>,
 }
 
 impl Live {
@@ -52,6 +57,9 @@ impl Live {
             sprt: d.sprt_tracker()?,
             arrivals: VecDeque::new(),
             state: Value::Null,
+            standings: standings(&[]),
+            entrant_files: Vec::new(),
+            game_pages: Vec::new(),
         };
         live.refresh(false);
         Ok(live)
@@ -73,6 +81,19 @@ impl Live {
         &self.dir
     }
 
+    /// The standings of the games finished so far.
+    pub fn standings(&self) -> &Standings {
+        &self.standings
+    }
+
+    /// The entrants' and the games' page names, as the pages link them.
+    pub fn links(&self) -> pages::Links<'_> {
+        pages::Links {
+            entrant_files: &self.entrant_files,
+            game_pages: &self.game_pages,
+        }
+    }
+
     /// The state as the page gets it.
     pub fn state(&self) -> &Value {
         &self.state
@@ -88,6 +109,15 @@ impl Live {
             let changed = self.state["live"] != live;
             self.state["live"] = live;
             return changed;
+        }
+        if added > 0 || self.state.is_null() {
+            self.standings = standings(&self.rows);
+            self.entrant_files = crate::site::entrant_files(&self.standings);
+            self.game_pages = self
+                .rows
+                .iter()
+                .map(|r| Ok(crate::site::game_page(r.game)))
+                .collect();
         }
         let before = std::mem::take(&mut self.state);
         self.state = self.compute(over);
@@ -160,22 +190,6 @@ impl Live {
     }
 
     fn compute(&self, over: bool) -> Value {
-        let s = standings(&self.rows);
-        let files: Vec<String> = s
-            .entrants
-            .iter()
-            .enumerate()
-            .map(|(k, e)| crate::site::entrant_file(k, &e.name))
-            .collect();
-        let pages_of: Vec<Result<String, String>> = self
-            .rows
-            .iter()
-            .map(|r| Ok(format!("{:06}.html", r.game)))
-            .collect();
-        let links = pages::Links {
-            entrant_files: &files,
-            game_pages: &pages_of,
-        };
         let done = self.rows.len() as u64;
         let rate = self.rate();
         let eta = match (self.total, rate) {
@@ -190,6 +204,7 @@ impl Live {
             .map(|r| {
                 json!({
                     "game": r.game,
+                    "page": format!("games/{}", crate::site::game_page(r.game)),
                     "seats": r.seats,
                     "winner": r.winner,
                     "team_scores": r.team_scores,
@@ -205,10 +220,58 @@ impl Live {
             "rate": rate.map(|r| (r * 100.0).round() / 100.0),
             "eta_s": eta,
             "over": over || self.total.is_some_and(|t| done >= t),
-            "standings_html": pages::standings_section(&s, &links, ""),
+            "standings_html": pages::standings_section(&self.standings, &self.links(), ""),
             "sprt": self.sprt.as_ref().map(|t| json!({"text": t.describe(), "state": t.to_json()})),
             "live": self.in_progress(),
             "recent": recent,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row_line(game: u64, seats: [&str; 4]) -> String {
+        let mut row = GameRow::sample(game, None, game, seats, Some(0));
+        row.record = format!("games/{game:06}.jsonl");
+        format!("{}\n", serde_json::to_string(&row).unwrap())
+    }
+
+    /// The cached standings and page names follow the games as they finish (issue 26: computed
+    /// once per finished game, not per request), and the page's links are the site's names.
+    #[test]
+    fn standings_and_links_follow_finished_games() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-live-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tournament.json"), "{}").unwrap();
+        let results = dir.join(RESULTS_FILE);
+        std::fs::write(&results, row_line(0, ["a", "b", "a", "b"])).unwrap();
+        let mut live = Live::open(&dir, None).unwrap();
+        assert_eq!(live.standings().entrants.len(), 2);
+        assert_eq!(live.links().game_pages, &[Ok("000000.html".to_string())]);
+        assert!(!live.refresh(false), "nothing new, nothing changed");
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&results)
+            .unwrap();
+        std::io::Write::write_all(&mut f, row_line(1, ["c", "a", "c", "a"]).as_bytes()).unwrap();
+        assert!(live.refresh(false));
+        let names: Vec<&str> = live
+            .standings()
+            .entrants
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert_eq!(
+            live.links().entrant_files,
+            crate::site::entrant_files(live.standings())
+        );
+        assert_eq!(live.links().game_pages.len(), 2);
+        assert_eq!(live.state()["recent"][0]["page"], "games/000001.html");
+        assert_eq!(live.state()["done"], 2);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -24,8 +24,7 @@ use tiny_http::{Header, Request, Response, Server};
 
 use crate::record::verify::replay_file;
 use crate::replay::html;
-use crate::site::{entrant_file, pages};
-use crate::standings::table::standings;
+use crate::site::pages;
 use live::Live;
 
 /// How often the directory is looked at.
@@ -200,29 +199,19 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         }
         "/games.html" => {
             let live = shared.live.lock().expect("live");
-            let (files, game_pages) = links_of(&live);
-            let links = pages::Links {
-                entrant_files: &files,
-                game_pages: &game_pages,
-            };
-            let body = pages::games(live.rows(), &links);
+            let body = pages::games(live.rows(), &live.links());
             drop(live);
             respond(rq, 200, HTML, body);
         }
         p if p.starts_with("/entrants/") => {
             let live = shared.live.lock().expect("live");
-            let s = standings(live.rows());
-            let (files, game_pages) = links_of(&live);
+            let links = live.links();
             let file = &p["/entrants/".len()..];
-            let Some(k) = files.iter().position(|f| f == file) else {
+            let Some(k) = links.entrant_files.iter().position(|f| f == file) else {
                 drop(live);
                 return not_found(rq, "no such entrant");
             };
-            let links = pages::Links {
-                entrant_files: &files,
-                game_pages: &game_pages,
-            };
-            let body = pages::entrant(&s, k, live.rows(), &links);
+            let body = pages::entrant(live.standings(), k, live.rows(), &links);
             drop(live);
             respond(rq, 200, HTML, body);
         }
@@ -250,23 +239,6 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         }
         _ => not_found(rq, "not found"),
     }
-}
-
-/// Entrant page names and game page names as the served pages link them.
-fn links_of(live: &Live) -> (Vec<String>, Vec<Result<String, String>>) {
-    let s = standings(live.rows());
-    let files = s
-        .entrants
-        .iter()
-        .enumerate()
-        .map(|(k, e)| entrant_file(k, &e.name))
-        .collect();
-    let games = live
-        .rows()
-        .iter()
-        .map(|r| Ok(format!("{:06}.html", r.game)))
-        .collect();
-    (files, games)
 }
 
 /// A page's event stream: the state now, then each change; a comment every 15 s keeps idle

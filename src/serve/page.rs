@@ -6,8 +6,10 @@
 
 /// The page, titled with the tournament directory's name.
 pub fn live_page(title: &str) -> String {
-    PAGE.replace("{{TITLE}}", &crate::site::pages::esc(title))
-        .replace("{{STYLE}}", crate::site::pages::STYLE)
+    // The title (a directory's name) last, so no text in it is taken for a placeholder.
+    PAGE.replace("{{STYLE}}", &crate::site::pages::style())
+        .replace("{{DECK}}", crate::replay::deck::TOGGLE)
+        .replace("{{TITLE}}", &crate::site::pages::esc(title))
 }
 
 const PAGE: &str = r##"<!DOCTYPE html>
@@ -31,7 +33,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 </style>
 </head>
 <body>
-<header><h1>{{TITLE}}</h1><nav><a href="index.html">live</a> <a href="games.html">every game</a></nav></header>
+<header><h1>{{TITLE}}</h1><nav><a href="index.html">live</a> <a href="games.html">every game</a>{{DECK}}</nav></header>
 <main>
 <div id="progress" aria-live="polite">connecting...</div>
 <div id="status"></div>
@@ -57,7 +59,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
   };
   const card = (c) => {
     const s = String(c).slice(-1), r = String(c).slice(0, -1);
-    return el("span", "card" + (s === "H" || s === "D" ? " red" : ""), r + (SUITS[s] || s));
+    return el("span", "card s-" + s + (s === "H" || s === "D" ? " red" : ""), r + (SUITS[s] || s));
   };
   const secs = (t) => t >= 3600 ? Math.floor(t / 3600) + " h " + Math.round((t % 3600) / 60) + " min"
     : t >= 60 ? Math.floor(t / 60) + " min " + Math.round(t % 60) + " s" : Math.round(t) + " s";
@@ -94,7 +96,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
     for (const r of st.recent) {
       const li = el("li");
       const a = el("a", "", "game " + r.game);
-      a.href = "games/" + String(r.game).padStart(6, "0") + ".html";
+      a.href = r.page;
       li.append(a);
       const who = r.seats[0] + " & " + r.seats[2] + " against " + r.seats[1] + " & " + r.seats[3];
       const res = r.winner === null ? "draw" : (r.winner === 0 ? r.seats[0] + " & " + r.seats[2] : r.seats[1] + " & " + r.seats[3]) + " won";

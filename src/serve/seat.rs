@@ -7,6 +7,7 @@
 
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -47,6 +48,8 @@ struct Shared {
     moves: SyncSender<Chosen>,
     /// The newest version a page has been sent.
     served: std::sync::atomic::AtomicU64,
+    /// Long polls being answered now (see [`dispatch`]).
+    polls: AtomicUsize,
 }
 
 /// Plays one seat for the person at the page: reads the referee on stdin, answers on stdout.
@@ -60,6 +63,7 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
         token,
         moves: tx,
         served: std::sync::atomic::AtomicU64::new(0),
+        polls: AtomicUsize::new(0),
     });
     let server = Arc::new(server);
     {
@@ -67,7 +71,7 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
         let server = Arc::clone(&server);
         std::thread::spawn(move || loop {
             match server.recv() {
-                Ok(rq) => handle(&shared, rq),
+                Ok(rq) => dispatch(&shared, rq),
                 Err(_) => return,
             }
         });
@@ -144,6 +148,36 @@ fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     shared.changed.notify_all();
 }
 
+/// Long polls answered at once; more get 503 (a page holds one, a reload a second).
+const MAX_POLLS: usize = 8;
+
+/// Hands a request to [`handle`]: a long poll of `/state` (it may wait 20 s for a change) on
+/// a thread of its own, so a move posted meanwhile is taken at once, and everything else
+/// here. One thread for all would hold the page's move behind its own pending poll until
+/// that poll timed out: 20 s a move with the page showing nothing to play meanwhile, past
+/// 400's ten-second rule and any `--move-timeout` under 20 s.
+fn dispatch(shared: &Arc<Shared>, rq: Request) {
+    let url = rq.url();
+    let path = url.split('?').next().unwrap_or("/");
+    if !(*rq.method() == Method::Get && path == "/state" && has_token(url, &shared.token)) {
+        return handle(shared, rq);
+    }
+    if shared.polls.fetch_add(1, Ordering::SeqCst) >= MAX_POLLS {
+        shared.polls.fetch_sub(1, Ordering::SeqCst);
+        return respond(
+            rq,
+            503,
+            "text/plain",
+            "too many pages are open on this seat: close the others\n".into(),
+        );
+    }
+    let shared = Arc::clone(shared);
+    std::thread::spawn(move || {
+        handle(&shared, rq);
+        shared.polls.fetch_sub(1, Ordering::SeqCst);
+    });
+}
+
 fn respond(rq: Request, status: u16, kind: &str, body: String) {
     let header = |n: &str, v: &str| Header::from_bytes(n.as_bytes(), v.as_bytes()).expect("header");
     let _ = rq.respond(
@@ -192,7 +226,9 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             rq,
             200,
             "text/html; charset=utf-8",
-            super::seat_page::PAGE.replace("{{STYLE}}", crate::site::pages::STYLE),
+            super::seat_page::PAGE
+                .replace("{{STYLE}}", &crate::site::pages::style())
+                .replace("{{DECK}}", crate::replay::deck::TOGGLE),
         ),
         (Method::Get, "/state") => {
             // Long poll: answers at once when the page is behind, else when something changes

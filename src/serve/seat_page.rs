@@ -25,7 +25,7 @@ button:disabled { opacity: 0.55; }
 </style>
 </head>
 <body>
-<header><h1>Tarneeb: <span id="who">your seat</span></h1></header>
+<header><h1>Tarneeb: <span id="who">your seat</span></h1>{{DECK}}</header>
 <main>
 <div id="status" aria-live="polite">connecting...</div>
 <div class="felt">
@@ -48,6 +48,8 @@ button:disabled { opacity: 0.55; }
   const ORDER = { S: 0, H: 1, C: 2, D: 3 };
   const RANKS = "23456789TJQKA";
   const pretty = (c) => { const s = c.slice(-1); return c.slice(0, -1).replace("T", "10") + (SUITS[s] || s); };
+  // A call as shown: a strain in its symbol (8H is 8♥, NT stays NT), the rest as sent.
+  const call = (m) => { const b = /^(\d*)(C|D|H|S|NT)$/.exec(m); return b ? b[1] + (SUITS[b[2]] || b[2]) : m; };
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   let version = 0, deadline = null, current = null, sentFor = null;
 
@@ -79,15 +81,15 @@ button:disabled { opacity: 0.55; }
     deadline = rq.time && rq.time.limit_ms ? Date.now() + rq.time.limit_ms : null;
     $("scores").textContent = "scores: " + v.team_scores.join(" : ") + (v.seat_scores ? " (players " + v.seat_scores.join(" ") + ")" : "") + " \u00b7 hand " + v.hand_number + ", dealer " + v.dealer;
     $("contract").textContent = v.contract ? "contract: " + v.contract.bid + " by seat " + v.contract.declarer + (v.trump ? ", trump " + (SUITS[v.trump] || v.trump) : "") : "";
-    $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + a.call).join("  ") : "";
+    $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + call(a.call)).join("  ") : "";
     const trick = v.current_trick;
     $("trick").textContent = "on the table: " + (trick.cards.length ? trick.cards.map((c, i) => ((trick.leader + i) % 4) + " " + pretty(c)).join("  ") : "nothing yet");
     const prev = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
-    $("previous").textContent = prev ? "previous trick: " + JSON.stringify(prev) : "";
+    $("previous").textContent = prev ? "previous trick: " + prev.cards.map((c, i) => ((prev.leader + i) % 4) + " " + pretty(c)).join("  ") + ", won by seat " + prev.winner : "";
     const cards = v.hand.slice().sort((a, b) => (ORDER[a.slice(-1)] - ORDER[b.slice(-1)]) || (RANKS.indexOf(b.slice(0, -1)) - RANKS.indexOf(a.slice(0, -1))));
     for (const c of cards) {
       const s = c.slice(-1);
-      const b = el("button", "card" + (s === "H" || s === "D" ? " red" : ""), pretty(c));
+      const b = el("button", "card s-" + s + (s === "H" || s === "D" ? " red" : ""), pretty(c));
       b.dataset.move = c;
       const ok = rq.decision === "play" && legal.has(c);
       b.disabled = !ok;
@@ -96,12 +98,16 @@ button:disabled { opacity: 0.55; }
     }
     if (rq.decision !== "play") {
       for (const m of legal) {
-        const b = el("button", "call legal", SUITS[m] || m);
+        const b = el("button", "call legal", call(m));
         b.dataset.move = m;
         b.onclick = () => send(rq.id, m);
         calls.append(b);
       }
     }
+    // Your turn: the first legal move has the focus, so Enter or Space plays it and Tab
+    // walks the others (a disabled card is skipped).
+    const first = document.querySelector("button.legal:not(:disabled)");
+    if (first) first.focus({ preventScroll: true });
   }
   setInterval(() => {
     const c = $("clock");
@@ -113,6 +119,8 @@ button:disabled { opacity: 0.55; }
         const r = await fetch("state?since=" + version + "&token=" + encodeURIComponent(token));
         if (!r.ok) { $("status").textContent = await r.text(); return; }
         const st = await r.json();
+        // A poll that ran out brings nothing new: the page stays as it is (and keeps focus).
+        if (st.version === version) continue;
         version = st.version;
         draw(st);
         // The game is over: the seat stops serving, so the page stops asking.
@@ -120,6 +128,7 @@ button:disabled { opacity: 0.55; }
       } catch (e) {
         if (current && current.over) return;
         $("status").textContent = "the seat is gone: the game has ended";
+        $("status").dataset.gone = "1";
         return;
       }
     }

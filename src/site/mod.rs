@@ -49,6 +49,21 @@ pub fn entrant_file(k: usize, name: &str) -> String {
     format!("{}-{slug}.html", k + 1)
 }
 
+/// Every entrant's page name under `entrants/`, in the standings' order: the one place the
+/// site, the live server and its pages get them from.
+pub fn entrant_files(s: &Standings) -> Vec<String> {
+    s.entrants
+        .iter()
+        .enumerate()
+        .map(|(k, e)| entrant_file(k, &e.name))
+        .collect()
+}
+
+/// A game's page name under `games/` (the site, the live server and the live page's links).
+pub fn game_page(game: u64) -> String {
+    format!("{game:06}.html")
+}
+
 /// The game's record: in the first directory that holds it (shards of one tournament number
 /// their games alike, and each game's record is in the shard that played it).
 fn record_of(dirs: &[PathBuf], row: &GameRow) -> Option<PathBuf> {
@@ -83,7 +98,7 @@ pub fn write_site(out: &Path, input: &SiteInput) -> Result<Written, String> {
             )),
             Some(path) => match replay_file(&path) {
                 Ok(game) => {
-                    let name = format!("{:06}.html", row.game);
+                    let name = game_page(row.game);
                     write(&out.join("games").join(&name), &html::render(&game))?;
                     Ok(name)
                 }
@@ -95,12 +110,7 @@ pub fn write_site(out: &Path, input: &SiteInput) -> Result<Written, String> {
         }
         game_pages.push(page);
     }
-    let entrant_files: Vec<String> = s
-        .entrants
-        .iter()
-        .enumerate()
-        .map(|(k, e)| entrant_file(k, &e.name))
-        .collect();
+    let entrant_files = entrant_files(s);
     let links = pages::Links {
         entrant_files: &entrant_files,
         game_pages: &game_pages,
@@ -133,5 +143,11 @@ mod tests {
         assert_eq!(entrant_file(0, "pimc v2/fast"), "1-pimc_v2_fast.html");
         assert_ne!(entrant_file(0, "a b"), entrant_file(1, "a_b"));
         assert_eq!(entrant_file(2, "../../etc"), "3-______etc.html");
+    }
+
+    #[test]
+    fn game_pages_are_numbered_with_six_digits() {
+        assert_eq!(game_page(7), "000007.html");
+        assert_eq!(game_page(1234567), "1234567.html");
     }
 }

@@ -41,11 +41,19 @@ pub fn frame(title: &str, home: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n<link rel=\"icon\" href=\"data:,\">\n\
-<style>{STYLE}</style>\n</head>\n<body>\n<header><h1>{t}</h1><nav><a href=\"{home}\">standings</a> \
-<a href=\"{home_dir}games.html\">every game</a></nav></header>\n<main>\n{body}</main>\n</body>\n</html>\n",
+<style>{style}</style>\n</head>\n<body>\n<header><h1>{t}</h1><nav><a href=\"{home}\">standings</a> \
+<a href=\"{home_dir}games.html\">every game</a>{deck}</nav></header>\n<main>\n{body}</main>\n</body>\n</html>\n",
         t = esc(title),
         home_dir = home.trim_end_matches("index.html"),
+        deck = crate::replay::deck::TOGGLE,
+        style = style(),
     )
+}
+
+/// The site's style sheet with the four-colour deck's (the live page and the web seat use it
+/// too).
+pub fn style() -> String {
+    format!("{STYLE}{}", crate::replay::deck::STYLE)
 }
 
 pub const STYLE: &str = "
@@ -66,7 +74,7 @@ td.name, th.name { text-align: left; }
 tr.won td.result { color: #1d5532; font-weight: bold; }
 tr.lost td.result { color: #9b1c1c; }
 a { color: #1d5532; }
-a:focus, button:focus { outline: 3px solid #d49b00; outline-offset: 1px; }
+a:focus, button:focus, input:focus { outline: 3px solid #d49b00; outline-offset: 1px; }
 ";
 
 /// A column of links: the column, and the link of the row with each index (None: plain text).
@@ -321,7 +329,9 @@ mod tests {
             entrant(&s, 0, &rows, &links),
             games(&rows, &links),
         ] {
-            assert!(!page.contains("<script>"), "{page}");
+            // (The page's one script is the four-colour deck's toggle.)
+            assert!(!page.contains(evil), "{page}");
+            assert!(!page.contains("<script>alert"), "{page}");
             assert!(page.contains("&lt;script&gt;"), "{page}");
             assert!(!page.contains("b\"q"), "{page}");
         }

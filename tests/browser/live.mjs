@@ -5,11 +5,12 @@
 //
 // Meanwhile it keeps every byte of the page's event stream (/events) as a spectator's browser
 // gets it, so the test can check that no hidden card was ever sent. Writes OUT_DIR/live.json:
-// the progress and standings text before and after a game finished, what the page wrote to its
+// the progress and standings text before and after a game finished, the four-colour deck, what the page wrote to its
 // console, whether an entrant's page and a finished game's replay page opened, and the events.
 import fs from "node:fs";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
+import { deck, pressToggle } from "./deck-lib.mjs";
 
 const [url, outDir, chromium] = process.argv.slice(2);
 const limit = (ms, what) => new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms));
@@ -46,6 +47,15 @@ try {
     standings: document.getElementById("standings").innerText,
   }));
   out.before = await read();
+  // The four-colour deck, turned on from the keyboard, on the cards of a game in progress,
+  // and still on after a reload.
+  out.deckBefore = await deck(page);
+  await pressToggle(page);
+  await page.waitForFunction(() => document.querySelector(".table-view .card"), { timeout: 120000, polling: 20 });
+  out.deckOn = await deck(page);
+  await page.reload({ waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("progress").dataset.done !== undefined, { timeout: 60000 });
+  out.deckReloaded = await deck(page);
   await page.waitForFunction(
     (d) => Number(document.getElementById("progress").dataset.done) > d,
     { timeout: 240000 },

@@ -2,9 +2,14 @@
 //! with a profile of the test's own, no network (every host name resolves to nothing), and
 //! every message a page wrote to its console collected.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 use super::text;
 
@@ -105,5 +110,77 @@ pub fn browse(chromium: &Path, profile: &Path, extra: &[String], url: &str) -> B
             .filter(|l| l.contains(":CONSOLE"))
             .map(str::to_string)
             .collect(),
+    }
+}
+
+/// Whether puppeteer-core is installed in tests/browser: false (the test returns) only when
+/// it is not and TARNEEB_SKIP_BROWSER=1; without it, the test fails saying how to install it.
+pub fn required_puppeteer() -> bool {
+    if super::root()
+        .join("tests/browser/node_modules/puppeteer-core")
+        .is_dir()
+    {
+        return true;
+    }
+    if std::env::var("TARNEEB_SKIP_BROWSER").as_deref() == Ok("1") {
+        eprintln!("note: puppeteer-core not installed and TARNEEB_SKIP_BROWSER=1: skipped");
+        return false;
+    }
+    panic!(
+        "this test needs puppeteer-core: run `npm ci --prefix tests/browser` (or `bash .ci/setup`), \
+         or set TARNEEB_SKIP_BROWSER=1 to skip it"
+    );
+}
+
+/// Reads a child's stderr on a thread: every `http://...` address it prints (up to the next
+/// space) goes to the receiver as soon as its line is written; the thread returns the whole
+/// stderr once the child closes it.
+pub fn addresses_on_stderr(child: &mut Child) -> (Receiver<String>, JoinHandle<String>) {
+    let (tx, rx) = mpsc::channel();
+    let err = child.stderr.take().expect("the child's stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let url = line[at..].split_whitespace().next().unwrap_or("");
+                let _ = tx.send(url.to_string());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    (rx, reader)
+}
+
+/// The four-colour deck's colours (src/replay/deck.rs) as the browser computes them: spades
+/// black, hearts red, diamonds blue, clubs green (issue 26: "an optional four-colour deck").
+pub const FOUR_COLOURS: [(&str, &str); 4] = [
+    ("S", "rgb(17, 17, 17)"),
+    ("H", "rgb(200, 16, 46)"),
+    ("D", "rgb(31, 95, 209)"),
+    ("C", "rgb(23, 128, 61)"),
+];
+
+/// Checks one reading of tests/browser/deck-lib.mjs's `deck()`: the toggle is on the page and
+/// `on` (checked, and the page coloured so); the cards shown (when `cards`, at least one)
+/// are in the four colours when on, and when off in two (no blue diamond or green club).
+pub fn assert_deck(d: &Value, on: bool, cards: bool, what: &str) {
+    assert_eq!(d["toggle"], true, "{what}: no four-colour toggle: {d}");
+    assert_eq!(d["checked"], on, "{what}: the toggle: {d}");
+    assert_eq!(d["on"], on, "{what}: the page's deck: {d}");
+    let colours = d["colours"].as_object().cloned().unwrap_or_default();
+    if cards {
+        assert!(!colours.is_empty(), "{what}: no card to look at: {d}");
+    }
+    for (suit, four) in FOUR_COLOURS {
+        let Some(shown) = colours.get(suit) else {
+            continue;
+        };
+        if on {
+            assert_eq!(shown, four, "{what}: the colour of {suit}: {d}");
+        } else if suit == "D" || suit == "C" {
+            assert_ne!(shown, four, "{what}: {suit} in four colours while off: {d}");
+        }
     }
 }

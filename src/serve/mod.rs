@@ -11,6 +11,7 @@ pub mod public;
 pub mod seat;
 pub mod seat_page;
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ use tiny_http::{Header, Request, Response, Server};
 use crate::record::verify::replay_file;
 use crate::replay::html;
 use crate::site::pages;
+use crate::tournament::directory::TournamentDir;
 use live::Live;
 
 /// How often the directory is looked at.
@@ -39,7 +41,16 @@ struct Shared {
     over: AtomicBool,
     stop: AtomicBool,
     title: String,
+    /// The run was played with `--analyze`: a finished game's page shows its double-dummy
+    /// analysis too.
+    analyze: bool,
+    /// Finished games' pages, the latest [`PAGE_CACHE`] asked for: a finished game never
+    /// changes, and its analysis costs a few hundred milliseconds of CPU.
+    pages: Mutex<VecDeque<(u64, Arc<String>)>>,
 }
+
+/// Finished games' pages kept in memory.
+const PAGE_CACHE: usize = 32;
 
 /// A running server; [`ServeHandle::finish`] pushes the final state, ends every page's stream
 /// and stops it.
@@ -98,6 +109,10 @@ pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHa
         over: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         title,
+        analyze: TournamentDir::open(dir)
+            .map(|d| d.config()["analyze"].as_bool().unwrap_or(false))
+            .unwrap_or(false),
+        pages: Mutex::new(VecDeque::new()),
     });
     let server = Arc::new(server);
     let mut threads = Vec::new();
@@ -229,8 +244,8 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
                     rq,
                     &format!("game {game} has not finished: its page appears when it ends"),
                 ),
-                Some(path) => match replay_file(&path) {
-                    Ok(g) => respond(rq, 200, HTML, html::render(&g)),
+                Some(path) => match game_page(shared, game, &path) {
+                    Ok(page) => respond(rq, 200, HTML, page.as_str().to_string()),
                     Err(e) => {
                         not_found(rq, &format!("game {game}: its record does not replay: {e}"))
                     }
@@ -239,6 +254,32 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         }
         _ => not_found(rq, "not found"),
     }
+}
+
+/// A finished game's replay page, with its analysis when the run had `--analyze` (a game DDS
+/// cannot analyse is shown without it), from the cache when it was asked for lately.
+fn game_page(shared: &Shared, game: u64, record: &Path) -> Result<Arc<String>, String> {
+    if let Some((_, page)) = shared
+        .pages
+        .lock()
+        .expect("pages")
+        .iter()
+        .find(|(g, _)| *g == game)
+    {
+        return Ok(Arc::clone(page));
+    }
+    let g = replay_file(record).map_err(|e| e.to_string())?;
+    let analysis = shared
+        .analyze
+        .then(|| crate::analysis::analyse_game(&g).ok())
+        .flatten();
+    let page = Arc::new(html::render_with(&g, analysis.as_ref()));
+    let mut pages = shared.pages.lock().expect("pages");
+    pages.push_back((game, Arc::clone(&page)));
+    if pages.len() > PAGE_CACHE {
+        pages.pop_front();
+    }
+    Ok(page)
 }
 
 /// A page's event stream: the state now, then each change; a comment every 15 s keeps idle

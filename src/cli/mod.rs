@@ -19,6 +19,7 @@ mod serve;
 mod simulate;
 mod standings;
 mod tournament;
+mod web_entrants;
 mod web_seat;
 
 use std::process::ExitCode;

@@ -86,7 +86,11 @@ impl ListenArgs {
             server.local_addr(),
             if tls.is_some() { " --ca CERT" } else { "" },
         );
-        Ok(RemoteSetup { lobby, server })
+        Ok(RemoteSetup {
+            lobby,
+            server: Some(server),
+            seats: Vec::new(),
+        })
     }
 }
 
@@ -104,6 +108,10 @@ pub struct RemoteArgs {
     /// entrant partnered with itself holds two seats of a game), at least 2.
     #[arg(long, value_name = "N", default_value_t = 8)]
     remote_connections: usize,
+    /// The address the pages of `--bot NAME=web` entrants' seats listen on (loopback by
+    /// default; each seat gets a free port, printed with its one-time token).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    web_listen: std::net::IpAddr,
 }
 
 /// The standings' lines on remote entrants (`tournament` and `standings` print the same).
@@ -121,16 +129,35 @@ pub fn remote_note(names: &[String], duplicate: bool) -> String {
 /// A running server for remote entrants.
 pub struct RemoteSetup {
     pub lobby: Arc<Lobby>,
-    server: Server,
+    /// The listener for relays; `None` when every lobby entrant is a web seat.
+    server: Option<Server>,
+    /// The web seats' threads (`--bot NAME=web`), joined at the end so each page hears that
+    /// the tournament is over.
+    pub seats: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl RemoteSetup {
+    /// A lobby with no listener (web entrants only).
+    pub fn without_listener(lobby: Arc<Lobby>) -> RemoteSetup {
+        RemoteSetup {
+            lobby,
+            server: None,
+            seats: Vec::new(),
+        }
+    }
+
     /// The tournament is over: idle connections are told so and closed, the server stops.
     pub fn finish(mut self) {
         self.lobby.close();
         // A relay tries again at most every 5 s by default (`connect --max-backoff-ms`).
         self.lobby.wait_for_stragglers(Duration::from_secs(6));
-        self.server.stop();
+        if let Some(server) = self.server.as_mut() {
+            server.stop();
+        }
+        // Each web seat ends once its page has the news (at most 3 s).
+        for seat in self.seats.drain(..) {
+            let _ = seat.join();
+        }
     }
 }
 
@@ -138,6 +165,18 @@ impl RemoteArgs {
     /// Why these flags cannot run this tournament, if they cannot: checked before anything is
     /// written.
     pub fn check(&self, entrants: &[Entrant], duplicate: bool) -> Result<(), String> {
+        let web: Vec<&str> = entrants
+            .iter()
+            .filter(|e| e.is_web())
+            .map(|e| e.name.as_str())
+            .collect();
+        if !web.is_empty() && duplicate {
+            return Err(format!(
+                "{} {} played in a browser: a person remembers the cards of one game of a duplicate pair when playing its twin; add --no-duplicate",
+                web.join(", "),
+                if web.len() == 1 { "is" } else { "are" }
+            ));
+        }
         let remote: Vec<&str> = entrants
             .iter()
             .filter(|e| e.is_remote())
@@ -183,7 +222,7 @@ impl RemoteArgs {
             .map(|(i, e)| (i, e.name.clone()))
             .collect();
         if remote.is_empty() {
-            return Ok(None);
+            return super::web_entrants::start(entrants, self.web_listen, max_line, None);
         }
         let path = dir.join(TOKENS_FILE);
         let (tokens, made) = Tokens::load_or_make(&path, &remote)?;
@@ -203,8 +242,9 @@ impl RemoteArgs {
             );
         }
         let names = entrants.iter().map(|e| e.name.clone()).collect();
-        self.net
-            .serve(names, tokens, self.remote_connections, max_line)
-            .map(Some)
+        let setup = self
+            .net
+            .serve(names, tokens, self.remote_connections, max_line)?;
+        super::web_entrants::start(entrants, self.web_listen, max_line, Some(setup))
     }
 }

@@ -28,7 +28,9 @@ pub struct TournamentArgs {
     /// An entrant: a unique name ([A-Za-z0-9_.-]) and its command line, like
     /// `--bot rnd='python3 sample-bots/python/random_bot.py'`. Give two or more.
     /// `--bot alice=remote` declares a remote entrant, played from its owner's machine
-    /// through `tarneeb connect` (see --listen).
+    /// through `tarneeb connect` (see --listen); `--bot me=web` an entrant played by people
+    /// in a browser, at addresses printed when it starts (see --web-listen; needs
+    /// --no-duplicate).
     #[arg(long = "bot", value_name = "NAME=CMD", required = true)]
     bots: Vec<String>,
     /// A TOML file describing the tournament (entrants as [[bot]] tables with name and
@@ -375,7 +377,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     // Checked before the first game, after the command itself: a mistyped path stopped a
     // tournament partway.
     a.remote.check(&entrants, !a.no_duplicate).map_err(usage)?;
-    for e in entrants.iter().filter(|e| !e.is_remote()) {
+    for e in entrants.iter().filter(|e| !e.in_lobby()) {
         check_can_start(&e.command).map_err(|err| usage(format!("--bot {}: {err}", e.name)))?;
     }
     let deals = match &a.deals_from {
@@ -457,6 +459,13 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     if a.analyze {
         config["analyze"] = json!(true);
+    }
+    if entrants.iter().any(Entrant::is_web) {
+        config["web"] = json!(entrants
+            .iter()
+            .filter(|e| e.is_web())
+            .map(|e| e.name.clone())
+            .collect::<Vec<_>>());
     }
     if entrants.iter().any(Entrant::is_remote) {
         config["remote"] = json!(entrants

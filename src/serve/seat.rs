@@ -20,6 +20,15 @@ use tiny_http::{Header, Method, Request, Response, Server};
 #[derive(Default)]
 struct Table {
     version: u64,
+    /// Games started on this seat (a tournament's web seat plays one after another).
+    game: u64,
+    /// The seat plays a series of games (a tournament): the page goes on after a game's end.
+    series: bool,
+    /// Games ended on this seat, the last one's end (kept into the next game, whose start a
+    /// page may see before it saw that end), and whether the series is over.
+    ended: u64,
+    last_end: Option<Value>,
+    closed: bool,
     seat: Option<u64>,
     request: Option<Value>,
     told: Vec<Value>,
@@ -30,6 +39,11 @@ impl Table {
     fn json(&self) -> Value {
         json!({
             "version": self.version,
+            "game": self.game,
+            "series": self.series,
+            "ended": self.ended,
+            "last_end": self.last_end,
+            "closed": self.closed,
             "seat": self.seat,
             "request": self.request,
             "told": self.told,
@@ -54,11 +68,51 @@ struct Shared {
 
 /// Plays one seat for the person at the page: reads the referee on stdin, answers on stdout.
 pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
-    let server =
-        Server::http(listen).map_err(|e| format!("web seat: cannot listen on {listen}: {e}"))?;
+    let server = bind(listen)?;
+    serve(
+        server,
+        token,
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+        false,
+    )
+}
+
+/// The seat's HTTP server on `listen` (port 0: any free one; see `server_addr`).
+pub fn bind(listen: SocketAddr) -> Result<Server, String> {
+    Server::http(listen).map_err(|e| format!("web seat: cannot listen on {listen}: {e}"))
+}
+
+/// A tournament's web seat: plays game after game through `end` (the other end is the
+/// referee's connection to this seat) on a thread of its own, until the connection closes.
+pub fn start_series(
+    server: Server,
+    token: String,
+    end: std::os::unix::net::UnixStream,
+) -> Result<std::thread::JoinHandle<()>, String> {
+    let input = end.try_clone().map_err(|e| format!("web seat: {e}"))?;
+    std::thread::Builder::new()
+        .name("web-seat".into())
+        .spawn(move || {
+            let _ = serve(server, token, std::io::BufReader::new(input), end, true);
+        })
+        .map_err(|e| format!("web seat: cannot start its thread: {e}"))
+}
+
+/// The seat: the page's server, and the protocol read from `input` and answered on `output`.
+fn serve(
+    server: Server,
+    token: String,
+    input: impl BufRead,
+    mut stdout: impl Write,
+    series: bool,
+) -> Result<(), String> {
     let (tx, rx): (SyncSender<Chosen>, Receiver<Chosen>) = mpsc::sync_channel(4);
     let shared = Arc::new(Shared {
-        table: Mutex::new(Table::default()),
+        table: Mutex::new(Table {
+            series,
+            ..Table::default()
+        }),
         changed: Condvar::new(),
         token,
         moves: tx,
@@ -76,9 +130,7 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
             }
         });
     }
-    let stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    for line in stdin.lines() {
+    for line in input.lines() {
         let line = line.map_err(|e| format!("web seat: reading the referee: {e}"))?;
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             continue;
@@ -89,10 +141,16 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
                 update(&shared, |t| {
                     *t = Table {
                         version: t.version,
+                        game: t.game + 1,
+                        series: t.series,
+                        ended: t.ended,
+                        last_end: t.last_end.take(),
                         seat: msg["seat"].as_u64(),
                         ..Table::default()
                     }
                 });
+                // A tournament's seat is greeted with `hello` at each game (it never declares
+                // `multi_game`), so it answers each one.
                 if kind == "hello" {
                     let _ = writeln!(stdout, r#"{{"type":"hello","name":"web","version":"1"}}"#);
                     let _ = stdout.flush();
@@ -118,7 +176,16 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
                     return Ok(());
                 }
             }
-            "game_end" => update(&shared, |t| t.over = Some(msg.clone())),
+            "game_end" => update(&shared, |t| {
+                t.over = Some(msg.clone());
+                t.ended += 1;
+                t.last_end = Some(msg.clone());
+            }),
+            // The tournament is over (protocol.md section 9): nothing more will come.
+            "over" if series => {
+                update(&shared, |t| t.closed = true);
+                break;
+            }
             _ => update(&shared, |t| {
                 t.told.push(msg.clone());
                 // The page shows the latest; a game's whole story is in its record.
@@ -130,8 +197,9 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
     }
     // The referee closed our input after the game: let the page fetch the end (the referee
     // gives a bot a moment to exit before it stops it).
+    // A tournament's page is given longer: the tournament's end is the news it waits for.
     let last = shared.table.lock().expect("table").version;
-    for _ in 0..40 {
+    for _ in 0..if series { 150 } else { 40 } {
         if shared.served.load(std::sync::atomic::Ordering::SeqCst) >= last {
             break;
         }

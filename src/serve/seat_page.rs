@@ -51,7 +51,7 @@ button:disabled { opacity: 0.55; }
   // A call as shown: a strain in its symbol (8H is 8♥, NT stays NT), the rest as sent.
   const call = (m) => { const b = /^(\d*)(C|D|H|S|NT)$/.exec(m); return b ? b[1] + (SUITS[b[2]] || b[2]) : m; };
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
-  let version = 0, deadline = null, current = null, sentFor = null;
+  let version = 0, deadline = null, current = null, sentFor = null, gameNo = null;
 
   function send(id, move) {
     sentFor = id;
@@ -59,15 +59,33 @@ button:disabled { opacity: 0.55; }
     fetch("move?token=" + encodeURIComponent(token), { method: "POST", body: JSON.stringify({ id, move }) })
       .then((r) => r.ok ? null : r.text().then((t) => { sentFor = null; draw(current); $("status").textContent = t; }));
   }
+  function endText(over) {
+    const w = over.winner;
+    return (w === null ? "a draw" : "seats " + (w === 0 ? "0 & 2" : "1 & 3") + " won") + " (" + over.reason + "), scores " + over.team_scores.join(" : ");
+  }
   function draw(st) {
+    // A tournament's seat plays game after game: a new one starts with nothing answered.
+    if (st.game !== gameNo) {
+      gameNo = st.game;
+      sentFor = null;
+      delete $("status").dataset.over;
+    }
     current = st;
+    document.body.dataset.game = st.game;
+    document.body.dataset.ended = st.ended;
+    if (st.closed) {
+      $("hand").replaceChildren(); $("calls").replaceChildren();
+      $("status").textContent = "the tournament is over: " + st.ended + (st.ended === 1 ? " game" : " games") + " played here" + (st.last_end ? "; the last " + endText(st.last_end) : "");
+      $("status").dataset.closed = "1";
+      deadline = null;
+      return;
+    }
     if (st.seat !== null) $("who").textContent = "you play seat " + st.seat;
     const rq = st.request, v = rq ? rq.view : null;
     const hand = $("hand"), calls = $("calls");
     hand.replaceChildren(); calls.replaceChildren();
     if (st.over) {
-      const w = st.over.winner;
-      $("status").textContent = "game over: " + (w === null ? "a draw" : "seats " + (w === 0 ? "0 & 2" : "1 & 3") + " won") + " (" + st.over.reason + "), scores " + st.over.team_scores.join(" : ");
+      $("status").textContent = "game over: " + endText(st.over) + (st.series ? "; the next game starts here when it is scheduled" : "");
       $("status").dataset.over = "1";
       deadline = null;
       return;
@@ -123,10 +141,16 @@ button:disabled { opacity: 0.55; }
         if (st.version === version) continue;
         version = st.version;
         draw(st);
-        // The game is over: the seat stops serving, so the page stops asking.
-        if (st.over) return;
+        // The game is over: a seat of one game stops serving, so the page stops asking; a
+        // tournament's seat goes on to the next game.
+        if ((st.over && !st.series) || st.closed) return;
       } catch (e) {
-        if (current && current.over) return;
+        if (current && current.over && !current.series) return;
+        if (current && current.series) {
+          $("status").textContent = "the tournament is over (or the seat was stopped)";
+          $("status").dataset.gone = "1";
+          return;
+        }
         $("status").textContent = "the seat is gone: the game has ended";
         $("status").dataset.gone = "1";
         return;

@@ -50,6 +50,20 @@ impl Entrant {
     pub fn is_remote(&self) -> bool {
         self.command.len() == 1 && self.command[0] == Self::REMOTE
     }
+
+    /// The command that declares a person's entrant (`--bot NAME=web`): its seats are played
+    /// in a browser, each at an address printed when the tournament starts.
+    pub const WEB: &'static str = "web";
+
+    pub fn is_web(&self) -> bool {
+        self.command.len() == 1 && self.command[0] == Self::WEB
+    }
+
+    /// Its seats are played by connections from the lobby (remote and web entrants), not by
+    /// processes started for the game.
+    pub fn in_lobby(&self) -> bool {
+        self.is_remote() || self.is_web()
+    }
 }
 
 /// Everything the games need beyond the schedule.
@@ -546,7 +560,7 @@ fn play_one(
         hand_dealers.push(h.dealer.index() as u8);
     };
     let remote_seats: [Option<usize>; 4] =
-        std::array::from_fn(|i| Some(spec.seats[i]).filter(|&e| cfg.entrants[e].is_remote()));
+        std::array::from_fn(|i| Some(spec.seats[i]).filter(|&e| cfg.entrants[e].in_lobby()));
     let processes = pool.game(spec.seats, keys);
     let outcome = match (&cfg.lobby, remote_seats.iter().any(Option::is_some)) {
         (Some(lobby), true) => {

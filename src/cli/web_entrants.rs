@@ -1,0 +1,78 @@
+//! `tournament --bot NAME=web`: an entrant played by people in a browser. Each of its seats is
+//! a web seat (the page of `play --bot web`) served by this process for the whole tournament,
+//! at an address printed once with its one-time token; the referee talks to it through a
+//! socket pair, as to a remote entrant's connection, so games take its seats from the lobby
+//! when they are free (a person plays one game at a time) under the same limits and faults.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use rand::RngCore;
+use tarneeb_referee::bot::{Bot, RemoteInfo};
+use tarneeb_referee::remote::lobby::Lobby;
+use tarneeb_referee::serve::seat;
+use tarneeb_referee::tournament::runner::Entrant;
+
+use super::remote_args::RemoteSetup;
+
+/// Seats of a web entrant: two, the most one game gives an entrant (partnered with itself).
+const SEATS: usize = 2;
+
+/// Adds the web entrants' seats to `setup`'s lobby (making one when there is none), printing
+/// each seat's address. `setup` unchanged when there is no web entrant.
+pub fn start(
+    entrants: &[Entrant],
+    ip: IpAddr,
+    max_line: usize,
+    setup: Option<RemoteSetup>,
+) -> Result<Option<RemoteSetup>, String> {
+    if !entrants.iter().any(Entrant::is_web) {
+        return Ok(setup);
+    }
+    let mut setup = setup.unwrap_or_else(|| {
+        RemoteSetup::without_listener(Arc::new(Lobby::new(
+            entrants.iter().map(|e| e.name.clone()).collect(),
+        )))
+    });
+    for (index, e) in entrants.iter().enumerate().filter(|(_, e)| e.is_web()) {
+        for k in 0..SEATS {
+            let server = seat::bind(SocketAddr::new(ip, 0))?;
+            let addr = server
+                .server_addr()
+                .to_ip()
+                .ok_or_else(|| "web seat: not an IP address".to_string())?;
+            let mut bytes = [0u8; 16];
+            rand::rngs::OsRng.fill_bytes(&mut bytes);
+            let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+                .map_err(|e| format!("web seat: cannot make its socket pair: {e}"))?;
+            setup
+                .seats
+                .push(seat::start_series(server, token.clone(), theirs)?);
+            let info = RemoteInfo {
+                entrant: e.name.clone(),
+                peer: format!("web seat at {addr}"),
+                allowance: std::time::Duration::ZERO,
+            };
+            let bot = Bot::connected(ours.into(), info, max_line, Box::new(()))
+                .map_err(|err| format!("web seat: {err}"))?;
+            setup.lobby.admit(index, bot);
+            let host = match addr.ip() {
+                IpAddr::V6(v6) => format!("[{v6}]"),
+                IpAddr::V4(v4) => v4.to_string(),
+            };
+            eprintln!(
+                "{} seat {}: play it in your browser: http://{host}:{}/?token={token}",
+                e.name,
+                k + 1,
+                addr.port()
+            );
+        }
+        if !ip.is_loopback() {
+            eprintln!(
+                "tarneeb: warning: {ip} is not a loopback address: keep the addresses to yourself"
+            );
+        }
+    }
+    Ok(Some(setup))
+}

@@ -472,6 +472,60 @@ fn tls_end_to_end_and_a_wrong_certificate_is_refused() {
     assert!(gstatus.success(), "{gerr}");
 }
 
+/// Issue 25 item 3 with the self-signed certificate an organiser makes with `openssl req -x509`
+/// (a CA certificate unless told otherwise): TLS clients refuse a CA certificate as a server's
+/// own even when it is the `--ca` given, so the relay must say so and how to make a usable one,
+/// rather than only rustls's `CaUsedAsEndEntity` (found walking through the issue's "Done
+/// means" by hand).
+#[test]
+fn a_ca_certificate_as_the_servers_own_is_explained() {
+    let s = Scratch::new("remote-tls-ca");
+    let mut params =
+        rcgen::CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()])
+            .unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let ca_cert = params.self_signed(&key).unwrap();
+    let cert = s.file("cert.pem", &ca_cert.pem());
+    let key = s.file("key.pem", &key.serialize_pem());
+    let out = s.path("t");
+    let random = python_bot(RANDOM, &[]);
+    let mut server = Running::start(&tournament(
+        &out,
+        &["alice=remote".to_string(), format!("rnd={random}")],
+        &[
+            "--no-duplicate",
+            "--games",
+            "1",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    ));
+    let token = server.token("alice");
+    let addr = server.addr();
+    let heuristic = words(&python_bot(HEURISTIC, &[]));
+    let heuristic: Vec<&str> = heuristic.iter().map(String::as_str).collect();
+    let r = relay(
+        &addr,
+        &token,
+        1,
+        &["--ca", cert.to_str().unwrap()],
+        &heuristic,
+    );
+    let (status, _, err) = r.finish(Duration::from_secs(120));
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("does not trust the server's TLS certificate")
+            && err.contains("basicConstraints=critical,CA:FALSE"),
+        "{err}"
+    );
+    assert!(!err.contains("the server refused"), "{err}");
+}
+
 /// The transport's messages as the code writes them are what protocol.md section 9 and the
 /// schema's `transport` say.
 #[test]

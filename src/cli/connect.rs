@@ -60,7 +60,7 @@ pub fn run(a: ConnectArgs) -> u8 {
             match relay::run(&cfg, stop) {
                 RelayEnd::Over => 0,
                 RelayEnd::Refused(reason) => {
-                    eprintln!("tarneeb connect: the server refused this relay: {reason}");
+                    eprintln!("tarneeb connect: giving up: {reason}");
                     2
                 }
                 RelayEnd::Stopped => 130,

@@ -22,7 +22,9 @@ pub struct ListenArgs {
     /// there). Port 0: any free port (printed).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7420")]
     listen: SocketAddr,
-    /// The server's TLS certificate chain (PEM), for --listen; with --tls-key.
+    /// The server's TLS certificate chain (PEM), for --listen; with --tls-key. Not a CA
+    /// certificate: a self-signed one made with `openssl req -x509` needs `-addext
+    /// basicConstraints=critical,CA:FALSE` (docs/competitions.md), or relays refuse it.
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
     /// The private key of --tls-cert (PEM).
@@ -104,8 +106,9 @@ pub struct RemoteArgs {
     /// playing its twin. The standings say when it was on.
     #[arg(long)]
     remote_duplicate: bool,
-    /// Connections one remote entrant may hold at once: one per seat it plays at once (an
-    /// entrant partnered with itself holds two seats of a game), at least 2.
+    /// Connections one remote entrant may hold at once, at least 2. A connection plays one
+    /// seat at a time: an entrant partnered with itself needs two per game, so 2 x --jobs to
+    /// play in every game slot.
     #[arg(long, value_name = "N", default_value_t = 8)]
     remote_connections: usize,
     /// The address the pages of `--bot NAME=web` entrants' seats listen on (loopback by

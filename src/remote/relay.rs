@@ -98,7 +98,7 @@ fn connection_loop(
                 return;
             }
             Session::Fatal(reason) => {
-                eprintln!("relay {n}: the server refused: {reason}");
+                eprintln!("relay {n}: giving up: {reason}");
                 let mut f = fatal.lock().unwrap_or_else(|e| e.into_inner());
                 f.get_or_insert(reason);
                 return;
@@ -121,6 +121,19 @@ fn connection_loop(
         }
         pause = (pause * 2).min(cfg.max_backoff.max(first));
     }
+}
+
+/// What the relay says when the TLS handshake fails on the server's certificate: rustls's
+/// reason and what mends it. A self-signed certificate made with `openssl req -x509` is a CA
+/// certificate unless told otherwise (basicConstraints CA:TRUE), and TLS clients refuse a CA
+/// certificate as a server's own ("CaUsedAsEndEntity"), even when it is the `--ca` given.
+fn untrusted_certificate(text: &str) -> String {
+    let fix = if text.contains("CaUsedAsEndEntity") {
+        "the server's certificate is a CA certificate (basicConstraints CA:TRUE, what `openssl req -x509` makes unless told otherwise), which TLS refuses as a server's own: the organiser must make it again with `-addext basicConstraints=critical,CA:FALSE` (docs/competitions.md, \"Contest with remote bots\")"
+    } else {
+        "give the server's certificate or its CA with --ca FILE, and --server-name if the certificate names another host"
+    };
+    format!("this relay does not trust the server's TLS certificate: {text} ({fix})")
 }
 
 /// Connects, authenticates, and carries one connection's traffic until it ends.
@@ -152,9 +165,7 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
                     // A certificate this relay does not trust is not mended by retrying.
                     let text = e.to_string();
                     if text.contains("certificate") {
-                        return Session::Fatal(format!(
-                            "TLS: {text} (give the server's CA with --ca FILE, and --server-name if the certificate names another host)"
-                        ));
+                        return Session::Fatal(untrusted_certificate(&text));
                     }
                     return dropped(format!("TLS handshake with {} failed: {text}", cfg.addr));
                 }
@@ -188,7 +199,7 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
         Ok(Control::Refused { reason })
             if reason.contains("token") || reason.contains("protocol") =>
         {
-            return Session::Fatal(reason)
+            return Session::Fatal(format!("the server refused: {reason}"))
         }
         Ok(Control::Refused { reason }) => return dropped(format!("the server refused: {reason}")),
         Ok(Control::Over) => return Session::Over,

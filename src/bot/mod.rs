@@ -222,8 +222,8 @@ pub struct Bot {
     /// Our end of the bot's stdin (non-blocking); `None` once closed by `stop` or broken.
     stdin: Option<File>,
     /// Our end of the bot's stdout (blocking: it is read after `poll` says it is readable, or
-    /// under a [`Watchdog`]; a remote connection's is non-blocking and always polled); `None`
-    /// after EOF or an over-long line.
+    /// under a [`Watchdog`]; for a remote connection the same socket as `stdin`, also
+    /// blocking); `None` after EOF or an over-long line.
     stdout: Option<File>,
     /// Bytes for stdin that the pipe has not taken yet: `out[out_pos..]`.
     out: Vec<u8>,
@@ -512,7 +512,7 @@ impl Bot {
         if let Some(ev) = self.events.pop_front() {
             return Some(ev);
         }
-        if self.out_pos < self.out.len() || self.stdout.is_none() || self.is_remote() {
+        if self.out_pos < self.out.len() || self.stdout.is_none() {
             let left = deadline.saturating_duration_since(Instant::now());
             return self.recv_timeout(left.min(POLL_SLICE));
         }
@@ -659,10 +659,18 @@ impl Bot {
     /// Writes as much of `bytes` as the pipe takes now and returns how much that was, or
     /// `None` when stdin is gone (closed, or broken: then the queue is dropped too).
     fn write_bytes(&mut self, bytes: &[u8]) -> Option<usize> {
+        let remote = self.is_remote();
         let stdin = self.stdin.as_mut()?;
         let mut done = 0;
         while done < bytes.len() {
-            match stdin.write(&bytes[done..]) {
+            // A socket stays blocking, so that a reply is awaited in one blocking read as on
+            // a pipe; its writes are made non-blocking one by one instead.
+            let wrote = if remote {
+                remote_end::send_nonblocking(stdin, &bytes[done..])
+            } else {
+                stdin.write(&bytes[done..])
+            };
+            match wrote {
                 Ok(n) if n > 0 => done += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,

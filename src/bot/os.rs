@@ -332,6 +332,22 @@ pub(super) fn set_nonblocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()>
     Ok(())
 }
 
+/// Clears `O_NONBLOCK` on `fd` (a socket handed over by whoever accepted it may have it).
+pub(super) fn set_blocking(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = fd.as_raw_fd();
+    // SAFETY: fcntl with F_GETFL/F_SETFL on a descriptor we own touches no memory.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// A `pollfd` asking for `events` on `fd`.
 pub(super) fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
     libc::pollfd {

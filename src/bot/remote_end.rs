@@ -42,6 +42,25 @@ pub(super) struct RemoteEnd {
     _guard: Box<dyn Send>,
 }
 
+/// Writes what the socket takes now without waiting: `send(2)` with `MSG_DONTWAIT` (and
+/// `MSG_NOSIGNAL`: a closed peer is an error, not a signal).
+pub(super) fn send_nonblocking(socket: &File, bytes: &[u8]) -> io::Result<usize> {
+    // SAFETY: a valid descriptor and a buffer of `bytes.len()` bytes.
+    let n = unsafe {
+        libc::send(
+            socket.as_raw_fd(),
+            bytes.as_ptr().cast(),
+            bytes.len(),
+            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+        )
+    };
+    if n < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(n as usize)
+    }
+}
+
 impl RemoteEnd {
     /// Ends the connection in both directions, also for the duplicates the bot holds, so the
     /// peer sees the end at once.
@@ -54,15 +73,18 @@ impl RemoteEnd {
 }
 
 impl Bot {
-    /// A bot behind an authenticated connection. `socket` is made non-blocking: replies are
-    /// always awaited in `poll`, since one description serves both directions.
+    /// A bot behind an authenticated connection. `socket` stays blocking, so a reply is awaited
+    /// in one blocking `read` that the watchdog interrupts, as on a pipe (a non-blocking
+    /// socket needed a `poll` before every read: one more system call a move); writes are
+    /// made non-blocking one by one ([`send_nonblocking`]), since one description serves
+    /// both directions.
     pub fn connected(
         socket: OwnedFd,
         info: RemoteInfo,
         max_line: usize,
         guard: Box<dyn Send>,
     ) -> io::Result<Bot> {
-        os::set_nonblocking(socket.as_fd())?;
+        os::set_blocking(socket.as_fd())?;
         let stdin = File::from(socket.try_clone()?);
         let stdout = File::from(socket.try_clone()?);
         Ok(Bot {

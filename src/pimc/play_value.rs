@@ -100,6 +100,18 @@ fn share(tricks: &mut BySeat<u8>, bids: &BySeat<Level>, seat: Seat, more: u8) {
     tricks[seat] += more;
 }
 
+/// Deals solved before the sampling may stop on the statistical test of [`Tally::settled`]
+/// (the hard bound applies from the first).
+pub const MIN_SETTLE: usize = 12;
+
+/// Deals in which two cards must have brought exactly the same in every one before they are
+/// taken as equivalent (touching cards, small cards of a suit that cannot matter).
+pub const SAME_SETTLE: usize = 24;
+
+/// The one-sided normal quantile of the stopping test: the leader's mean lead over a card, less
+/// this many standard errors, must be above zero (2.5: a chance below 1% for each card).
+pub const SETTLE_Z: f64 = 2.5;
+
 /// The score and tricks of each legal card summed over the sampled deals, and the card to play.
 #[derive(Clone, Debug)]
 pub struct Tally {
@@ -108,6 +120,9 @@ pub struct Tally {
     won: u8,
     pub score: Vec<f64>,
     pub tricks: Vec<u32>,
+    /// Each deal's value of each card, as [`Tally::best`] ranks them (score, then tricks a
+    /// thousandth of a point each): what the stopping test compares.
+    per_deal: Vec<Vec<f64>>,
 }
 
 impl Tally {
@@ -117,17 +132,71 @@ impl Tally {
             won,
             score: vec![0.0; cards],
             tricks: vec![0; cards],
+            per_deal: Vec::new(),
         }
+    }
+
+    /// One deal's value of a card that took `v` tricks for my side, as [`Tally::best`] ranks.
+    fn value(&self, v: u8) -> f64 {
+        match &self.worth {
+            Some(w) => w[usize::from((self.won + v).min(13))] + f64::from(v) * 1e-3,
+            None => f64::from(v),
+        }
+    }
+
+    /// The most one deal can move one card's value against another's.
+    fn span(&self) -> f64 {
+        match &self.worth {
+            Some(w) => {
+                let top = w.iter().copied().fold(f64::MIN, f64::max);
+                let bottom = w.iter().copied().fold(f64::MAX, f64::min);
+                top - bottom + 13e-3
+            }
+            None => 13.0,
+        }
+    }
+
+    /// Whether more deals can no longer change the card played, or are very unlikely to:
+    /// against every other card the leader ([`Tally::best`]) is settled when its lead exceeds
+    /// what `more` deals could overturn (each moving a card by [`Tally::span`] at most), or,
+    /// after [`MIN_SETTLE`] deals, when its mean lead per deal is more than [`SETTLE_Z`]
+    /// standard errors above zero (paired over the same deals), or, after [`SAME_SETTLE`]
+    /// deals, when the two brought exactly the same in every deal.
+    pub fn settled(&self, more: usize) -> bool {
+        let Some(lead) = self.best() else {
+            return true;
+        };
+        let n = self.per_deal.len();
+        let bound = more as f64 * self.span();
+        (0..self.tricks.len()).filter(|&i| i != lead).all(|i| {
+            let d: Vec<f64> = self.per_deal.iter().map(|r| r[lead] - r[i]).collect();
+            let sum: f64 = d.iter().sum();
+            if sum > bound {
+                return true;
+            }
+            if n < MIN_SETTLE {
+                return false;
+            }
+            if d.iter().all(|&x| x == 0.0) {
+                return n >= SAME_SETTLE;
+            }
+            let mean = sum / n as f64;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            mean - SETTLE_Z * (var / n as f64).sqrt() > 0.0
+        })
     }
 
     /// One deal: each card's double-dummy tricks for my side from here.
     pub fn add(&mut self, values: impl IntoIterator<Item = u8>) {
+        let mut row = vec![0.0; self.tricks.len()];
         for (i, v) in values.into_iter().enumerate().take(self.tricks.len()) {
             self.tricks[i] += u32::from(v);
             if let Some(w) = &self.worth {
                 self.score[i] += w[usize::from((self.won + v).min(13))];
             }
+            row[i] = self.value(v);
         }
+        self.per_deal.push(row);
     }
 
     /// The card with the best total score, then the most tricks, then the first.
@@ -171,6 +240,50 @@ mod tests {
         let mut by_tricks = Tally::new(None, 6, 2);
         deals.iter().for_each(|d| by_tricks.add(*d));
         assert_eq!(by_tricks.best(), Some(1));
+    }
+
+    #[test]
+    fn sampling_stops_once_more_deals_cannot_change_the_card() {
+        // Issue 28: "stopping when the ranking of the cards cannot change". Counting tricks
+        // (no worth), 3 tricks against 1 in every deal: after 5 deals the lead of 10 exceeds
+        // what 0 more deals could overturn, not what 1 more could (13 a deal).
+        let mut t = Tally::new(None, 0, 2);
+        (0..5).for_each(|_| t.add([1, 3]));
+        assert_eq!(t.best(), Some(1));
+        assert!(t.settled(0));
+        assert!(!t.settled(1));
+        // After MIN_SETTLE deals the same steady lead is settled however many could follow.
+        (5..MIN_SETTLE).for_each(|_| t.add([1, 3]));
+        assert!(t.settled(1_000_000));
+        // A close race is not: the cards trade places deal by deal, the leader a deal ahead.
+        let mut close = Tally::new(None, 0, 2);
+        for i in 0..201 {
+            close.add(if i % 2 == 0 { [3, 2] } else { [2, 3] });
+        }
+        assert!(!close.settled(1_000_000));
+        // Cards that brought the same in every deal are equivalent after SAME_SETTLE deals.
+        let mut same = Tally::new(None, 0, 3);
+        (0..SAME_SETTLE - 1).for_each(|i| same.add([3, 3, (i % 3) as u8]));
+        assert!(!same.settled(1_000_000));
+        same.add([3, 3, 0]);
+        assert!(same.settled(1_000_000));
+        // The score ranks first: making the contract against a trick more (classic, bid 9,
+        // 6 won, see the test above: 3 more make it, 4 more give one trick more).
+        let w = worth(
+            &Rules::classic(),
+            &view(
+                r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{"declarer":0,"bid":"9","multiplier":1}}"#,
+            ),
+        )
+        .unwrap();
+        let mut scored = Tally::new(Some(w), 6, 2);
+        (0..MIN_SETTLE).for_each(|_| {
+            scored.add([3, 4]);
+            scored.add([3, 1]);
+        });
+        assert_eq!(scored.best(), Some(0));
+        assert!(scored.settled(1_000_000));
     }
 
     #[test]

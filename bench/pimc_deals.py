@@ -8,6 +8,7 @@ from collections import defaultdict
 
 LINE = re.compile(r"pimc: request \d+ (\w+)(?: \(trick (\d+), card (\d+)\))?: .* after (\d+) samples in (\d+) ms")
 by_trick, by_place, by_kind = defaultdict(list), defaultdict(list), defaultdict(list)
+ms_trick = defaultdict(list)
 quick, total, ms = defaultdict(int), defaultdict(int), defaultdict(list)
 for path in sys.argv[1:]:
     for line in open(path):
@@ -27,19 +28,21 @@ for path in sys.argv[1:]:
         ms[group].append(int(t))
         if trick:
             by_trick[int(trick)].append(n)
+            ms_trick[int(trick)].append(int(t))
             by_place[int(place)].append(n)
 
 
-def row(name, xs):
+def row(name, xs, times=None):
     xs = sorted(xs)
     q = lambda p: xs[min(len(xs) - 1, int(p * len(xs)))]
-    return f"| {name} | {len(xs)} | {q(0.1)} | {statistics.median(xs):g} | {q(0.9)} |"
+    mean = f"{statistics.mean(times):.0f}" if times else ""
+    return f"| {name} | {len(xs)} | {q(0.1)} | {statistics.median(xs):g} | {q(0.9)} | {mean} |"
 
 
-print("| decisions | n | p10 deals | median deals | p90 deals |")
-print("|---|---|---|---|---|")
+print("| decisions | n | p10 deals | median deals | p90 deals | mean ms |")
+print("|---|---|---|---|---|---|")
 for t in sorted(by_trick):
-    print(row(f"trick {t}", by_trick[t]))
+    print(row(f"trick {t}", by_trick[t], ms_trick[t]))
 for p in sorted(by_place):
     print(row(f"card {p} of the trick", by_place[p]))
 for k in sorted(by_kind):

@@ -10,6 +10,7 @@ use rand::Rng;
 use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
 use super::infer;
 use super::play_value::{self, Tally};
+use super::read_play;
 use super::sample::Knowledge;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
@@ -93,6 +94,7 @@ impl Table<'_> {
             void: BySeat([0; 4]),
             played: BySeat([CardSet::EMPTY; 4]),
             clues,
+            ducks: Vec::new(),
         }
     }
 
@@ -119,6 +121,15 @@ impl Table<'_> {
                 }
             }
         }
+        // The cards each seat chose, where a winner would have been the natural card.
+        let done: Vec<_> = self
+            .view
+            .tricks
+            .iter()
+            .map(|t| (t.leader, t.cards.clone()))
+            .collect();
+        let trump = self.trump().and_then(Strain::trump);
+        k.ducks = read_play::ducks(self.me(), &done, trump);
         k.unseen = k.unseen.minus(played);
         k.counts = BySeat(self.view.cards_left.map(u32::from));
         k.counts[self.me()] = 0;

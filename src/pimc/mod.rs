@@ -9,6 +9,7 @@ pub mod decide;
 pub mod infer;
 pub mod play_value;
 pub mod quick;
+pub mod read_play;
 pub mod sample;
 pub mod wire;
 

@@ -9,8 +9,8 @@
 
 use super::bid_value::{contract_diff, GAME};
 use super::wire::ViewIn;
-use crate::rules::score::individual_score;
-use crate::rules::{BySeat, Call, DecisionKind, Level, Move, Rules, Seat};
+use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
+use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat};
 
 /// My side's score minus the other side's for each count of tricks my side ends the hand
 /// with (index 0 to 13); `None` where the view does not say enough (no contract yet, a bid
@@ -34,7 +34,21 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
             let t = t as u8;
             let declarers = if ours { t } else { 13 - t };
             let d = contract_diff(c, level, multiplier, declarers, before);
-            *v = if ours { d } else { -d };
+            // The match: a hand that takes a side to the target wins the game.
+            let end = view.team_scores.map_or(0.0, |scores| {
+                let s = contract_score(c, level, multiplier, declarers, before);
+                let team = contract.declarer.team();
+                let mut after = ByTeam(scores);
+                after[team] += s.declarers;
+                after[team.other()] += s.defenders;
+                match contract_winner(rules.target, after) {
+                    _ if s.instant_win => 0.0,
+                    Some(t) if t == team => GAME,
+                    Some(_) => -GAME,
+                    None => 0.0,
+                }
+            });
+            *v = if ours { d + end } else { -(d + end) };
         }
         return Some(w);
     }
@@ -55,7 +69,14 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
         share(&mut tricks, &bids, me, mine);
         share(&mut tricks, &bids, me.next(), left - mine);
         let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
-        *v = match s.instant_winner {
+        // The match: a hand after which a partnership has won the game (400's partner rule
+        // included, BRIEF "400": 41 or more "whose partner has more than 0").
+        let winner = s.instant_winner.or_else(|| {
+            let mut after = BySeat(view.seat_scores?);
+            Seat::ALL.into_iter().for_each(|x| after[x] += s.delta[x]);
+            individual_winner(ind, rules.target, after)
+        });
+        *v = match winner {
             Some(team) if team == me.team() => GAME,
             Some(_) => -GAME,
             None => {
@@ -284,6 +305,41 @@ mod tests {
         });
         assert_eq!(scored.best(), Some(0));
         assert!(scored.settled(1_000_000));
+    }
+
+    #[test]
+    fn a_hand_that_reaches_the_target_is_worth_the_game() {
+        // BRIEF "Classic Tarneeb": target 31, "checked at the end of a hand". My side (seats
+        // 0 and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
+        let json = |scores: &str| {
+            format!(
+                r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{{"declarer":0,"bid":"7","multiplier":1}},"team_scores":{scores}}}"#
+            )
+        };
+        let near = worth(&Rules::classic(), &view(&json("[25,0]"))).unwrap();
+        let far = worth(&Rules::classic(), &view(&json("[0,0]"))).unwrap();
+        assert_eq!((far[7], near[7]), (7.0, 7.0 + GAME));
+        // Set, the defenders score 7 (at 0: no win); a defending side at 28 wins with them.
+        assert_eq!(near[6], -7.0 - 7.0);
+        let theirs = worth(&Rules::classic(), &view(&json("[0,28]"))).unwrap();
+        assert_eq!(theirs[6], -7.0 - 7.0 - GAME);
+        // BRIEF "400": 41 or more wins "whose partner has more than 0". Seat 0 has 38 and bid
+        // 3 (table value 3); every other seat bid 2 and has 2 tricks, 3 are left.
+        let four = |scores: &str| {
+            view(&format!(
+                r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[1,2,5,2],
+                "auction":[{{"seat":0,"call":"3"}},{{"seat":1,"call":"2"}},
+                           {{"seat":2,"call":"2"}},{{"seat":3,"call":"2"}}],
+                "seat_scores":{scores}}}"#
+            ))
+        };
+        // Two more tricks make seat 0's 3: 41 with a partner at 4 (6 after its made 2) wins;
+        // with a partner at -5 (-3 after) it does not.
+        let positive = worth(&Rules::four_hundred(), &four("[38,0,4,0]")).unwrap();
+        let zero = worth(&Rules::four_hundred(), &four("[38,0,-5,0]")).unwrap();
+        assert_eq!(positive[8], GAME);
+        assert!(zero[8] < GAME / 2.0, "{}", zero[8]);
     }
 
     #[test]

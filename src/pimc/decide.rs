@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
+use super::bid_value::{self, MatchState, Samples, Standing, DECLARER_EDGE};
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
@@ -354,9 +354,15 @@ impl Table<'_> {
                 (sum + BIAS_WEIGHT * ESTIMATE_BIAS) / (n + BIAS_WEIGHT)
             })
             .collect();
+        let team = me.team();
         let mut samples = Samples {
             strains: strains.to_vec(),
             tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
+            game: self.view.team_scores.map(|s| MatchState {
+                target: self.rules.target,
+                ours: s[team.index()],
+                theirs: s[team.other().index()],
+            }),
         };
         let sampler = k.sampler();
         for i in 0..ESTIMATED {

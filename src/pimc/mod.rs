@@ -82,7 +82,7 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                 } else {
                     Duration::ZERO
                 };
-                let think = (think + drawn).min(hard * 7 / 10);
+                let think = (think + drawn).min(hard / THINK_SHARE);
                 let job = (cfg, rules.clone(), msg);
                 let (text, effort) = answer_in_time(&solver, job, started, think, hard);
                 if play {
@@ -137,7 +137,7 @@ const FLOOR_MS: u64 = 1000;
 /// The time a move may take: the hard limit, by which the bot answers whatever the solver
 /// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
 /// stops at `--ms` (calls and trump choices: ten times `--ms`; card plays: their
-/// [`phase_share`] of it) or at 70% of the hard limit,
+/// [`phase_share`] of it) or at half the hard limit ([`THINK_SHARE`]),
 /// whichever is sooner, so that the batch under way usually ends in time.
 /// Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
@@ -147,7 +147,7 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
     // A call or trump choice solves a deal in every strain, and the score rests on it: it
-    // thinks ten times `--ms`, up to the 70% mark (a few such moves a hand), and its floor is
+    // thinks ten times `--ms`, up to half the hard limit (a few such moves a hand), and its floor is
     // twice [`FLOOR_MS`] (one deal's five strains can take DDS most of a second: at `--ms 50`
     // 7 of 129 calls missed a 1 s floor, `bench/pimc_deals.sh`).
     let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
@@ -161,9 +161,16 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         }
         _ => cfg.ms,
     };
-    let think = ms.min(hard * 7 / 10);
+    let think = ms.min(hard / u64::from(THINK_SHARE));
     (Duration::from_millis(think), Duration::from_millis(hard))
 }
+
+/// No new batch of deals starts after the hard limit divided by this: the batch under way
+/// has the rest up to the reply point (80%), 30% of the limit, to end. With 70% (and 10% to
+/// end) pimc at `--ms 500` on a machine at load average 12 answered 4.1% of its requests by
+/// rules of thumb, 58 of 280 calls and 22 of 150 first-trick cards: a batch that overran
+/// also kept the one solver thread from the next move.
+const THINK_SHARE: u32 = 2;
 
 /// The share of `--ms` a card play thinks, by trick (`trick` tricks done) and place in the trick
 /// (`place` cards already on the table): the unseen cards are most uncertain, the positions
@@ -477,23 +484,23 @@ mod tests {
             play_by_tricks: false,
         };
         let ms = |d: Duration| d.as_millis();
-        // The default: think 0.7 s, answer by 0.8 s at the latest (a fifth kept for the reply).
+        // The default: think 0.5 s, answer by 0.8 s at the latest (a fifth kept for the reply).
         let (think, hard) = budget(&cfg(1000), &msg(None));
-        assert_eq!((ms(think), ms(hard)), (700, 1000));
+        assert_eq!((ms(think), ms(hard)), (500, 1000));
         assert_eq!(ms(answer_by(hard)), 800);
         // A small --ms thinks that long but may finish its one batch within the floor.
         let (think, hard) = budget(&cfg(50), &msg(Some(30_000)));
         assert_eq!((ms(think), ms(hard)), (50, 1000));
         // The referee's limit caps both (40% of it).
         let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
-        assert_eq!((ms(think), ms(hard)), (280, 400));
-        // Calls think ten times --ms, to the 70% mark at most.
+        assert_eq!((ms(think), ms(hard)), (200, 400));
+        // Calls think ten times --ms, to half the hard limit at most.
         let call: Incoming =
             serde_json::from_str(r#"{"type":"request","decision":"call"}"#).unwrap();
         let (think, hard) = budget(&cfg(50), &call);
         assert_eq!((ms(think), ms(hard)), (500, 2000));
         let (think, _) = budget(&cfg(300), &call);
-        assert_eq!(ms(think), 1400);
+        assert_eq!(ms(think), 1000);
     }
 
     #[test]

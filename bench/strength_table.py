@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One README table row per gauntlet directory of bench/strength.sh: games, the pimc entrant's
-wins-draws-losses, win rate, Elo with its 95% interval (from standings.txt), and each
+wins-draws-losses, win rate, the head-to-head Elo difference with its 95% interval, and each
 entrant's double-dummy tricks lost per seat per hand played out (replay --analyze --json over
 every record; the duplicate deals make both sides face the same cards); then one pooled row per
 opponent over all its directories (all four games together), whose Elo interval is computed as
@@ -71,17 +71,46 @@ def games(d):
 
 
 def fallbacks(dirs):
-    """pimc's requests in the stderr logs of every game, and those answered by rules of thumb
-    because no solve finished in time."""
-    import glob
-    asked = quick = 0
+    """Each entrant's requests in the stderr logs of every game, and those answered by rules
+    of thumb because no solve finished in time."""
+    asked, quick = collections.Counter(), collections.Counter()
     for d in dirs:
-        for log in glob.glob(f"{d}/games/*.stderr.log"):
-            for line in open(log, errors="replace"):
-                if line.startswith("pimc: request"):
-                    asked += 1
-                    quick += "solving missed the budget" in line
+        for line in open(f"{d}/results.jsonl"):
+            r = json.loads(line)
+            stem = r["record"].rsplit(".jsonl", 1)[0]
+            for seat, name in enumerate(r["seats"]):
+                try:
+                    log = open(f"{d}/{stem}.seat{seat}.stderr.log", errors="replace")
+                except FileNotFoundError:
+                    continue
+                for l in log:
+                    if l.startswith("pimc: request"):
+                        asked[name] += 1
+                        quick[name] += "solving missed the budget" in l
     return asked, quick
+
+
+def head_to_head(sets):
+    """W-D-L, the head-to-head Elo difference with its 95% interval (pairs of games with the
+    sides swapped as units, as the standings compute a head-to-head) and the points a hand
+    with theirs, over the games of `sets` [(dir, games)]."""
+    units, hands, wdl = [], [], [0, 0, 0]
+    for d, gs in sets:
+        pairs = collections.defaultdict(list)
+        for pair, score, hs, _ in gs:
+            pairs[(d, pair)].append(score)
+            hands.extend(hs)
+            wdl[0 if score == 1 else 1 if score == 0.5 else 2] += 1
+        units.extend(sum(v) / len(v) for v in pairs.values())
+    s, lo, hi = mean_score(units)
+    n = len(hands)
+    m = sum(hands) / n
+    sd = math.sqrt(sum((h - m) ** 2 for h in hands) / (n - 1))
+    q = t975(n - 1) * sd / math.sqrt(n)
+    games_n = sum(wdl)
+    return (f"{games_n} | {wdl[0]}-{wdl[1]}-{wdl[2]} | {(wdl[0] + 0.5 * wdl[1]) / games_n:.0%} | "
+            f"{elo(s):+.1f} [{elo(lo):+.1f}, {elo(hi):+.1f}]",
+            f"{n} hands: {m:+.2f} [{m - q:+.2f}, {m + q:+.2f}]")
 
 
 def pooled(dirs):
@@ -93,24 +122,8 @@ def pooled(dirs):
             by_opp[gs[0][3]].append((d, gs))
     rows = []
     for opp, sets in sorted(by_opp.items()):
-        units, hands, wdl = [], [], [0, 0, 0]
-        for d, gs in sets:
-            pairs = collections.defaultdict(list)
-            for pair, score, hs, _ in gs:
-                pairs[(d, pair)].append(score)
-                hands.extend(hs)
-                wdl[0 if score == 1 else 1 if score == 0.5 else 2] += 1
-            units.extend(sum(v) / len(v) for v in pairs.values())
-        s, lo, hi = mean_score(units)
-        n = len(hands)
-        m = sum(hands) / n
-        sd = math.sqrt(sum((h - m) ** 2 for h in hands) / (n - 1))
-        q = t975(n - 1) * sd / math.sqrt(n)
-        games_n = sum(wdl)
-        rows.append(f"| all four | {opp} | {games_n} | {wdl[0]}-{wdl[1]}-{wdl[2]} | "
-                    f"{(wdl[0] + 0.5 * wdl[1]) / games_n:.0%} | {elo(s):+.1f} "
-                    f"[{elo(lo):+.1f}, {elo(hi):+.1f}] | {n} hands: {m:+.2f} points a hand "
-                    f"[{m - q:+.2f}, {m + q:+.2f}] |")
+        result, points = head_to_head(sets)
+        rows.append(f"| all four | {opp} | {result} | {points} |")
     return rows
 
 
@@ -127,34 +140,23 @@ def row(tarneeb, d):
             lost[r["seats"][seat]] += acc["tricks_lost"]
             hands[r["seats"][seat]] += len(a["hands"])
     opp = next(n for n in sorted(names) if n != "pimc")
-    pimc = None
-    for line in open(f"{d}/standings.txt"):
-        f = line.split()
-        if len(f) > 13 and f[0].isdigit() and f[1] == "pimc":
-            games, won, drawn, lostg = f[2:6]
-            elo = f[11]
-            interval = " ".join(f[12:14])
-            pimc = (games, won, drawn, lostg, elo, interval)
-    games, won, drawn, lostg, elo, interval = pimc
-    rate = (int(won) + 0.5 * int(drawn)) / int(games)
+    result, points = head_to_head([(d, games(d))])
     per = {n: lost[n] / max(hands[n], 1) for n in (opp, "pimc")}
     preset = d.rstrip("/").split("-", 1)[-1]
-    return (f"| {preset} | {opp} | {games} | {won}-{drawn}-{lostg} | {rate:.0%} | {elo} {interval} "
-            f"| {per['pimc']:.2f} | {per[opp]:.2f} |")
+    return (f"| {preset} | {opp} | {result} | {points} | {per['pimc']:.2f} | {per[opp]:.2f} |")
 
 
 if __name__ == "__main__":
-    # Two Elo scales (issue 28): per game the standings' rating, which splits the head-to-head
-    # difference between the two entrants (about half of it); pooled the difference itself.
-    print("| game | opponent | games | pimc W-D-L | pimc score | pimc rating, standings (about half the difference) [95%] | pimc DD lost/hand | opponent DD lost/hand |")
-    print("|---|---|---|---|---|---|---|---|")
+    # One Elo scale (issue 28): the head-to-head Elo difference (a difference of 100 is an
+    # expected 64%), per game and pooled, both from pairs of games as the standings compute a
+    # head-to-head. (The standings' rating of an entrant splits it between the two: about half.)
+    print("| game | opponent | games | pimc W-D-L | pimc score | head-to-head Elo difference [95%] | pimc points minus the opponent's per hand [95%] | pimc DD lost/hand | opponent DD lost/hand |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for d in sys.argv[2:]:
         print(row(sys.argv[1], d), flush=True)
-    print()
-    print("| game | opponent | games | pimc W-D-L | pimc score | head-to-head Elo difference [95%] | pimc points minus the opponent's per hand [95%] |")
-    print("|---|---|---|---|---|---|---|")
     for r in pooled(sys.argv[2:]):
-        print(r)
+        print(r[:-1] + "| | |")
     asked, quick = fallbacks(sys.argv[2:])
-    print(f"\npimc answered {asked} requests, {quick} ({quick / max(asked, 1):.1%}) by rules of "
-          "thumb (no solve finished in time)")
+    for name in sorted(asked):
+        print(f"\n{name} answered {asked[name]} requests, {quick[name]} "
+              f"({quick[name] / asked[name]:.1%}) by rules of thumb (no solve finished in time)")

@@ -25,6 +25,7 @@ fn main() {
         void: BySeat([0; 4]),
         played: BySeat([CardSet::EMPTY; 4]),
         clues: Vec::new(),
+        ducks: Vec::new(),
     };
     let mut rng = Pcg64::seed_from_u64(1);
     let time = |what: &str, k: &Knowledge, rng: &mut Pcg64, n: usize| {

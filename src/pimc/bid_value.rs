@@ -5,9 +5,9 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
-use crate::rules::score::{contract_score, individual_score};
+use crate::rules::score::{contract_score, contract_winner, individual_score};
 use crate::rules::{
-    BySeat, Call, ContractRules, IndividualRules, Level, Move, Seat, Strain, Thirteen,
+    BySeat, ByTeam, Call, ContractRules, IndividualRules, Level, Move, Seat, Strain, Team, Thirteen,
 };
 
 /// Tricks a double-dummy declarer takes that a real one does not (the solver sees every
@@ -60,6 +60,47 @@ pub const GAME: f64 = 60.0;
 pub struct Samples {
     pub strains: Vec<Strain>,
     pub tricks: Vec<Vec<f64>>,
+    /// The match before this hand, when known: a contract that ends the game is worth
+    /// [`GAME`] more to the winners.
+    pub game: Option<MatchState>,
+}
+
+/// The target and each side's score before the hand (classic and Egyptian), mine first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchState {
+    pub target: i32,
+    pub ours: i32,
+    pub theirs: i32,
+}
+
+impl MatchState {
+    /// The declaring side's score before the hand.
+    fn declarers(&self, ours: bool) -> i32 {
+        if ours {
+            self.ours
+        } else {
+            self.theirs
+        }
+    }
+
+    /// What ending the game is worth to the declaring side when it takes `tricks` (BRIEF
+    /// "Target ... Checked at the end of a hand"): [`GAME`] if the hand takes it to the target
+    /// first, minus that if it takes the defenders there; a kaboot's instant win is counted by
+    /// [`contract_diff`] already.
+    fn end(&self, rules: &ContractRules, s: Standing, tricks: u8) -> f64 {
+        let before = self.declarers(s.ours);
+        let score = contract_score(rules, s.level, s.multiplier, tricks, before);
+        let after = ByTeam([
+            before + score.declarers,
+            self.declarers(!s.ours) + score.defenders,
+        ]);
+        match contract_winner(self.target, after) {
+            _ if score.instant_win => 0.0,
+            Some(Team::T0) => GAME,
+            Some(Team::T1) => -GAME,
+            None => 0.0,
+        }
+    }
 }
 
 impl Samples {
@@ -132,7 +173,9 @@ fn contract_value(
             let mine = row[col].clamp(0.0, 13.0);
             let declarers = if standing.ours { mine } else { 13.0 - mine };
             let at = |t: u8| {
-                let d = contract_diff(rules, standing.level, standing.multiplier, t, 0);
+                let before = samples.game.map_or(0, |g| g.declarers(standing.ours));
+                let d = contract_diff(rules, standing.level, standing.multiplier, t, before)
+                    + samples.game.map_or(0.0, |g| g.end(rules, standing, t));
                 if standing.ours {
                     d
                 } else {
@@ -317,6 +360,7 @@ mod tests {
         Samples {
             strains: vec![SPADES, HEARTS],
             tricks: tricks.iter().map(|&t| vec![f64::from(t), 3.0]).collect(),
+            game: None,
         }
     }
 
@@ -340,6 +384,47 @@ mod tests {
             None,
             &classic_bids(7),
             Edge::both(0.5),
+        );
+        assert_eq!(choice, Some(Move::Call(Call::Pass)));
+    }
+
+    #[test]
+    fn a_contract_whose_failure_ends_the_game_for_the_opponents_is_not_bid() {
+        // BRIEF "Classic Tarneeb": target 31, checked at the end of a hand; failed, "the
+        // opponents score the tricks they took". 8 tricks in 7 deals of 10, 6 in 3: bidding 7
+        // is worth 0.7 * 8 - 0.3 * (7 + 7) = +1.4 against passing's 0 (a new deal).
+        let deals = spades(&[8, 8, 8, 8, 8, 8, 8, 6, 6, 6]);
+        let choice = best_call(&classic(), &deals, None, &classic_bids(7), Edge::both(0.0));
+        assert_eq!(choice, Some(bid(7, None)));
+        // The opponents at 28: set, they take 7 tricks and the game.
+        let near = Samples {
+            game: Some(MatchState {
+                target: 31,
+                ours: 0,
+                theirs: 28,
+            }),
+            ..deals.clone()
+        };
+        let choice = best_call(&classic(), &near, None, &classic_bids(7), Edge::both(0.0));
+        assert_eq!(choice, Some(Move::Call(Call::Pass)));
+        // My side at 23: made, 8 tricks take it to 31 and the game, well worth the risk.
+        let mine = Samples {
+            game: Some(MatchState {
+                target: 31,
+                ours: 23,
+                theirs: 0,
+            }),
+            ..spades(&[8, 8, 8, 8, 6, 6, 6, 6, 6, 6])
+        };
+        let choice = best_call(&classic(), &mine, None, &classic_bids(7), Edge::both(0.0));
+        assert_eq!(choice, Some(bid(7, None)));
+        let without = Samples { game: None, ..mine };
+        let choice = best_call(
+            &classic(),
+            &without,
+            None,
+            &classic_bids(7),
+            Edge::both(0.0),
         );
         assert_eq!(choice, Some(Move::Call(Call::Pass)));
     }
@@ -374,6 +459,7 @@ mod tests {
         let only = |t: &[u8]| Samples {
             strains: vec![SPADES],
             tricks: t.iter().map(|&t| vec![f64::from(t)]).collect(),
+            game: None,
         };
         let even = only(&[7, 8, 7, 8]);
         let pass = call_value(&classic(), &even, over, Call::Pass, Edge::both(0.0)).unwrap();
@@ -455,6 +541,7 @@ mod tests {
         let hearts = |mine: f64| Samples {
             strains: vec![SPADES, HEARTS],
             tricks: vec![vec![3.0, mine]; 4],
+            game: None,
         };
         let call = |mine| best_call(&egyptian(), &hearts(mine), theirs, &legal, Edge::both(0.0));
         assert_eq!(call(6.0), Some(Move::Call(Call::Pass)));

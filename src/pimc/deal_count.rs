@@ -186,6 +186,7 @@ mod tests {
             void: BySeat([0; 4]),
             played: BySeat([CardSet::EMPTY; 4]),
             clues: Vec::new(),
+            ducks: Vec::new(),
         };
         for &(s, suit) in voids {
             k.show_out(s, suit);

@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::bid_value::{self, Samples, Standing, DECLARER_EDGE};
+use super::bid_value::{self, MatchState, Samples, Standing, DECLARER_EDGE};
 use super::infer;
 use super::play_value::{self, Tally};
+use super::read_play;
 use super::sample::Knowledge;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
@@ -93,6 +94,7 @@ impl Table<'_> {
             void: BySeat([0; 4]),
             played: BySeat([CardSet::EMPTY; 4]),
             clues,
+            ducks: Vec::new(),
         }
     }
 
@@ -119,6 +121,15 @@ impl Table<'_> {
                 }
             }
         }
+        // The cards each seat chose, where a winner would have been the natural card.
+        let done: Vec<_> = self
+            .view
+            .tricks
+            .iter()
+            .map(|t| (t.leader, t.cards.clone()))
+            .collect();
+        let trump = self.trump().and_then(Strain::trump);
+        k.ducks = read_play::ducks(self.me(), &done, trump);
         k.unseen = k.unseen.minus(played);
         k.counts = BySeat(self.view.cards_left.map(u32::from));
         k.counts[self.me()] = 0;
@@ -153,6 +164,22 @@ impl Table<'_> {
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
     ) -> Effort {
+        self.sample_until(k, rng, want, make, add, &mut |_| false)
+    }
+
+    /// [`Table::sample_loop`], stopping early too once `settled` says so: it is asked after
+    /// each batch with the number of deals that could still be solved in time (judged by the
+    /// time the deals so far took, and the sample cap).
+    fn sample_until(
+        &self,
+        k: &Knowledge,
+        rng: &mut impl Rng,
+        want: Want,
+        make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
+        add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
+        settled: &mut dyn FnMut(usize) -> bool,
+    ) -> Effort {
+        let begun = Instant::now();
         let mut samples = 0;
         // A batch that would end past the deadline is not started: the last one's time is the
         // guess (the first batch is always solved).
@@ -187,6 +214,13 @@ impl Table<'_> {
                 samples += 1;
             }
             last = started.elapsed();
+            let per_deal = begun.elapsed().as_secs_f64() / samples.max(1) as f64;
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            let in_time = (left.as_secs_f64() / per_deal.max(1e-9)).ceil();
+            let more = (in_time.min(1e9) as usize).min(self.max_samples.saturating_sub(samples));
+            if settled(more) {
+                break;
+            }
         }
         Effort { samples }
     }
@@ -230,14 +264,26 @@ impl Table<'_> {
         } else {
             None
         };
-        let mut tally = Tally::new(
+        let tally = Tally::new(
             worth,
             won[me.index()] + won[me.partner().index()],
             legal.len(),
         );
-        let effort = self.sample_loop(&k, rng, Want::Values, &make, &mut |_, vs| {
-            tally.add(legal.iter().map(|&c| vs[0].value_of(c).unwrap_or(0)));
-        });
+        // Deals stop once the card to play is settled (see [`Tally::settled`]): time is not
+        // spent on a choice more deals would not change.
+        let tally = std::cell::RefCell::new(tally);
+        let effort = self.sample_until(
+            &k,
+            rng,
+            Want::Values,
+            &make,
+            &mut |_, vs| {
+                let values = legal.iter().map(|&c| vs[0].value_of(c).unwrap_or(0));
+                tally.borrow_mut().add(values);
+            },
+            &mut |more| tally.borrow().settled(more),
+        );
+        let tally = tally.into_inner();
         (tally.best().map_or(first, |i| legal[i]), effort)
     }
 
@@ -308,9 +354,15 @@ impl Table<'_> {
                 (sum + BIAS_WEIGHT * ESTIMATE_BIAS) / (n + BIAS_WEIGHT)
             })
             .collect();
+        let team = me.team();
         let mut samples = Samples {
             strains: strains.to_vec(),
             tricks: solved.iter().map(|(_, t)| t.clone()).collect(),
+            game: self.view.team_scores.map(|s| MatchState {
+                target: self.rules.target,
+                ours: s[team.index()],
+                theirs: s[team.other().index()],
+            }),
         };
         let sampler = k.sampler();
         for i in 0..ESTIMATED {

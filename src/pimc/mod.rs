@@ -9,6 +9,7 @@ pub mod decide;
 pub mod infer;
 pub mod play_value;
 pub mod quick;
+pub mod read_play;
 pub mod sample;
 pub mod wire;
 
@@ -43,6 +44,7 @@ pub struct PimcConfig {
 pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
     let mut rules: Option<Rules> = None;
     let solver = Solver::start();
+    let mut bank = Bank::default();
     for line in input.lines() {
         let line = line?;
         let msg: Incoming = match serde_json::from_str(&line) {
@@ -65,9 +67,27 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
             "request" => {
                 let id = msg.id.unwrap_or(0);
                 let started = Instant::now();
+                let job_view = msg.view.as_ref().map(|v| {
+                    (
+                        v.tricks.len(),
+                        v.current_trick.as_ref().map_or(0, |t| t.cards.len()),
+                    )
+                });
+                let at = job_view.filter(|_| msg.decision.as_deref() == Some("play"));
+                // A card play early in the hand may add what later ones left unused.
                 let (think, hard) = budget(&cfg, &msg);
+                let play = at.is_some();
+                let drawn = if play {
+                    bank.draw(&at, think)
+                } else {
+                    Duration::ZERO
+                };
+                let think = (think + drawn).min(hard / THINK_SHARE);
                 let job = (cfg, rules.clone(), msg);
                 let (text, effort) = answer_in_time(&solver, job, started, think, hard);
+                if play {
+                    bank.save(think.saturating_sub(started.elapsed()), cfg.ms);
+                }
                 let reply = serde_json::json!({"type": "move", "id": id, "move": text.0});
                 writeln!(output, "{reply}")?;
                 output.flush()?;
@@ -79,8 +99,8 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                     " (solving missed the budget: a quick answer)"
                 };
                 eprintln!(
-                    "pimc: request {id} {}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
-                    text.2, text.0, effort.samples
+                    "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
+                    text.2, where_in_play(&at), text.0, effort.samples
                 );
             }
             "game_end" => break,
@@ -88,6 +108,14 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
         }
     }
     Ok(())
+}
+
+/// " (trick T, card P)" for a card play (T from 1, P the card's place in the trick from 1), for
+/// the log: deals per decision by trick (docs/analysis.md) are read from it.
+fn where_in_play(at: &Option<(usize, usize)>) -> String {
+    at.map_or(String::new(), |(t, p)| {
+        format!(" (trick {}, card {})", t + 1, p + 1)
+    })
 }
 
 fn kind_of(decision: &str) -> Option<DecisionKind> {
@@ -108,7 +136,8 @@ const FLOOR_MS: u64 = 1000;
 
 /// The time a move may take: the hard limit, by which the bot answers whatever the solver
 /// is doing, is `--ms` but at least [`FLOOR_MS`]; thinking (starting new batches of deals)
-/// stops at `--ms` (calls and trump choices: ten times `--ms`) or at 70% of the hard limit,
+/// stops at `--ms` (calls and trump choices: ten times `--ms`; card plays: their
+/// [`phase_share`] of it) or at half the hard limit ([`THINK_SHARE`]),
 /// whichever is sooner, so that the batch under way usually ends in time.
 /// Both are kept under 40% of the referee's limit.
 fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
@@ -117,13 +146,71 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .as_ref()
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
-    let hard = cfg.ms.max(FLOOR_MS).min(limit);
     // A call or trump choice solves a deal in every strain, and the score rests on it: it
-    // thinks ten times `--ms`, up to the 70% mark (a few such moves a hand).
+    // thinks ten times `--ms`, up to half the hard limit (a few such moves a hand), and its floor is
+    // twice [`FLOOR_MS`] (one deal's five strains can take DDS most of a second: at `--ms 50`
+    // 7 of 129 calls missed a 1 s floor, `bench/pimc_deals.sh`).
     let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
-    let ms = if bidding { cfg.ms * 10 } else { cfg.ms };
-    let think = ms.min(hard * 7 / 10);
+    let floor = if bidding { 2 * FLOOR_MS } else { FLOOR_MS };
+    let hard = cfg.ms.max(floor).min(limit);
+    let ms = match (bidding, msg.view.as_ref()) {
+        (true, _) => cfg.ms * 10,
+        (false, Some(v)) if msg.decision.as_deref() == Some("play") => {
+            let place = v.current_trick.as_ref().map_or(0, |t| t.cards.len());
+            (cfg.ms as f64 * phase_share(v.tricks.len(), place)).round() as u64
+        }
+        _ => cfg.ms,
+    };
+    let think = ms.min(hard / u64::from(THINK_SHARE));
     (Duration::from_millis(think), Duration::from_millis(hard))
+}
+
+/// No new batch of deals starts after the hard limit divided by this: the batch under way
+/// has the rest up to the reply point (80%), 30% of the limit, to end. With 70% (and 10% to
+/// end) pimc at `--ms 500` on a machine at load average 12 answered 4.1% of its requests by
+/// rules of thumb, 58 of 280 calls and 22 of 150 first-trick cards: a batch that overran
+/// also kept the one solver thread from the next move.
+const THINK_SHARE: u32 = 2;
+
+/// The share of `--ms` a card play thinks, by trick (`trick` tricks done) and place in the trick
+/// (`place` cards already on the table): the unseen cards are most uncertain, the positions
+/// slowest to solve and the choice widest at the start of the hand and at a lead, while the
+/// last tricks solve hundreds of deals in `--ms` (issue 28: at `--ms 50`, a median of 2 deals at
+/// trick 1 and 516 at trick 12). From 1.72 at trick 1 down by 0.12 a trick (0.28 at trick 13),
+/// a lead 1.6 times and a follower's card 0.8 times that: over a hand's 13 tricks and 4 places
+/// the shares average 1, so a hand thinks as long as `--ms` a card.
+fn phase_share(trick: usize, place: usize) -> f64 {
+    let by_trick = 1.72 - 0.12 * trick.min(12) as f64;
+    let by_place = if place == 0 { 1.6 } else { 0.8 };
+    by_trick * by_place
+}
+
+/// Tricks at the start of a hand that may draw on the [`Bank`].
+const BANK_TRICKS: usize = 4;
+
+/// Thinking time card plays left unused (their deals settled early, see
+/// `play_value::Tally::settled`), kept for the first [`BANK_TRICKS`] tricks of the hand (mostly
+/// the next hand's, since the savings come from the last tricks); at most 13 times `--ms`.
+#[derive(Debug, Default)]
+struct Bank(Duration);
+
+impl Bank {
+    /// What a card play at `at` (tricks done, cards on the table) with `think` of its own may
+    /// add from the bank: up to as much again, in the first tricks only.
+    fn draw(&mut self, at: &Option<(usize, usize)>, think: Duration) -> Duration {
+        let early = at.is_some_and(|(t, _)| t < BANK_TRICKS);
+        let drawn = if early {
+            self.0.min(think)
+        } else {
+            Duration::ZERO
+        };
+        self.0 -= drawn;
+        drawn
+    }
+
+    fn save(&mut self, unused: Duration, ms: u64) {
+        self.0 = (self.0 + unused).min(Duration::from_millis(ms * 13));
+    }
 }
 
 /// The share of the hard limit kept for the reply to reach the referee: on a loaded machine
@@ -397,22 +484,67 @@ mod tests {
             play_by_tricks: false,
         };
         let ms = |d: Duration| d.as_millis();
-        // The default: think 0.7 s, answer by 0.8 s at the latest (a fifth kept for the reply).
+        // The default: think 0.5 s, answer by 0.8 s at the latest (a fifth kept for the reply).
         let (think, hard) = budget(&cfg(1000), &msg(None));
-        assert_eq!((ms(think), ms(hard)), (700, 1000));
+        assert_eq!((ms(think), ms(hard)), (500, 1000));
         assert_eq!(ms(answer_by(hard)), 800);
         // A small --ms thinks that long but may finish its one batch within the floor.
         let (think, hard) = budget(&cfg(50), &msg(Some(30_000)));
         assert_eq!((ms(think), ms(hard)), (50, 1000));
         // The referee's limit caps both (40% of it).
         let (think, hard) = budget(&cfg(5000), &msg(Some(1000)));
-        assert_eq!((ms(think), ms(hard)), (280, 400));
-        // Calls think ten times --ms, to the 70% mark at most.
+        assert_eq!((ms(think), ms(hard)), (200, 400));
+        // Calls think ten times --ms, to half the hard limit at most.
         let call: Incoming =
             serde_json::from_str(r#"{"type":"request","decision":"call"}"#).unwrap();
         let (think, hard) = budget(&cfg(50), &call);
-        assert_eq!((ms(think), ms(hard)), (500, 1000));
-        let (think, _) = budget(&cfg(100), &call);
-        assert_eq!(ms(think), 700);
+        assert_eq!((ms(think), ms(hard)), (500, 2000));
+        let (think, _) = budget(&cfg(300), &call);
+        assert_eq!(ms(think), 1000);
+    }
+
+    #[test]
+    fn card_plays_think_longest_at_the_start_of_a_hand_and_at_a_lead() {
+        // Issue 28: "more deals for leads and early tricks"; the hand as a whole thinks
+        // `--ms` a card on average.
+        let mean: f64 = (0..13)
+            .flat_map(|t| (0..4).map(move |p| phase_share(t, p)))
+            .sum::<f64>()
+            / 52.0;
+        assert!((mean - 1.0).abs() < 1e-9, "{mean}");
+        let play = |done: usize, on_table: usize| -> Incoming {
+            let tricks = vec![r#"{"leader":0,"cards":["2S","3S","4S","5S"]}"#; done].join(",");
+            let table = vec![r#""6S""#; on_table].join(",");
+            serde_json::from_str(&format!(
+                r#"{{"type":"request","decision":"play","view":{{"seat":0,"dealer":3,"hand":[],
+                    "tricks":[{tricks}],"current_trick":{{"leader":0,"cards":[{table}]}},
+                    "cards_left":[1,1,1,1]}}}}"#
+            ))
+            .unwrap()
+        };
+        let cfg = PimcConfig {
+            ms: 100,
+            seed: 0,
+            max_samples: None,
+            ignore_bids: false,
+            play_by_tricks: false,
+        };
+        let think = |done, on_table| budget(&cfg, &play(done, on_table)).0.as_millis();
+        assert_eq!(think(0, 0), 275);
+        assert_eq!(think(0, 3), 138);
+        assert_eq!(think(11, 0), 64);
+        assert_eq!(think(11, 2), 32);
+        // Time the last tricks leave unused goes to the first tricks of the next hand.
+        let mut bank = Bank::default();
+        bank.save(Duration::from_millis(30), 100);
+        bank.save(Duration::from_millis(50), 100);
+        let ms = |d: Duration| d.as_millis();
+        assert_eq!(ms(bank.draw(&Some((10, 0)), Duration::from_millis(40))), 0);
+        assert_eq!(ms(bank.draw(&Some((0, 0)), Duration::from_millis(60))), 60);
+        assert_eq!(ms(bank.draw(&Some((1, 0)), Duration::from_millis(60))), 20);
+        assert_eq!(ms(bank.draw(&Some((1, 0)), Duration::from_millis(60))), 0);
+        // At most 13 times --ms is kept.
+        bank.save(Duration::from_secs(60), 100);
+        assert_eq!(ms(bank.0), 1300);
     }
 }

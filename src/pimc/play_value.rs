@@ -9,8 +9,8 @@
 
 use super::bid_value::{contract_diff, GAME};
 use super::wire::ViewIn;
-use crate::rules::score::individual_score;
-use crate::rules::{BySeat, Call, DecisionKind, Level, Move, Rules, Seat};
+use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
+use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat};
 
 /// My side's score minus the other side's for each count of tricks my side ends the hand
 /// with (index 0 to 13); `None` where the view does not say enough (no contract yet, a bid
@@ -34,7 +34,21 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
             let t = t as u8;
             let declarers = if ours { t } else { 13 - t };
             let d = contract_diff(c, level, multiplier, declarers, before);
-            *v = if ours { d } else { -d };
+            // The match: a hand that takes a side to the target wins the game.
+            let end = view.team_scores.map_or(0.0, |scores| {
+                let s = contract_score(c, level, multiplier, declarers, before);
+                let team = contract.declarer.team();
+                let mut after = ByTeam(scores);
+                after[team] += s.declarers;
+                after[team.other()] += s.defenders;
+                match contract_winner(rules.target, after) {
+                    _ if s.instant_win => 0.0,
+                    Some(t) if t == team => GAME,
+                    Some(_) => -GAME,
+                    None => 0.0,
+                }
+            });
+            *v = if ours { d + end } else { -(d + end) };
         }
         return Some(w);
     }
@@ -55,7 +69,14 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
         share(&mut tricks, &bids, me, mine);
         share(&mut tricks, &bids, me.next(), left - mine);
         let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
-        *v = match s.instant_winner {
+        // The match: a hand after which a partnership has won the game (400's partner rule
+        // included, BRIEF "400": 41 or more "whose partner has more than 0").
+        let winner = s.instant_winner.or_else(|| {
+            let mut after = BySeat(view.seat_scores?);
+            Seat::ALL.into_iter().for_each(|x| after[x] += s.delta[x]);
+            individual_winner(ind, rules.target, after)
+        });
+        *v = match winner {
             Some(team) if team == me.team() => GAME,
             Some(_) => -GAME,
             None => {
@@ -100,6 +121,18 @@ fn share(tricks: &mut BySeat<u8>, bids: &BySeat<Level>, seat: Seat, more: u8) {
     tricks[seat] += more;
 }
 
+/// Deals solved before the sampling may stop on the statistical test of [`Tally::settled`]
+/// (the hard bound applies from the first).
+pub const MIN_SETTLE: usize = 12;
+
+/// Deals in which two cards must have brought exactly the same in every one before they are
+/// taken as equivalent (touching cards, small cards of a suit that cannot matter).
+pub const SAME_SETTLE: usize = 24;
+
+/// The one-sided normal quantile of the stopping test: the leader's mean lead over a card, less
+/// this many standard errors, must be above zero (2.5: a chance below 1% for each card).
+pub const SETTLE_Z: f64 = 2.5;
+
 /// The score and tricks of each legal card summed over the sampled deals, and the card to play.
 #[derive(Clone, Debug)]
 pub struct Tally {
@@ -108,6 +141,9 @@ pub struct Tally {
     won: u8,
     pub score: Vec<f64>,
     pub tricks: Vec<u32>,
+    /// Each deal's value of each card, as [`Tally::best`] ranks them (score, then tricks a
+    /// thousandth of a point each): what the stopping test compares.
+    per_deal: Vec<Vec<f64>>,
 }
 
 impl Tally {
@@ -117,17 +153,71 @@ impl Tally {
             won,
             score: vec![0.0; cards],
             tricks: vec![0; cards],
+            per_deal: Vec::new(),
         }
+    }
+
+    /// One deal's value of a card that took `v` tricks for my side, as [`Tally::best`] ranks.
+    fn value(&self, v: u8) -> f64 {
+        match &self.worth {
+            Some(w) => w[usize::from((self.won + v).min(13))] + f64::from(v) * 1e-3,
+            None => f64::from(v),
+        }
+    }
+
+    /// The most one deal can move one card's value against another's.
+    fn span(&self) -> f64 {
+        match &self.worth {
+            Some(w) => {
+                let top = w.iter().copied().fold(f64::MIN, f64::max);
+                let bottom = w.iter().copied().fold(f64::MAX, f64::min);
+                top - bottom + 13e-3
+            }
+            None => 13.0,
+        }
+    }
+
+    /// Whether more deals can no longer change the card played, or are very unlikely to:
+    /// against every other card the leader ([`Tally::best`]) is settled when its lead exceeds
+    /// what `more` deals could overturn (each moving a card by [`Tally::span`] at most), or,
+    /// after [`MIN_SETTLE`] deals, when its mean lead per deal is more than [`SETTLE_Z`]
+    /// standard errors above zero (paired over the same deals), or, after [`SAME_SETTLE`]
+    /// deals, when the two brought exactly the same in every deal.
+    pub fn settled(&self, more: usize) -> bool {
+        let Some(lead) = self.best() else {
+            return true;
+        };
+        let n = self.per_deal.len();
+        let bound = more as f64 * self.span();
+        (0..self.tricks.len()).filter(|&i| i != lead).all(|i| {
+            let d: Vec<f64> = self.per_deal.iter().map(|r| r[lead] - r[i]).collect();
+            let sum: f64 = d.iter().sum();
+            if sum > bound {
+                return true;
+            }
+            if n < MIN_SETTLE {
+                return false;
+            }
+            if d.iter().all(|&x| x == 0.0) {
+                return n >= SAME_SETTLE;
+            }
+            let mean = sum / n as f64;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            mean - SETTLE_Z * (var / n as f64).sqrt() > 0.0
+        })
     }
 
     /// One deal: each card's double-dummy tricks for my side from here.
     pub fn add(&mut self, values: impl IntoIterator<Item = u8>) {
+        let mut row = vec![0.0; self.tricks.len()];
         for (i, v) in values.into_iter().enumerate().take(self.tricks.len()) {
             self.tricks[i] += u32::from(v);
             if let Some(w) = &self.worth {
                 self.score[i] += w[usize::from((self.won + v).min(13))];
             }
+            row[i] = self.value(v);
         }
+        self.per_deal.push(row);
     }
 
     /// The card with the best total score, then the most tricks, then the first.
@@ -171,6 +261,85 @@ mod tests {
         let mut by_tricks = Tally::new(None, 6, 2);
         deals.iter().for_each(|d| by_tricks.add(*d));
         assert_eq!(by_tricks.best(), Some(1));
+    }
+
+    #[test]
+    fn sampling_stops_once_more_deals_cannot_change_the_card() {
+        // Issue 28: "stopping when the ranking of the cards cannot change". Counting tricks
+        // (no worth), 3 tricks against 1 in every deal: after 5 deals the lead of 10 exceeds
+        // what 0 more deals could overturn, not what 1 more could (13 a deal).
+        let mut t = Tally::new(None, 0, 2);
+        (0..5).for_each(|_| t.add([1, 3]));
+        assert_eq!(t.best(), Some(1));
+        assert!(t.settled(0));
+        assert!(!t.settled(1));
+        // After MIN_SETTLE deals the same steady lead is settled however many could follow.
+        (5..MIN_SETTLE).for_each(|_| t.add([1, 3]));
+        assert!(t.settled(1_000_000));
+        // A close race is not: the cards trade places deal by deal, the leader a deal ahead.
+        let mut close = Tally::new(None, 0, 2);
+        for i in 0..201 {
+            close.add(if i % 2 == 0 { [3, 2] } else { [2, 3] });
+        }
+        assert!(!close.settled(1_000_000));
+        // Cards that brought the same in every deal are equivalent after SAME_SETTLE deals.
+        let mut same = Tally::new(None, 0, 3);
+        (0..SAME_SETTLE - 1).for_each(|i| same.add([3, 3, (i % 3) as u8]));
+        assert!(!same.settled(1_000_000));
+        same.add([3, 3, 0]);
+        assert!(same.settled(1_000_000));
+        // The score ranks first: making the contract against a trick more (classic, bid 9,
+        // 6 won, see the test above: 3 more make it, 4 more give one trick more).
+        let w = worth(
+            &Rules::classic(),
+            &view(
+                r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{"declarer":0,"bid":"9","multiplier":1}}"#,
+            ),
+        )
+        .unwrap();
+        let mut scored = Tally::new(Some(w), 6, 2);
+        (0..MIN_SETTLE).for_each(|_| {
+            scored.add([3, 4]);
+            scored.add([3, 1]);
+        });
+        assert_eq!(scored.best(), Some(0));
+        assert!(scored.settled(1_000_000));
+    }
+
+    #[test]
+    fn a_hand_that_reaches_the_target_is_worth_the_game() {
+        // BRIEF "Classic Tarneeb": target 31, "checked at the end of a hand". My side (seats
+        // 0 and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
+        let json = |scores: &str| {
+            format!(
+                r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
+                "contract":{{"declarer":0,"bid":"7","multiplier":1}},"team_scores":{scores}}}"#
+            )
+        };
+        let near = worth(&Rules::classic(), &view(&json("[25,0]"))).unwrap();
+        let far = worth(&Rules::classic(), &view(&json("[0,0]"))).unwrap();
+        assert_eq!((far[7], near[7]), (7.0, 7.0 + GAME));
+        // Set, the defenders score 7 (at 0: no win); a defending side at 28 wins with them.
+        assert_eq!(near[6], -7.0 - 7.0);
+        let theirs = worth(&Rules::classic(), &view(&json("[0,28]"))).unwrap();
+        assert_eq!(theirs[6], -7.0 - 7.0 - GAME);
+        // BRIEF "400": 41 or more wins "whose partner has more than 0". Seat 0 has 38 and bid
+        // 3 (table value 3); every other seat bid 2 and has 2 tricks, 3 are left.
+        let four = |scores: &str| {
+            view(&format!(
+                r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[1,2,5,2],
+                "auction":[{{"seat":0,"call":"3"}},{{"seat":1,"call":"2"}},
+                           {{"seat":2,"call":"2"}},{{"seat":3,"call":"2"}}],
+                "seat_scores":{scores}}}"#
+            ))
+        };
+        // Two more tricks make seat 0's 3: 41 with a partner at 4 (6 after its made 2) wins;
+        // with a partner at -5 (-3 after) it does not.
+        let positive = worth(&Rules::four_hundred(), &four("[38,0,4,0]")).unwrap();
+        let zero = worth(&Rules::four_hundred(), &four("[38,0,-5,0]")).unwrap();
+        assert_eq!(positive[8], GAME);
+        assert!(zero[8] < GAME / 2.0, "{}", zero[8]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use rand::Rng;
 
 use super::deal_count::DealCounter;
 use super::infer::Clue;
+use super::read_play::Duck;
 use crate::rules::{BySeat, CardSet, Seat, Suit};
 
 /// Uniform candidate deals drawn for each deal weighted by the auction (a bound on the time a
@@ -34,6 +35,8 @@ pub struct Knowledge {
     pub played: BySeat<CardSet>,
     /// What the auction said about the other seats' hands.
     pub clues: Vec<Clue>,
+    /// Cards played that a seat holding a winner would not have played ([`read_play`](super::read_play)).
+    pub ducks: Vec<Duck>,
 }
 
 impl Knowledge {
@@ -56,11 +59,17 @@ impl Knowledge {
         }
     }
 
-    /// How much a deal's fit to the auction weighs: `exp(-d^2 / (2 SPREAD^2))` for a deal
-    /// `d` estimated tricks away, as a log.
+    /// How much a deal weighs, as a log: its fit to the auction, `exp(-d^2 / (2 SPREAD^2))`
+    /// for a deal `d` estimated tricks away, times the likelihood of the cards played
+    /// ([`read_play`](super::read_play)).
     pub fn log_weight(&self, hands: &BySeat<CardSet>) -> f64 {
         let d = self.distance(hands);
-        -(d * d) / (2.0 * SPREAD * SPREAD)
+        let play: f64 = self
+            .ducks
+            .iter()
+            .map(|x| x.likelihood(hands[x.seat]).ln())
+            .sum();
+        -(d * d) / (2.0 * SPREAD * SPREAD) + play
     }
 
     /// How far a deal lies from the auction: each clue's distance for its seat's dealt hand.
@@ -93,14 +102,14 @@ impl Sampler<'_> {
         Some(hands)
     }
 
-    /// One deal drawn with the auction's clues as importance weights: [`TRIES`] uniform deals,
+    /// One deal drawn with the auction's clues and the play's likelihood as importance weights: [`TRIES`] uniform deals,
     /// one of them picked in proportion to its weight ([`Knowledge::log_weight`];
     /// sampling-importance-resampling). Deals that fit the calls are as likely as their
     /// weight says, however tight the clues, with no refusal count to run out: when no
     /// candidate fits, the nearer ones are still the likelier (the weights are taken
     /// relative to the best candidate's).
     pub fn fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
-        if self.k.clues.is_empty() {
+        if self.k.clues.is_empty() && self.k.ducks.is_empty() {
             return self.uniform(rng);
         }
         let mut pool = Vec::with_capacity(TRIES);
@@ -144,6 +153,7 @@ mod tests {
             void: BySeat([0; 4]),
             played: BySeat([CardSet::EMPTY; 4]),
             clues: Vec::new(),
+            ducks: Vec::new(),
         };
         // Seat 1 is out of the suit of the first unseen card, if seats 0 and 3 can take them.
         let suit = unseen.iter().next().unwrap().suit();
@@ -164,6 +174,54 @@ mod tests {
     }
 
     #[test]
+    fn a_seat_that_did_not_ruff_a_trick_it_could_win_is_dealt_trumps_less_often() {
+        // Issue 28: samples "re-weighted by what was seen" (a player who discarded rather than
+        // win a trick he could cheaply win). BRIEF "Common to all": follow suit if able, else
+        // any card; the highest trump wins. Spades are trump. Seat 2 led KH, seat 3 and I
+        // followed, seat 1 (last, out of hearts) discarded 4D: with a spade it would have won.
+        // Six cards are left unseen, two each for seats 1, 2, 3; two of them are spades.
+        use crate::pimc::read_play::{ducks, DUCK};
+        let cards =
+            |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().unwrap()).collect() };
+        let set = |s: &str| -> CardSet { cards(s).into_iter().collect() };
+        let mut k = Knowledge {
+            me: Seat::S0,
+            mine: set("2C 3C"),
+            unseen: set("AS 2S 5C 6C 7C 8C"),
+            counts: BySeat([0, 2, 2, 2]),
+            void: BySeat([0; 4]),
+            played: BySeat([CardSet::EMPTY; 4]),
+            clues: Vec::new(),
+            ducks: Vec::new(),
+        };
+        k.show_out(Seat::S1, Suit::Hearts);
+        let spadeless = |k: &Knowledge, rng: &mut Pcg64| {
+            let n = 4000;
+            let hits = (0..n)
+                .filter(|_| {
+                    let h = k.sample_fitting(rng).unwrap();
+                    h[Seat::S1].of_suit(Suit::Spades).is_empty()
+                })
+                .count();
+            hits as f64 / f64::from(n)
+        };
+        let mut rng = Pcg64::seed_from_u64(5);
+        // Uniformly, seat 1 holds no spade in C(4,2)/C(6,2) = 6/15 of the deals.
+        let before = spadeless(&k, &mut rng);
+        assert!((before - 0.4).abs() < 0.03, "{before}");
+        k.ducks = ducks(
+            Seat::S0,
+            &[(Seat::S2, cards("KH 2H 3H 4D"))],
+            Some(Suit::Spades),
+        );
+        // Weighted: 0.4 / (0.4 + 0.6 * DUCK) = 0.73 (64 candidates a deal: a little less).
+        let want = 0.4 / (0.4 + 0.6 * DUCK);
+        let after = spadeless(&k, &mut rng);
+        assert!((after - want).abs() < 0.04, "{after} against {want:.3}");
+        assert!(after > before + 0.2, "{after} against {before} unweighted");
+    }
+
+    #[test]
     fn samples_lean_towards_what_the_auction_said() {
         use crate::pimc::infer::estimate;
         use crate::rules::Strain;
@@ -180,6 +238,7 @@ mod tests {
             void: BySeat([0; 4]),
             played: BySeat([CardSet::EMPTY; 4]),
             clues: Vec::new(),
+            ducks: Vec::new(),
         };
         let mean = |k: &Knowledge, rng: &mut Pcg64, seat: Seat| {
             let n = 400;

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Reads pimc stderr logs (bench/pimc_deals.sh): deals solved per decision by trick and by
+place in the trick, calls and trump choices, and the share answered by rules of thumb."""
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+LINE = re.compile(r"pimc: request \d+ (\w+)(?: \(trick (\d+), card (\d+)\))?: .* after (\d+) samples in (\d+) ms")
+by_trick, by_place, by_kind = defaultdict(list), defaultdict(list), defaultdict(list)
+ms_trick = defaultdict(list)
+quick, total, ms = defaultdict(int), defaultdict(int), defaultdict(list)
+for path in sys.argv[1:]:
+    for line in open(path):
+        m = LINE.search(line)
+        if not m:
+            continue
+        kind, trick, place, n, t = m.groups()
+        group = "card" if kind == "play" else "call/trump" if kind in ("call", "trump") else kind
+        total[group] += 1
+        if "quick answer" in line:
+            quick[group] += 1
+            continue
+        n = int(n)
+        if n == 0:  # one legal move: nothing to decide
+            continue
+        by_kind[kind].append(n)
+        ms[group].append(int(t))
+        if trick:
+            by_trick[int(trick)].append(n)
+            ms_trick[int(trick)].append(int(t))
+            by_place[int(place)].append(n)
+
+
+def row(name, xs, times=None):
+    xs = sorted(xs)
+    q = lambda p: xs[min(len(xs) - 1, int(p * len(xs)))]
+    mean = f"{statistics.mean(times):.0f}" if times else ""
+    return f"| {name} | {len(xs)} | {q(0.1)} | {statistics.median(xs):g} | {q(0.9)} | {mean} |"
+
+
+print("| decisions | n | p10 deals | median deals | p90 deals | mean ms |")
+print("|---|---|---|---|---|---|")
+for t in sorted(by_trick):
+    print(row(f"trick {t}", by_trick[t], ms_trick[t]))
+for p in sorted(by_place):
+    print(row(f"card {p} of the trick", by_place[p]))
+for k in sorted(by_kind):
+    if k != "play":
+        print(row(k, by_kind[k]))
+for g in sorted(total):
+    share = 100.0 * quick[g] / total[g]
+    mean_ms = statistics.mean(ms[g]) if ms[g] else 0
+    print(f"{g}: {quick[g]} of {total[g]} replies by rules of thumb ({share:.1f}%), "
+          f"mean {mean_ms:.0f} ms a solved reply")

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Deals per decision by trick: four pimc bots play GAMES games of each preset (MAX_HANDS hands
+# each, public deals from seeds 1..GAMES) at --ms MS, then bench/pimc_deals.py reads their
+# stderr logs: the median deals solved per card by trick and by place in the trick, per call
+# and trump choice, and the share of replies answered by rules of thumb.
+#
+#   bash bench/pimc_deals.sh TARNEEB [GAMES] [MS] [MAX_HANDS] [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tarneeb=$(realpath "$1") games=${2:-3} ms=${3:-50} max=${4:-2} out=${5:-/tmp/tarneeb-pimc-deals}
+rm -rf "$out" && mkdir -p "$out"
+bot="$tarneeb bot pimc --ms $ms"
+for preset in classic egyptian 400 41; do
+  echo "{\"preset\": \"$preset\", \"max-hands\": $max}" >"$out/$preset.json"
+  for seed in $(seq 1 "$games"); do
+    "$tarneeb" play --rules "$out/$preset.json" --seed "$seed" --public-deals \
+      --record "$out/$preset-$seed.jsonl" --bot "$bot" --bot "$bot" --bot "$bot" --bot "$bot" >/dev/null
+  done
+done
+python3 bench/pimc_deals.py "$out"/*.stderr.log

@@ -15,10 +15,6 @@ const HEURISTIC: &str = "sample-bots/python/heuristic_bot.py";
 const RANDOM: &str = "sample-bots/python/random_bot.py";
 const LIMIT: Duration = Duration::from_secs(600);
 
-fn words(cmd: &str) -> Vec<String> {
-    cmd.split_whitespace().map(str::to_string).collect()
-}
-
 fn tournament(out: &Path, bots: &[String], extra: &[&str]) -> Vec<String> {
     let mut args: Vec<String> = vec!["tournament".into()];
     for b in bots {
@@ -31,6 +27,20 @@ fn tournament(out: &Path, bots: &[String], extra: &[&str]) -> Vec<String> {
 }
 
 use std::path::Path;
+
+/// A tournament of `alice=remote` against the random sample bot, with `flags`, in the
+/// background: the server, alice's token and the address it listens on.
+fn alice_vs_random(out: &Path, flags: &[&str]) -> (Running, String, String) {
+    let random = python_bot(RANDOM, &[]);
+    let mut server = Running::start(&tournament(
+        out,
+        &["alice=remote".to_string(), format!("rnd={random}")],
+        flags,
+    ));
+    let token = server.token("alice");
+    let addr = server.addr();
+    (server, token, addr)
+}
 
 /// The acceptance test of the transport: the same deterministic bots on the same deals play
 /// the same moves and reach the same results whether a seat is a local process or a relay's
@@ -73,8 +83,7 @@ fn remote_play_gives_the_same_records_as_local_play() {
     ));
     let token = server.token("heur");
     let addr = server.addr();
-    let cmd = words(&heuristic);
-    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    let cmd = heuristic;
     let r = relay(&addr, &token, 2, &[], &cmd);
     let (status, _, err) = server.finish(LIMIT);
     assert!(status.success(), "{err}");
@@ -187,10 +196,8 @@ fn duplicate_deals_with_remote_entrants_need_an_explicit_choice() {
 fn sockets_that_misbehave_change_nothing() {
     let s = Scratch::new("remote-attack");
     let out = s.path("t");
-    let random = python_bot(RANDOM, &[]);
-    let mut server = Running::start(&tournament(
+    let (server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--games",
@@ -200,14 +207,11 @@ fn sockets_that_misbehave_change_nothing() {
             "--jobs",
             "1",
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
+    );
 
     // The relay is in first (an intruder sharing its address would otherwise hold up its
     // connecting, not its games), then the intruders come while the games are played.
-    let cmd = words(&python_bot(HEURISTIC, &[]));
-    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    let cmd = python_bot(HEURISTIC, &[]);
     let mut r = relay(&addr, &token, 2, &[], &cmd);
     let start = std::time::Instant::now();
     while r.stderr().matches("connected to").count() < 2 {
@@ -273,12 +277,10 @@ fn sockets_that_misbehave_change_nothing() {
 fn a_relay_killed_mid_game_is_a_disconnected_fault_and_the_tournament_goes_on() {
     let s = Scratch::new("remote-kill");
     let out = s.path("t");
-    let random = python_bot(RANDOM, &[]);
     // A bot that thinks a little, so the game is still running when the relay is killed.
     let slow = python_bot("tests/bots/fault_bot.py", &["slow", "150"]);
-    let mut server = Running::start(&tournament(
+    let (server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--games",
@@ -288,11 +290,8 @@ fn a_relay_killed_mid_game_is_a_disconnected_fault_and_the_tournament_goes_on() 
             "--jobs",
             "1",
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
-    let cmd = words(&slow);
-    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    );
+    let cmd = slow;
     let mut first = relay(&addr, &token, 2, &[], &cmd);
     // Wait until the first game has moves, then kill the relay outright.
     let record = out.join("games/000000.jsonl");
@@ -306,8 +305,7 @@ fn a_relay_killed_mid_game_is_a_disconnected_fault_and_the_tournament_goes_on() 
         std::thread::sleep(Duration::from_millis(50));
     }
     first.kill();
-    let heuristic = words(&python_bot(HEURISTIC, &[]));
-    let heuristic: Vec<&str> = heuristic.iter().map(String::as_str).collect();
+    let heuristic = python_bot(HEURISTIC, &[]);
     let second = relay(&addr, &token, 2, &[], &heuristic);
     let (status, _, err) = server.finish(LIMIT);
     assert!(status.success(), "{err}");
@@ -358,8 +356,7 @@ fn a_killed_server_resumes_and_relays_come_back_by_themselves() {
     let mut server = Running::start(&args);
     let token = server.token("alice");
     let addr = server.addr();
-    let heuristic = words(&python_bot(HEURISTIC, &[]));
-    let heuristic: Vec<&str> = heuristic.iter().map(String::as_str).collect();
+    let heuristic = python_bot(HEURISTIC, &[]);
     let r = relay(&addr, &token, 2, &[], &heuristic);
     let results = out.join("results.jsonl");
     let start = std::time::Instant::now();
@@ -414,10 +411,8 @@ fn tls_end_to_end_and_a_wrong_certificate_is_refused() {
     let key = s.file("key.pem", &ours.signing_key.serialize_pem());
     let wrong_ca = s.file("other.pem", &other.cert.pem());
     let out = s.path("t");
-    let random = python_bot(RANDOM, &[]);
-    let mut server = Running::start(&tournament(
+    let (server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--games",
@@ -429,12 +424,9 @@ fn tls_end_to_end_and_a_wrong_certificate_is_refused() {
             "--tls-key",
             key.to_str().unwrap(),
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
+    );
     assert!(server.stderr().contains("(TLS)"), "{}", server.stderr());
-    let heuristic = words(&python_bot(HEURISTIC, &[]));
-    let heuristic: Vec<&str> = heuristic.iter().map(String::as_str).collect();
+    let heuristic = python_bot(HEURISTIC, &[]);
 
     let wrong = relay(
         &addr,
@@ -489,10 +481,8 @@ fn a_ca_certificate_as_the_servers_own_is_explained() {
     let cert = s.file("cert.pem", &ca_cert.pem());
     let key = s.file("key.pem", &key.serialize_pem());
     let out = s.path("t");
-    let random = python_bot(RANDOM, &[]);
-    let mut server = Running::start(&tournament(
+    let (_server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--games",
@@ -504,11 +494,8 @@ fn a_ca_certificate_as_the_servers_own_is_explained() {
             "--tls-key",
             key.to_str().unwrap(),
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
-    let heuristic = words(&python_bot(HEURISTIC, &[]));
-    let heuristic: Vec<&str> = heuristic.iter().map(String::as_str).collect();
+    );
+    let heuristic = python_bot(HEURISTIC, &[]);
     let r = relay(
         &addr,
         &token,
@@ -560,8 +547,7 @@ fn transport_messages_match_the_schema() {
 #[test]
 fn play_with_a_remote_seat_and_its_latency_allowance() {
     let s = Scratch::new("remote-play");
-    let slow = words(&python_bot("tests/bots/fault_bot.py", &["slow", "300"]));
-    let slow: Vec<&str> = slow.iter().map(String::as_str).collect();
+    let slow = python_bot("tests/bots/fault_bot.py", &["slow", "300"]);
     let random = python_bot(RANDOM, &[]);
     let one_hand = s.file(
         "one-hand.json",
@@ -620,10 +606,8 @@ fn play_with_a_remote_seat_and_its_latency_allowance() {
 fn a_bot_without_multi_game_is_restarted_by_the_relay_for_each_game() {
     let s = Scratch::new("remote-fresh");
     let out = s.path("t");
-    let random = python_bot(RANDOM, &[]);
-    let mut server = Running::start(&tournament(
+    let (server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--games",
@@ -633,11 +617,8 @@ fn a_bot_without_multi_game_is_restarted_by_the_relay_for_each_game() {
             "--jobs",
             "1",
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
-    let once = words(&python_bot("tests/bots/fault_bot.py", &["slow", "1"]));
-    let once: Vec<&str> = once.iter().map(String::as_str).collect();
+    );
+    let once = python_bot("tests/bots/fault_bot.py", &["slow", "1"]);
     let r = relay(&addr, &token, 2, &[], &once);
     let (status, _, err) = server.finish(LIMIT);
     assert!(status.success(), "{err}");
@@ -666,9 +647,8 @@ fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
     let s = Scratch::new("remote-caps");
     let out = s.path("t");
     let random = python_bot(RANDOM, &[]);
-    let mut server = Running::start(&tournament(
+    let (mut server, token, addr) = alice_vs_random(
         &out,
-        &["alice=remote".to_string(), format!("rnd={random}")],
         &[
             "--no-duplicate",
             "--listen",
@@ -676,9 +656,7 @@ fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
             "--remote-connections",
             "2",
         ],
-    ));
-    let token = server.token("alice");
-    let addr = server.addr();
+    );
     // A socket that says nothing is closed by the server after the handshake time (10 s),
     // not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
     let mut silent = TcpStream::connect(&addr).unwrap();

@@ -22,11 +22,7 @@ pub fn remote_seats(bots: &[String]) -> Result<[Option<String>; 4], String> {
     let mut out: [Option<String>; 4] = Default::default();
     for (i, cmd) in bots.iter().enumerate().take(4) {
         if let Some(name) = remote_name(cmd) {
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-            {
+            if !super::tournament::is_entrant_name(name) {
                 return Err(format!(
                     "--bot for seat {i}: '{cmd}': write remote:NAME, NAME of letters, digits, '_', '.' and '-'"
                 ));

@@ -287,17 +287,21 @@ pub fn run(args: TournamentArgs) -> u8 {
     }
 }
 
+/// An entrant's name: letters, digits, '_', '.' and '-' (it names files and pages).
+pub fn is_entrant_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+}
+
 /// `NAME=CMD` into an entrant.
 fn parse_entrant(text: &str) -> Result<Entrant, String> {
     let (name, cmd) = text.split_once('=').ok_or_else(|| {
         format!("--bot '{text}': write NAME=CMD, like --bot rnd='python3 random_bot.py'")
     })?;
     let name = name.trim();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-    {
+    if !is_entrant_name(name) {
         return Err(format!(
             "--bot '{text}': the name '{name}' may only hold letters, digits, '_', '.' and '-'"
         ));

@@ -115,8 +115,9 @@ impl Drop for Running {
     }
 }
 
-/// `tarneeb connect ADDR --token T --connections N [extra] -- CMD...` in the background.
-pub fn relay(addr: &str, token: &str, connections: usize, extra: &[&str], cmd: &[&str]) -> Running {
+/// `tarneeb connect ADDR --token T --connections N [extra] -- CMD...` in the background;
+/// `cmd` is split at whitespace.
+pub fn relay(addr: &str, token: &str, connections: usize, extra: &[&str], cmd: &str) -> Running {
     let mut args: Vec<String> = vec![
         "connect".into(),
         addr.into(),
@@ -129,7 +130,7 @@ pub fn relay(addr: &str, token: &str, connections: usize, extra: &[&str], cmd: &
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.push("--".into());
-    args.extend(cmd.iter().map(|s| s.to_string()));
+    args.extend(cmd.split_whitespace().map(str::to_string));
     Running::start(&args)
 }
 

@@ -205,6 +205,11 @@ impl RemoteArgs {
         Ok(())
     }
 
+    /// Where web entrants' seat pages listen (`--web-listen`).
+    pub fn web_listen(&self) -> std::net::IpAddr {
+        self.web_listen
+    }
+
     /// Whether duplicate deals with remote entrants were allowed (for the standings).
     pub fn duplicate_allowed(&self) -> bool {
         self.remote_duplicate
@@ -225,7 +230,7 @@ impl RemoteArgs {
             .map(|(i, e)| (i, e.name.clone()))
             .collect();
         if remote.is_empty() {
-            return super::web_entrants::start(entrants, self.web_listen, max_line, None);
+            return Ok(None);
         }
         let path = dir.join(TOKENS_FILE);
         let (tokens, made) = Tokens::load_or_make(&path, &remote)?;
@@ -245,9 +250,8 @@ impl RemoteArgs {
             );
         }
         let names = entrants.iter().map(|e| e.name.clone()).collect();
-        let setup = self
-            .net
-            .serve(names, tokens, self.remote_connections, max_line)?;
-        super::web_entrants::start(entrants, self.web_listen, max_line, Some(setup))
+        self.net
+            .serve(names, tokens, self.remote_connections, max_line)
+            .map(Some)
     }
 }

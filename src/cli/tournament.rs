@@ -538,6 +538,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let remote = a
         .remote
         .start(&cfg.entrants, &a.out, cfg.max_line)
+        .and_then(|setup| {
+            super::web_entrants::start(&cfg.entrants, a.remote.web_listen(), cfg.max_line, setup)
+        })
         .map_err(usage)?;
     let cfg = RunConfig {
         lobby: remote.as_ref().map(|r| std::sync::Arc::clone(&r.lobby)),

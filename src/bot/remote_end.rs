@@ -37,6 +37,9 @@ pub(super) struct RemoteEnd {
     /// game starts with `new_game`. A bot that did not declare it is restarted by the relay and
     /// gets a `hello` again.
     multi_game: bool,
+    /// The TLS session when the connection has one (see `tls_end`); `socket` then carries
+    /// its records.
+    pub(super) tls: Option<Box<super::tls_end::TlsEnd>>,
     /// Held while the connection lives: its drop frees the connection's place under the
     /// server's caps (per entrant, per address).
     _guard: Box<dyn Send>,
@@ -44,7 +47,7 @@ pub(super) struct RemoteEnd {
 
 /// Writes what the socket takes now without waiting: `send(2)` with `MSG_DONTWAIT` (and
 /// `MSG_NOSIGNAL`: a closed peer is an error, not a signal).
-pub(super) fn send_nonblocking(socket: &File, bytes: &[u8]) -> io::Result<usize> {
+pub(super) fn send_nonblocking(socket: &impl AsRawFd, bytes: &[u8]) -> io::Result<usize> {
     // SAFETY: a valid descriptor and a buffer of `bytes.len()` bytes.
     let n = unsafe {
         libc::send(
@@ -61,10 +64,21 @@ pub(super) fn send_nonblocking(socket: &File, bytes: &[u8]) -> io::Result<usize>
     }
 }
 
+/// The TLS session of a remote connection that has one.
+pub(super) fn tls_of(peer: &mut Peer) -> Option<&mut super::tls_end::TlsEnd> {
+    match peer {
+        Peer::Remote(r) => r.tls.as_deref_mut(),
+        Peer::Process(_) => None,
+    }
+}
+
 impl RemoteEnd {
     /// Ends the connection in both directions, also for the duplicates the bot holds, so the
-    /// peer sees the end at once.
-    pub(super) fn hang_up(&self) {
+    /// peer sees the end at once (after a TLS session's `close_notify`, when it can go).
+    pub(super) fn hang_up(&mut self) {
+        if let Some(tls) = self.tls.as_mut() {
+            tls.close(&self.socket);
+        }
         // SAFETY: shutdown on a descriptor this struct owns; errors (already closed) are moot.
         unsafe {
             libc::shutdown(self.socket.as_raw_fd(), libc::SHUT_RDWR);
@@ -93,6 +107,7 @@ impl Bot {
                 info,
                 socket,
                 multi_game: false,
+                tls: None,
                 _guard: guard,
             }),
             stdin: Some(stdin),

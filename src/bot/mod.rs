@@ -34,6 +34,8 @@ mod stop;
 #[cfg(test)]
 mod tests;
 mod tls_end;
+#[cfg(test)]
+mod tls_tests;
 pub mod watchdog;
 
 use std::collections::VecDeque;
@@ -674,7 +676,7 @@ impl Bot {
             // A socket stays blocking, so that a reply is awaited in one blocking read as on
             // a pipe; its writes are made non-blocking one by one instead.
             let wrote = if remote {
-                remote_end::send_nonblocking(stdin, &bytes[done..])
+                os::send_nonblocking(stdin, &bytes[done..])
             } else {
                 stdin.write(&bytes[done..])
             };

@@ -45,25 +45,6 @@ pub(super) struct RemoteEnd {
     _guard: Box<dyn Send>,
 }
 
-/// Writes what the socket takes now without waiting: `send(2)` with `MSG_DONTWAIT` (and
-/// `MSG_NOSIGNAL`: a closed peer is an error, not a signal).
-pub(super) fn send_nonblocking(socket: &impl AsRawFd, bytes: &[u8]) -> io::Result<usize> {
-    // SAFETY: a valid descriptor and a buffer of `bytes.len()` bytes.
-    let n = unsafe {
-        libc::send(
-            socket.as_raw_fd(),
-            bytes.as_ptr().cast(),
-            bytes.len(),
-            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
-        )
-    };
-    if n < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(n as usize)
-    }
-}
-
 /// The TLS session of a remote connection that has one.
 pub(super) fn tls_of(peer: &mut Peer) -> Option<&mut super::tls_end::TlsEnd> {
     match peer {

@@ -18,7 +18,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::time::Instant;
 
-use super::remote_end::send_nonblocking;
+use super::os::send_nonblocking;
 use super::{Bot, Peer};
 
 pub(super) struct TlsEnd {

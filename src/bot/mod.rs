@@ -657,7 +657,7 @@ impl Bot {
     /// Writes as much of `bytes` as the pipe takes now and returns how much that was, or
     /// `None` when stdin is gone (closed, or broken: then the queue is dropped too).
     fn write_bytes(&mut self, bytes: &[u8]) -> Option<usize> {
-        if let Some(tls) = remote_end::tls_of(&mut self.peer) {
+        if let Some(tls) = tls_end::tls_of(&mut self.peer) {
             // All of it is encrypted and kept in order; written counts what has been sent.
             match tls.write(self.stdin.as_ref()?, bytes) {
                 Ok(sent) => self.written_total += sent,
@@ -730,7 +730,7 @@ impl Bot {
     }
 
     fn read_into(&mut self, buf: &mut [u8]) {
-        if remote_end::tls_of(&mut self.peer).is_some() {
+        if tls_end::tls_of(&mut self.peer).is_some() {
             return self.read_tls(buf);
         }
         let Some(stdout) = self.stdout.as_mut() else {

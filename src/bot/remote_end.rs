@@ -45,14 +45,6 @@ pub(super) struct RemoteEnd {
     _guard: Box<dyn Send>,
 }
 
-/// The TLS session of a remote connection that has one.
-pub(super) fn tls_of(peer: &mut Peer) -> Option<&mut super::tls_end::TlsEnd> {
-    match peer {
-        Peer::Remote(r) => r.tls.as_deref_mut(),
-        Peer::Process(_) => None,
-    }
-}
-
 impl RemoteEnd {
     /// Ends the connection in both directions, also for the duplicates the bot holds, so the
     /// peer sees the end at once (after a TLS session's `close_notify`, when it can go).
@@ -71,13 +63,24 @@ impl Bot {
     /// A bot behind an authenticated connection. `socket` stays blocking, so a reply is awaited
     /// in one blocking `read` that the watchdog interrupts, as on a pipe (a non-blocking
     /// socket needed a `poll` before every read: one more system call a move); writes are
-    /// made non-blocking one by one ([`send_nonblocking`]), since one description serves
+    /// made non-blocking one by one ([`os::send_nonblocking`]), since one description serves
     /// both directions.
     pub fn connected(
         socket: OwnedFd,
         info: RemoteInfo,
         max_line: usize,
         guard: Box<dyn Send>,
+    ) -> io::Result<Bot> {
+        Bot::remote_end(socket, info, max_line, guard, None)
+    }
+
+    /// [`Bot::connected`], with the TLS session `socket` carries when it has one.
+    pub(super) fn remote_end(
+        socket: OwnedFd,
+        info: RemoteInfo,
+        max_line: usize,
+        guard: Box<dyn Send>,
+        tls: Option<Box<super::tls_end::TlsEnd>>,
     ) -> io::Result<Bot> {
         os::set_blocking(socket.as_fd())?;
         let stdin = File::from(socket.try_clone()?);
@@ -88,7 +91,7 @@ impl Bot {
                 info,
                 socket,
                 multi_game: false,
-                tls: None,
+                tls,
                 _guard: guard,
             }),
             stdin: Some(stdin),

@@ -49,6 +49,14 @@ pub(super) enum Got {
     Closed,
 }
 
+/// The TLS session of a remote connection that has one.
+pub(super) fn tls_of(peer: &mut Peer) -> Option<&mut TlsEnd> {
+    match peer {
+        Peer::Remote(r) => r.tls.as_deref_mut(),
+        Peer::Process(_) => None,
+    }
+}
+
 impl TlsEnd {
     pub(super) fn new(mut conn: rustls::ServerConnection) -> TlsEnd {
         // The bot's queue is the limit: rustls keeps whatever it is given in order.
@@ -204,16 +212,17 @@ impl Bot {
         max_line: usize,
         guard: Box<dyn Send>,
     ) -> io::Result<Bot> {
-        let mut bot = Bot::connected(socket, info, max_line, guard)?;
-        let Peer::Remote(r) = &mut bot.peer else {
-            unreachable!("Bot::connected makes a remote peer")
-        };
-        let tls = r.tls.insert(Box::new(TlsEnd::new(conn)));
+        let tls = Box::new(TlsEnd::new(conn));
+        let mut bot = Bot::remote_end(socket, info, max_line, guard, Some(tls))?;
         // Plaintext the handshake's reads already decrypted is the bot's first output.
         let at = Instant::now();
         let (splitter, events) = (&mut bot.splitter, &mut bot.events);
         let mut buf = [0u8; 4096];
-        match tls.plaintext(&mut buf, |piece| splitter.feed(piece, at, events)) {
+        let got = match tls_of(&mut bot.peer) {
+            Some(tls) => tls.plaintext(&mut buf, |piece| splitter.feed(piece, at, events)),
+            None => Got::Nothing,
+        };
+        match got {
             Got::Cut => bot.stdout = None,
             Got::Closed => {
                 bot.splitter.finish(at, &mut bot.events);

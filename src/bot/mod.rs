@@ -33,6 +33,9 @@ mod stderr_log;
 mod stop;
 #[cfg(test)]
 mod tests;
+mod tls_end;
+#[cfg(test)]
+mod tls_tests;
 pub mod watchdog;
 
 use std::collections::VecDeque;
@@ -512,7 +515,7 @@ impl Bot {
         if let Some(ev) = self.events.pop_front() {
             return Some(ev);
         }
-        if self.out_pos < self.out.len() || self.stdout.is_none() {
+        if self.output_queued() || self.stdout.is_none() {
             let left = deadline.saturating_duration_since(Instant::now());
             return self.recv_timeout(left.min(POLL_SLICE));
         }
@@ -582,7 +585,7 @@ impl Bot {
         self.stopped = true;
         self.stdin = None;
         self.discard_output_queue();
-        if let Peer::Remote(r) = &self.peer {
+        if let Peer::Remote(r) = &mut self.peer {
             r.hang_up();
         }
         true
@@ -610,11 +613,7 @@ impl Bot {
             fds[n] = pollfd(stdout.as_raw_fd(), libc::POLLIN);
             n += 1;
         }
-        if let Some(stdin) = self
-            .stdin
-            .as_ref()
-            .filter(|_| self.out_pos < self.out.len())
-        {
+        if let Some(stdin) = self.stdin.as_ref().filter(|_| self.output_queued()) {
             fds[n] = pollfd(stdin.as_raw_fd(), libc::POLLOUT);
             n += 1;
         }
@@ -630,8 +629,7 @@ impl Bot {
                 Some(p.fd) == fd && p.revents & (events | libc::POLLERR | libc::POLLHUP) != 0
             })
         };
-        if self.out_pos < self.out.len()
-            && ready(self.stdin.as_ref().map(|f| f.as_raw_fd()), libc::POLLOUT)
+        if self.output_queued() && ready(self.stdin.as_ref().map(|f| f.as_raw_fd()), libc::POLLOUT)
         {
             self.write_some();
         }
@@ -659,6 +657,18 @@ impl Bot {
     /// Writes as much of `bytes` as the pipe takes now and returns how much that was, or
     /// `None` when stdin is gone (closed, or broken: then the queue is dropped too).
     fn write_bytes(&mut self, bytes: &[u8]) -> Option<usize> {
+        if let Some(tls) = tls_end::tls_of(&mut self.peer) {
+            // All of it is encrypted and kept in order; written counts what has been sent.
+            match tls.write(self.stdin.as_ref()?, bytes) {
+                Ok(sent) => self.written_total += sent,
+                Err(_) => {
+                    self.stdin = None;
+                    self.discard_output_queue();
+                    return None;
+                }
+            }
+            return Some(bytes.len());
+        }
         let remote = self.is_remote();
         let stdin = self.stdin.as_mut()?;
         let mut done = 0;
@@ -666,7 +676,7 @@ impl Bot {
             // A socket stays blocking, so that a reply is awaited in one blocking read as on
             // a pipe; its writes are made non-blocking one by one instead.
             let wrote = if remote {
-                remote_end::send_nonblocking(stdin, &bytes[done..])
+                os::send_nonblocking(stdin, &bytes[done..])
             } else {
                 stdin.write(&bytes[done..])
             };
@@ -700,6 +710,12 @@ impl Bot {
         }
     }
 
+    /// Output not yet taken by stdin: queued here, or TLS records not yet sent.
+    fn output_queued(&self) -> bool {
+        self.out_pos < self.out.len()
+            || matches!(&self.peer, Peer::Remote(r) if r.tls.as_ref().is_some_and(|t| t.has_backlog()))
+    }
+
     fn discard_output_queue(&mut self) {
         self.out = Vec::new();
         self.out_pos = 0;
@@ -714,6 +730,9 @@ impl Bot {
     }
 
     fn read_into(&mut self, buf: &mut [u8]) {
+        if tls_end::tls_of(&mut self.peer).is_some() {
+            return self.read_tls(buf);
+        }
         let Some(stdout) = self.stdout.as_mut() else {
             return;
         };

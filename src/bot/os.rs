@@ -374,6 +374,28 @@ pub(super) fn poll(fds: &mut [libc::pollfd], timeout: Option<Duration>) -> io::R
     }
 }
 
+/// Writes what the socket takes now without waiting: `send(2)` with `MSG_DONTWAIT` (and
+/// `MSG_NOSIGNAL`: a closed peer is an error, not a signal).
+pub(super) fn send_nonblocking(
+    socket: &impl std::os::fd::AsRawFd,
+    bytes: &[u8],
+) -> io::Result<usize> {
+    // SAFETY: a valid descriptor and a buffer of `bytes.len()` bytes.
+    let n = unsafe {
+        libc::send(
+            socket.as_raw_fd(),
+            bytes.as_ptr().cast(),
+            bytes.len(),
+            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+        )
+    };
+    if n < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(n as usize)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,34 +37,21 @@ pub(super) struct RemoteEnd {
     /// game starts with `new_game`. A bot that did not declare it is restarted by the relay and
     /// gets a `hello` again.
     multi_game: bool,
+    /// The TLS session when the connection has one (see `tls_end`); `socket` then carries
+    /// its records.
+    pub(super) tls: Option<Box<super::tls_end::TlsEnd>>,
     /// Held while the connection lives: its drop frees the connection's place under the
     /// server's caps (per entrant, per address).
     _guard: Box<dyn Send>,
 }
 
-/// Writes what the socket takes now without waiting: `send(2)` with `MSG_DONTWAIT` (and
-/// `MSG_NOSIGNAL`: a closed peer is an error, not a signal).
-pub(super) fn send_nonblocking(socket: &File, bytes: &[u8]) -> io::Result<usize> {
-    // SAFETY: a valid descriptor and a buffer of `bytes.len()` bytes.
-    let n = unsafe {
-        libc::send(
-            socket.as_raw_fd(),
-            bytes.as_ptr().cast(),
-            bytes.len(),
-            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
-        )
-    };
-    if n < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(n as usize)
-    }
-}
-
 impl RemoteEnd {
     /// Ends the connection in both directions, also for the duplicates the bot holds, so the
-    /// peer sees the end at once.
-    pub(super) fn hang_up(&self) {
+    /// peer sees the end at once (after a TLS session's `close_notify`, when it can go).
+    pub(super) fn hang_up(&mut self) {
+        if let Some(tls) = self.tls.as_mut() {
+            tls.close(&self.socket);
+        }
         // SAFETY: shutdown on a descriptor this struct owns; errors (already closed) are moot.
         unsafe {
             libc::shutdown(self.socket.as_raw_fd(), libc::SHUT_RDWR);
@@ -76,13 +63,24 @@ impl Bot {
     /// A bot behind an authenticated connection. `socket` stays blocking, so a reply is awaited
     /// in one blocking `read` that the watchdog interrupts, as on a pipe (a non-blocking
     /// socket needed a `poll` before every read: one more system call a move); writes are
-    /// made non-blocking one by one ([`send_nonblocking`]), since one description serves
+    /// made non-blocking one by one ([`os::send_nonblocking`]), since one description serves
     /// both directions.
     pub fn connected(
         socket: OwnedFd,
         info: RemoteInfo,
         max_line: usize,
         guard: Box<dyn Send>,
+    ) -> io::Result<Bot> {
+        Bot::remote_end(socket, info, max_line, guard, None)
+    }
+
+    /// [`Bot::connected`], with the TLS session `socket` carries when it has one.
+    pub(super) fn remote_end(
+        socket: OwnedFd,
+        info: RemoteInfo,
+        max_line: usize,
+        guard: Box<dyn Send>,
+        tls: Option<Box<super::tls_end::TlsEnd>>,
     ) -> io::Result<Bot> {
         os::set_blocking(socket.as_fd())?;
         let stdin = File::from(socket.try_clone()?);
@@ -93,6 +91,7 @@ impl Bot {
                 info,
                 socket,
                 multi_game: false,
+                tls,
                 _guard: guard,
             }),
             stdin: Some(stdin),

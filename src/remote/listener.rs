@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -22,7 +22,7 @@ use crate::protocol::PROTOCOL_VERSION;
 
 use super::lobby::Lobby;
 use super::tokens::Tokens;
-use super::{tls, Control, AUTH_LINE_MAX};
+use super::{Control, AUTH_LINE_MAX};
 
 /// Connections being authenticated at once, over all addresses.
 pub const MAX_PENDING: usize = 64;
@@ -342,26 +342,25 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
     {
         return;
     }
-    let socket: OwnedFd = match conn {
-        Conn::Plain(s) => {
-            let _ = s.set_read_timeout(None);
-            s.into()
-        }
-        Conn::Tls(s) => {
-            let (tls, sock) = s.into_parts();
-            let _ = sock.set_read_timeout(None);
-            match tls::bridge(rustls::Connection::Server(tls), sock) {
-                Ok(end) => end.into(),
-                Err(_) => return,
-            }
-        }
-    };
     let info = RemoteInfo {
         entrant: name,
         peer: peer.to_string(),
         allowance: shared.cfg.allowance,
     };
-    if let Ok(bot) = Bot::connected(socket, info, shared.cfg.max_line, Box::new(place)) {
+    let max_line = shared.cfg.max_line;
+    let bot = match conn {
+        Conn::Plain(s) => {
+            let _ = s.set_read_timeout(None);
+            Bot::connected(s.into(), info, max_line, Box::new(place))
+        }
+        // The seat's thread runs the TLS session itself (see `bot::tls_end`).
+        Conn::Tls(s) => {
+            let (tls, sock) = s.into_parts();
+            let _ = sock.set_read_timeout(None);
+            Bot::connected_tls(sock.into(), tls, info, max_line, Box::new(place))
+        }
+    };
+    if let Ok(bot) = bot {
         shared.lobby.admit(entrant, bot);
     }
 }

@@ -1,11 +1,12 @@
 //! TLS for remote entrants (rustls with the ring provider): the server's configuration from
 //! a certificate and key in PEM files, the relay's from the web's roots or a given CA, and the
-//! bridge that lets the referee's loop talk to a TLS connection as to any socket.
+//! relay's bridge between its TLS connection and the bot it runs.
 //!
-//! Why a bridge: the referee reads and writes descriptors (`poll`, `read`, `write`), and
-//! TLS records must be decrypted somewhere. One thread per connection moves bytes between the
-//! TLS stream and one end of a local socket pair, whose other end is the bot's; plain TCP
-//! needs no bridge and is handed to the referee as it is.
+//! The server's side has no bridge: the seat's own thread runs the TLS session
+//! (`bot::tls_end`), since a thread per connection cost the referee a wake-up and two socket
+//! pair system calls per message each way. The relay (the participant's machine, one
+//! connection per bot) keeps the bridge: one thread per connection moves bytes between the
+//! TLS stream and one end of a local socket pair, whose other end is the relay's loop.
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;

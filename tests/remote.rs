@@ -28,14 +28,20 @@ fn tournament(out: &Path, bots: &[String], extra: &[&str]) -> Vec<String> {
 
 use std::path::Path;
 
-/// A tournament of `alice=remote` against the random sample bot, with `flags`, in the
-/// background: the server, alice's token and the address it listens on.
+/// A tournament of `alice=remote` against the random sample bot, with `--no-duplicate`,
+/// `flags` and, unless they say where, `--listen 127.0.0.1:0`, in the background: the server,
+/// alice's token and the address it listens on.
 fn alice_vs_random(out: &Path, flags: &[&str]) -> (Running, String, String) {
     let random = python_bot(RANDOM, &[]);
+    let mut all = vec!["--no-duplicate"];
+    if !flags.contains(&"--listen") {
+        all.extend(["--listen", "127.0.0.1:0"]);
+    }
+    all.extend(flags);
     let mut server = Running::start(&tournament(
         out,
         &["alice=remote".to_string(), format!("rnd={random}")],
-        flags,
+        &all,
     ));
     let token = server.token("alice");
     let addr = server.addr();
@@ -83,8 +89,7 @@ fn remote_play_gives_the_same_records_as_local_play() {
     ));
     let token = server.token("heur");
     let addr = server.addr();
-    let cmd = heuristic;
-    let r = relay(&addr, &token, 2, &[], &cmd);
+    let r = relay(&addr, &token, 2, &[], &heuristic);
     let (status, _, err) = server.finish(LIMIT);
     assert!(status.success(), "{err}");
     let (rstatus, _, rerr) = r.finish(Duration::from_secs(60));
@@ -196,18 +201,7 @@ fn duplicate_deals_with_remote_entrants_need_an_explicit_choice() {
 fn sockets_that_misbehave_change_nothing() {
     let s = Scratch::new("remote-attack");
     let out = s.path("t");
-    let (server, token, addr) = alice_vs_random(
-        &out,
-        &[
-            "--no-duplicate",
-            "--games",
-            "4",
-            "--listen",
-            "127.0.0.1:0",
-            "--jobs",
-            "1",
-        ],
-    );
+    let (server, token, addr) = alice_vs_random(&out, &["--games", "4", "--jobs", "1"]);
 
     // The relay is in first (an intruder sharing its address would otherwise hold up its
     // connecting, not its games), then the intruders come while the games are played.
@@ -279,20 +273,8 @@ fn a_relay_killed_mid_game_is_a_disconnected_fault_and_the_tournament_goes_on() 
     let out = s.path("t");
     // A bot that thinks a little, so the game is still running when the relay is killed.
     let slow = python_bot("tests/bots/fault_bot.py", &["slow", "150"]);
-    let (server, token, addr) = alice_vs_random(
-        &out,
-        &[
-            "--no-duplicate",
-            "--games",
-            "3",
-            "--listen",
-            "127.0.0.1:0",
-            "--jobs",
-            "1",
-        ],
-    );
-    let cmd = slow;
-    let mut first = relay(&addr, &token, 2, &[], &cmd);
+    let (server, token, addr) = alice_vs_random(&out, &["--games", "3", "--jobs", "1"]);
+    let mut first = relay(&addr, &token, 2, &[], &slow);
     // Wait until the first game has moves, then kill the relay outright.
     let record = out.join("games/000000.jsonl");
     let start = std::time::Instant::now();
@@ -414,11 +396,8 @@ fn tls_end_to_end_and_a_wrong_certificate_is_refused() {
     let (server, token, addr) = alice_vs_random(
         &out,
         &[
-            "--no-duplicate",
             "--games",
             "2",
-            "--listen",
-            "127.0.0.1:0",
             "--tls-cert",
             cert.to_str().unwrap(),
             "--tls-key",
@@ -484,11 +463,8 @@ fn a_ca_certificate_as_the_servers_own_is_explained() {
     let (_server, token, addr) = alice_vs_random(
         &out,
         &[
-            "--no-duplicate",
             "--games",
             "1",
-            "--listen",
-            "127.0.0.1:0",
             "--tls-cert",
             cert.to_str().unwrap(),
             "--tls-key",
@@ -606,18 +582,7 @@ fn play_with_a_remote_seat_and_its_latency_allowance() {
 fn a_bot_without_multi_game_is_restarted_by_the_relay_for_each_game() {
     let s = Scratch::new("remote-fresh");
     let out = s.path("t");
-    let (server, token, addr) = alice_vs_random(
-        &out,
-        &[
-            "--no-duplicate",
-            "--games",
-            "3",
-            "--listen",
-            "127.0.0.1:0",
-            "--jobs",
-            "1",
-        ],
-    );
+    let (server, token, addr) = alice_vs_random(&out, &["--games", "3", "--jobs", "1"]);
     let once = python_bot("tests/bots/fault_bot.py", &["slow", "1"]);
     let r = relay(&addr, &token, 2, &[], &once);
     let (status, _, err) = server.finish(LIMIT);
@@ -647,16 +612,7 @@ fn connections_per_entrant_are_capped_and_failed_attempts_throttled() {
     let s = Scratch::new("remote-caps");
     let out = s.path("t");
     let random = python_bot(RANDOM, &[]);
-    let (mut server, token, addr) = alice_vs_random(
-        &out,
-        &[
-            "--no-duplicate",
-            "--listen",
-            "127.0.0.1:0",
-            "--remote-connections",
-            "2",
-        ],
-    );
+    let (mut server, token, addr) = alice_vs_random(&out, &["--remote-connections", "2"]);
     // A socket that says nothing is closed by the server after the handshake time (10 s),
     // not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
     let mut silent = TcpStream::connect(&addr).unwrap();

@@ -7,7 +7,6 @@
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use rand::RngCore;
 use tarneeb_referee::bot::{Bot, RemoteInfo};
 use tarneeb_referee::remote::lobby::Lobby;
 use tarneeb_referee::serve::seat;
@@ -41,9 +40,7 @@ pub fn start(
                 .server_addr()
                 .to_ip()
                 .ok_or_else(|| "web seat: not an IP address".to_string())?;
-            let mut bytes = [0u8; 16];
-            rand::rngs::OsRng.fill_bytes(&mut bytes);
-            let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let token = super::web_seat::fresh_token();
             let (ours, theirs) = std::os::unix::net::UnixStream::pair()
                 .map_err(|e| format!("web seat: cannot make its socket pair: {e}"))?;
             setup
@@ -57,15 +54,11 @@ pub fn start(
             let bot = Bot::connected(ours.into(), info, max_line, Box::new(()))
                 .map_err(|err| format!("web seat: {err}"))?;
             setup.lobby.admit(index, bot);
-            let host = match addr.ip() {
-                IpAddr::V6(v6) => format!("[{v6}]"),
-                IpAddr::V4(v4) => v4.to_string(),
-            };
             eprintln!(
-                "{} seat {}: play it in your browser: http://{host}:{}/?token={token}",
+                "{} seat {}: play it in your browser: {}",
                 e.name,
                 k + 1,
-                addr.port()
+                super::web_seat::seat_url(addr, &token)
             );
         }
         if !ip.is_loopback() {

@@ -26,17 +26,14 @@ pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
         .and_then(|l| l.local_addr())
         .map_err(|e| anyhow!("--bot web: cannot listen on {ip}: {e}"))?
         .port();
-    let mut bytes = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = fresh_token();
     let var = format!("TARNEEB_WEB_TOKEN_{seat}");
     std::env::set_var(&var, &token);
     let addr = SocketAddr::new(ip, port);
-    let host = match ip {
-        IpAddr::V6(_) => format!("[{ip}]"),
-        IpAddr::V4(_) => ip.to_string(),
-    };
-    eprintln!("seat {seat}: play it in your browser: http://{host}:{port}/?token={token}");
+    eprintln!(
+        "seat {seat}: play it in your browser: {}",
+        seat_url(addr, &token)
+    );
     if !ip.is_loopback() {
         eprintln!("tarneeb: warning: {ip} is not a loopback address: keep the address to yourself");
     }
@@ -48,6 +45,22 @@ pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
         "--token-env".into(),
         var,
     ])
+}
+
+/// A web seat's one-time token: 128 bits from the OS, in hex.
+pub fn fresh_token() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The address a person opens to play the seat at `addr`.
+pub fn seat_url(addr: SocketAddr, token: &str) -> String {
+    let host = match addr.ip() {
+        IpAddr::V6(v6) => format!("[{v6}]"),
+        IpAddr::V4(v4) => v4.to_string(),
+    };
+    format!("http://{host}:{}/?token={token}", addr.port())
 }
 
 /// Runs the hidden `tarneeb web-seat` command.

@@ -283,8 +283,7 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
         Ok(line) => line,
         Err(reason) => {
             failed(shared, peer.ip());
-            let _ = conn.write_all(&Control::Refused { reason }.line());
-            let _ = conn.flush();
+            refuse(&mut conn, reason);
             return;
         }
     };
@@ -292,8 +291,7 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
         Ok(Control::Auth { protocol, token }) if protocol == PROTOCOL_VERSION => token,
         Ok(Control::Auth { protocol, .. }) => {
             let reason = format!("protocol {protocol} is not spoken here: this server speaks protocol {PROTOCOL_VERSION}");
-            let _ = conn.write_all(&Control::Refused { reason }.line());
-            let _ = conn.flush();
+            refuse(&mut conn, reason);
             return;
         }
         _ => {
@@ -301,16 +299,13 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
             let reason =
                 "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line"
                     .to_string();
-            let _ = conn.write_all(&Control::Refused { reason }.line());
-            let _ = conn.flush();
+            refuse(&mut conn, reason);
             return;
         }
     };
     let Some((entrant, name)) = shared.tokens.entrant_of(&token) else {
         failed(shared, peer.ip());
-        let reason = "unknown token".to_string();
-        let _ = conn.write_all(&Control::Refused { reason }.line());
-        let _ = conn.flush();
+        refuse(&mut conn, "unknown token".to_string());
         return;
     };
     let name = name.to_string();
@@ -323,8 +318,7 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
                 "entrant {name} already has {} connections, the most this server allows (--remote-connections)",
                 shared.cfg.per_entrant
             );
-            let _ = conn.write_all(&Control::Refused { reason }.line());
-            let _ = conn.flush();
+            refuse(&mut conn, reason);
             return;
         }
         *n += 1;
@@ -363,6 +357,12 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
     if let Ok(bot) = bot {
         shared.lobby.admit(entrant, bot);
     }
+}
+
+/// The one line a refused connection hears (best effort: it is closed next).
+fn refuse(conn: &mut Conn, reason: String) {
+    let _ = conn.write_all(&Control::Refused { reason }.line());
+    let _ = conn.flush();
 }
 
 fn set_timeout(s: &TcpStream, deadline: Instant) -> io::Result<()> {

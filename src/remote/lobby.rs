@@ -45,15 +45,13 @@ impl Lobby {
 
     /// An authenticated connection of `entrant` joins the idle ones. After [`Lobby::close`] it
     /// is told the tournament is over instead.
-    pub fn admit(&self, entrant: usize, mut bot: Bot) {
+    pub fn admit(&self, entrant: usize, bot: Bot) {
         let mut s = self.lock();
         if s.closed {
             s.late += 1;
             drop(s);
             self.changed.notify_all();
-            bot.send(&Control::Over.line(), None);
-            let _ = bot.try_recv();
-            bot.stop(Duration::ZERO);
+            tell_over(bot);
             return;
         }
         s.idle.entry(entrant).or_default().push(bot);
@@ -169,14 +167,19 @@ impl Lobby {
         let idle: Vec<Bot> = s.idle.drain().flat_map(|(_, v)| v).collect();
         drop(s);
         self.changed.notify_all();
-        for mut bot in idle {
-            bot.send(&Control::Over.line(), None);
-            let _ = bot.try_recv();
-            bot.stop(Duration::ZERO);
+        for bot in idle {
+            tell_over(bot);
         }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// Tells a connection the tournament is over and hangs up.
+fn tell_over(mut bot: Bot) {
+    bot.send(&Control::Over.line(), None);
+    let _ = bot.try_recv();
+    bot.stop(Duration::ZERO);
 }

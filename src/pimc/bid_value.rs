@@ -5,7 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
-use crate::rules::score::{contract_score, contract_winner, individual_score};
+use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
     BySeat, ByTeam, Call, ContractRules, IndividualRules, Level, Move, Seat, Strain, Team, Thirteen,
 };
@@ -271,14 +271,42 @@ fn make_chance(mine: f64, level: u8, edge: f64) -> f64 {
     (mine - edge - f64::from(level) + 1.0).clamp(0.0, 1.0)
 }
 
+/// 400 and Forty-One: the seats' scores before the hand, and the target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatScores {
+    pub target: i32,
+    pub scores: BySeat<i32>,
+}
+
+impl SeatScores {
+    /// [`GAME`] if my bid's points (`delta`, the other seats' scores left as they are: their
+    /// hands are unknown) end the game for my partnership, minus that if for the other one
+    /// (BRIEF "400": the target reached "whose partner has more than 0", and what both
+    /// reaching it does).
+    fn end(&self, rules: &IndividualRules, me: Seat, delta: i32) -> f64 {
+        let mut after = self.scores;
+        after[me] += delta;
+        match individual_winner(rules, self.target, after) {
+            Some(t) if t == me.team() => GAME,
+            Some(_) => -GAME,
+            None => 0.0,
+        }
+    }
+}
+
 /// 400 and Forty-One: my expected score from bidding `level`, given my expected tricks in
-/// each sampled deal, as [`individual_score`] scores the made and the failed bid.
+/// each sampled deal, as [`individual_score`] scores the made and the failed bid; with the
+/// match (`game`), a made or failed bid that ends it is worth [`GAME`] more or less (near the
+/// target a riskier bid that reaches it beats a safe one that does not, and under 400's
+/// partner rule a player at 0 or below bids what makes it positive when the partner is
+/// there already).
 pub fn individual_value(
     rules: &IndividualRules,
     me: Seat,
     level: Level,
     mine: &[f64],
     edge: f64,
+    game: Option<&SeatScores>,
 ) -> f64 {
     let score = |tricks: u8| {
         // The other seats are taken out of the sum as made bids that reneged: those score and
@@ -291,7 +319,10 @@ pub fn individual_value(
         match s.instant_winner {
             Some(t) if t == me.team() => GAME,
             Some(_) => -GAME,
-            None => f64::from(s.delta[me]),
+            None => {
+                let points = s.delta[me];
+                f64::from(points) + game.map_or(0.0, |g| g.end(rules, me, points))
+            }
         }
     };
     let (made, failed) = (score(level.get()), score(level.get() - 1));
@@ -317,11 +348,14 @@ pub fn best_individual(
     legal: &[Move],
     mine: &[f64],
     edge: f64,
+    game: Option<&SeatScores>,
 ) -> Option<Move> {
     legal
         .iter()
         .filter_map(|&m| match m {
-            Move::Call(Call::Bid(b)) => Some((m, individual_value(rules, me, b.level, mine, edge))),
+            Move::Call(Call::Bid(b)) => {
+                Some((m, individual_value(rules, me, b.level, mine, edge, game)))
+            }
             _ => None,
         })
         .max_by(|a, b| a.1.total_cmp(&b.1).then(level_of(b.0).cmp(&level_of(a.0))))
@@ -556,14 +590,57 @@ mod tests {
         let legal: Vec<Move> = (2..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S0;
         // About 5.5 tricks: 5 is likely, and worth 10.
-        let choice = best_individual(&rules, me, &legal, &[5.5, 5.6, 5.4], 0.0);
+        let choice = best_individual(&rules, me, &legal, &[5.5, 5.6, 5.4], 0.0, None);
         assert_eq!(choice, Some(bid(5, None)));
         // Two tricks at best: bid 2, not 5.
-        let choice = best_individual(&rules, me, &legal, &[2.0, 2.2, 1.9], 0.0);
+        let choice = best_individual(&rules, me, &legal, &[2.0, 2.2, 1.9], 0.0, None);
         assert_eq!(choice, Some(bid(2, None)));
         // Four tricks expected: a bid of 5 fails and loses its 10 points.
-        assert_eq!(individual_value(&rules, me, lv(5), &[4.0], 0.0), -10.0);
+        assert_eq!(
+            individual_value(&rules, me, lv(5), &[4.0], 0.0, None),
+            -10.0
+        );
         // 13 decides the game in 400: never on a doubtful hand.
-        assert_eq!(individual_value(&rules, me, lv(13), &[12.5], 0.0), -GAME);
+        assert_eq!(
+            individual_value(&rules, me, lv(13), &[12.5], 0.0, None),
+            -GAME
+        );
+    }
+
+    #[test]
+    fn individual_bids_reach_for_the_target_when_the_match_is_near() {
+        // BRIEF "400": "The first team to reach a score of 41 or more points ... by a player
+        // whose partner has more than 0" wins, and 000 (400): "5 | 10", "6 | 12". At 30, a
+        // made 5 (10 points) stops at 40 while a made 6 (12) reaches 42 and wins: with a
+        // 6 made about two times in three, 6 is bid near the target and 5 far from it.
+        let rules = Rules::four_hundred().individual.unwrap();
+        let legal: Vec<Move> = (3..=13).map(|n| bid(n, None)).collect();
+        let me = Seat::S0;
+        let mine = [6.0, 6.0, 6.0];
+        let at = |scores: [i32; 4]| SeatScores {
+            target: 41,
+            scores: BySeat(scores),
+        };
+        let near = at([30, 0, 10, 0]);
+        let far = at([0, 0, 10, 0]);
+        let choice = |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g);
+        assert_eq!(choice(None), Some(bid(5, None)));
+        assert_eq!(choice(Some(&far)), Some(bid(5, None)));
+        assert_eq!(choice(Some(&near)), Some(bid(6, None)));
+        // The partner rule: my partner has 45, I have -3. A made 3 leaves me at 0, not "more
+        // than 0", and the game goes on; a made 4 (4 points) wins it, and is bid on a hand
+        // that makes it most of the time. With the option "(option: 0 or more)" a made 3
+        // wins already.
+        let partner_there = at([-3, 0, 45, 0]);
+        let mine = [4.2, 4.2];
+        let choice = |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g);
+        assert_eq!(choice(None), Some(bid(3, None)));
+        assert_eq!(choice(Some(&partner_there)), Some(bid(4, None)));
+        let mut zero_ok = rules.clone();
+        zero_ok.partner = crate::rules::PartnerRule::NonNegative;
+        let made_3 = individual_value(&zero_ok, me, lv(3), &mine, 0.35, Some(&partner_there));
+        assert_eq!(made_3, 3.0 + GAME);
+        let made_3 = individual_value(&rules, me, lv(3), &mine, 0.35, Some(&partner_there));
+        assert_eq!(made_3, 3.0);
     }
 }

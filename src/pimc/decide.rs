@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::bid_value::{self, MatchState, Samples, Standing, DECLARER_EDGE};
+use super::bid_value::{self, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
@@ -506,7 +506,13 @@ impl Table<'_> {
         let Some(ind) = self.rules.individual.as_ref() else {
             return (legal[0], effort);
         };
-        let choice = bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours);
+        // The match as it stands: a bid that ends it is worth the game (see `bid_value`).
+        let game = self.view.seat_scores.map(|s| SeatScores {
+            target: self.rules.target,
+            scores: BySeat(s),
+        });
+        let choice =
+            bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours, game.as_ref());
         (choice.unwrap_or(legal[0]), effort)
     }
 }

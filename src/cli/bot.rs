@@ -22,12 +22,13 @@ enum BotKind {
     /// doubled, kaboot, 400's points table) over the solved deals and a few hundred more
     /// judged by a hand estimate, against passing. Use it as `--bot "tarneeb bot pimc --ms 200"`.
     Pimc {
-        /// Thinking time per move in milliseconds (calls and trump choices: ten times it, up
-        /// to 70% of the reply time): no new batch of deals starts after it. The reply comes
-        /// by this time, or by 1 s if that is later (one batch of whole deals can take that
-        /// long), answered by rules of thumb (calls: by estimated deals) if solving has not
-        /// finished; both are kept under 40% of the referee's limit. Each reply's samples per
-        /// second go to stderr.
+        /// Thinking time per move in milliseconds, on average (card plays: more at the start
+        /// of a hand and at a lead, less later; calls and trump choices: ten times it, up to
+        /// the larger of 1 s and half of it): no new batch of deals starts after it. The reply
+        /// comes by this time, or by 1 s if that is later (calls and trump choices: 4 s; one
+        /// batch of whole deals can take that long on a loaded machine), answered by rules of
+        /// thumb (calls: by estimated deals) if solving has not finished; both are kept under
+        /// 40% of the referee's limit. Each reply's samples per second go to stderr.
         #[arg(long, default_value_t = 1000)]
         ms: u64,
         /// Seed of the deal sampling.

@@ -5,6 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
+use crate::rules::auction::individual_sum;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
     BySeat, ByTeam, Call, ContractRules, IndividualRules, Level, Move, Seat, Strain, Team, Thirteen,
@@ -341,7 +342,29 @@ pub fn individual_value(
     p * made + (1.0 - p) * failed
 }
 
-/// The legal bid with the best expected score (the lower one on a tie).
+/// The last to bid in 400 or Forty-One: the other three bids and the highest score at the
+/// table, which say whether the hand is played at all (BRIEF "400": "The four bids must total
+/// at least 11, 12, 13 or 14 ...; otherwise the hand is thrown in without score").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LastToBid {
+    pub others: BySeat<Level>,
+    pub highest_score: i32,
+}
+
+impl LastToBid {
+    /// Whether the hand is thrown in if I bid `level`.
+    fn thrown_in(&self, rules: &IndividualRules, me: Seat, level: Level) -> bool {
+        let mut bids = self.others;
+        bids[me] = level;
+        let (sum, needed) = individual_sum(rules, bids, self.highest_score);
+        sum < needed
+    }
+}
+
+/// The legal bid with the best expected score (the lower one on a tie). The last to bid
+/// (`last`) scores nothing with a bid that leaves the total short: a strong hand bids what the
+/// hand needs to be played when that is worth more than nothing, where the best bid for its
+/// tricks alone would have thrown the hand in.
 pub fn best_individual(
     rules: &IndividualRules,
     me: Seat,
@@ -349,10 +372,14 @@ pub fn best_individual(
     mine: &[f64],
     edge: f64,
     game: Option<&SeatScores>,
+    last: Option<&LastToBid>,
 ) -> Option<Move> {
     legal
         .iter()
         .filter_map(|&m| match m {
+            Move::Call(Call::Bid(b)) if last.is_some_and(|l| l.thrown_in(rules, me, b.level)) => {
+                Some((m, 0.0))
+            }
             Move::Call(Call::Bid(b)) => {
                 Some((m, individual_value(rules, me, b.level, mine, edge, game)))
             }
@@ -590,10 +617,10 @@ mod tests {
         let legal: Vec<Move> = (2..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S0;
         // About 5.5 tricks: 5 is likely, and worth 10.
-        let choice = best_individual(&rules, me, &legal, &[5.5, 5.6, 5.4], 0.0, None);
+        let choice = best_individual(&rules, me, &legal, &[5.5, 5.6, 5.4], 0.0, None, None);
         assert_eq!(choice, Some(bid(5, None)));
         // Two tricks at best: bid 2, not 5.
-        let choice = best_individual(&rules, me, &legal, &[2.0, 2.2, 1.9], 0.0, None);
+        let choice = best_individual(&rules, me, &legal, &[2.0, 2.2, 1.9], 0.0, None, None);
         assert_eq!(choice, Some(bid(2, None)));
         // Four tricks expected: a bid of 5 fails and loses its 10 points.
         assert_eq!(
@@ -623,7 +650,8 @@ mod tests {
         };
         let near = at([30, 0, 10, 0]);
         let far = at([0, 0, 10, 0]);
-        let choice = |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g);
+        let choice =
+            |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g, None);
         assert_eq!(choice(None), Some(bid(5, None)));
         assert_eq!(choice(Some(&far)), Some(bid(5, None)));
         assert_eq!(choice(Some(&near)), Some(bid(6, None)));
@@ -633,7 +661,8 @@ mod tests {
         // wins already.
         let partner_there = at([-3, 0, 45, 0]);
         let mine = [4.2, 4.2];
-        let choice = |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g);
+        let choice =
+            |g: Option<&SeatScores>| best_individual(&rules, me, &legal, &mine, 0.35, g, None);
         assert_eq!(choice(None), Some(bid(3, None)));
         assert_eq!(choice(Some(&partner_there)), Some(bid(4, None)));
         let mut zero_ok = rules.clone();
@@ -642,5 +671,37 @@ mod tests {
         assert_eq!(made_3, 3.0 + GAME);
         let made_3 = individual_value(&rules, me, lv(3), &mine, 0.35, Some(&partner_there));
         assert_eq!(made_3, 3.0);
+    }
+
+    #[test]
+    fn the_last_bidder_bids_what_gets_a_strong_hand_played() {
+        // BRIEF "Forty-One": "the bids must total 11 or more, whatever the scores" (else, as
+        // in 400, "the hand is thrown in without score"); "bids 1-6 score their face value,
+        // 7-13 double it". The others bid 1, 1 and 2: my 6 (worth 6 for about 7 tricks)
+        // would throw the hand in, 7 gets it played and is worth 14 made two times in three.
+        let rules = Rules::forty_one().individual.unwrap();
+        let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
+        let me = Seat::S3;
+        let mine = [7.0, 7.0];
+        let last = LastToBid {
+            others: BySeat([lv(1), lv(1), lv(2), lv(1)]),
+            highest_score: 0,
+        };
+        let choice = |l| best_individual(&rules, me, &legal, &mine, 0.35, None, l);
+        assert_eq!(choice(None), Some(bid(6, None)));
+        assert_eq!(choice(Some(&last)), Some(bid(7, None)));
+        // A weak hand does not bid 7 to be played: the hand is thrown in (a 1, worth nothing).
+        let weak = [2.0, 2.0];
+        let choice = best_individual(&rules, me, &legal, &weak, 0.35, None, Some(&last));
+        assert_eq!(choice, Some(bid(1, None)));
+        // 400's total rises with the highest score ("... 12, 13 or 14 when the highest score
+        // at the table is <30, 30-39, 40-49, 50+"): at 45 the hand needs 13, so 9.
+        let rules = Rules::four_hundred().individual.unwrap();
+        let at_45 = LastToBid {
+            highest_score: 45,
+            ..last
+        };
+        assert!(at_45.thrown_in(&rules, me, lv(8)));
+        assert!(!at_45.thrown_in(&rules, me, lv(9)));
     }
 }

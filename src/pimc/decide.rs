@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::bid_value::{self, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
+use super::bid_value::{self, LastToBid, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
@@ -15,7 +15,7 @@ use super::sample::Knowledge;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
 use crate::rules::{
-    BidForm, BySeat, Call, Card, CardSet, DecisionKind, Move, Rules, Seat, Strain, Trick,
+    BidForm, BySeat, Call, Card, CardSet, DecisionKind, Level, Move, Rules, Seat, Strain, Trick,
 };
 
 /// Positions solved together: one per core keeps both cores busy between clock checks (a
@@ -474,6 +474,24 @@ impl Table<'_> {
         standing
     }
 
+    /// 400 and Forty-One: the other three bids when mine is the last, with the highest score
+    /// at the table (which sets the total the hand needs).
+    fn last_to_bid(&self) -> Option<LastToBid> {
+        let mut others = BySeat([Level::new(1)?; 4]);
+        let mut bids = 0;
+        for c in &self.view.auction {
+            if let Ok(Move::Call(Call::Bid(b))) = Move::parse(DecisionKind::Call, &c.call) {
+                others[c.seat] = b.level;
+                bids += 1;
+            }
+        }
+        let highest_score = self.view.seat_scores?.into_iter().max()?;
+        (bids == 3).then_some(LastToBid {
+            others,
+            highest_score,
+        })
+    }
+
     /// 400 and Forty-One: my share of my side's double-dummy tricks with the fixed trump in
     /// each sampled deal (shared by strength: high-card points plus trumps), and the legal
     /// bid with the best expected score over them under the points table.
@@ -511,8 +529,15 @@ impl Table<'_> {
             target: self.rules.target,
             scores: BySeat(s),
         });
-        let choice =
-            bid_value::best_individual(ind, me, legal, &shares, DECLARER_EDGE.ours, game.as_ref());
+        let choice = bid_value::best_individual(
+            ind,
+            me,
+            legal,
+            &shares,
+            DECLARER_EDGE.ours,
+            game.as_ref(),
+            self.last_to_bid().as_ref(),
+        );
         (choice.unwrap_or(legal[0]), effort)
     }
 }

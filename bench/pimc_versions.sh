@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 old=$(realpath "$1") games=${2:-4} ms=${3:-50} max=${4:-0} out=${5:-/tmp/tarneeb-pimc-versions}
 # OLD_MS: the old build's --ms (default MS), for a scaling curve against a fixed baseline.
 old_ms=${OLD_MS:-$ms}
+# NEW_FLAGS, OLD_FLAGS: more `bot pimc` flags for each side (default none), e.g. the same build
+# on both sides with NEW_FLAGS="--fusion endgame" to measure one flag.
+new_flags=${NEW_FLAGS:-} old_flags=${OLD_FLAGS:-}
 # NEW_TARNEEB: a copy of the new build to use (so that rebuilding during a run changes nothing).
 if [ -n "${NEW_TARNEEB:-}" ]; then
   tarneeb=$(realpath "$NEW_TARNEEB")
@@ -33,7 +36,8 @@ for preset in classic egyptian 400 41; do
     echo "{\"preset\": \"$preset\", \"max-hands\": $max}" >"$rules"
   fi
   "$tarneeb" tournament --format gauntlet --rules "$rules" --games "$games" --seed 1 --public-deals ${JOBS:+--jobs "$JOBS"} \
-    --bot "pimc=$tarneeb bot pimc --ms $ms" --bot "old=$old bot pimc --ms $old_ms" --out "$out/old-$preset" >/dev/null
+    --bot "pimc=$tarneeb bot pimc --ms $ms${new_flags:+ $new_flags}" \
+    --bot "old=$old bot pimc --ms $old_ms${old_flags:+ $old_flags}" --out "$out/old-$preset" >/dev/null
   dirs+=("$out/old-$preset")
 done
 python3 bench/strength_table.py "$tarneeb" "${dirs[@]}"

@@ -66,13 +66,15 @@ fn pimc_answers_every_decision_of_every_preset_legally() {
         let seed = (11 + i).to_string();
         play_clean(&scratch, &r, &seed, [&bot, &random, &bot, &random]);
     }
-    // pimc at all four seats: it also has to follow its own kind's play.
+    // pimc at all four seats: it also has to follow its own kind's play; one side plays the
+    // last tricks by the search against strategy fusion (issue 28), which must stay legal.
     let r = rules(
         &scratch,
         "all.json",
         r#"{"preset": "egyptian", "max-hands": 1}"#,
     );
-    play_clean(&scratch, &r, "30", [&bot, &bot, &bot, &bot]);
+    let fused = pimc("--ms 30 --fusion endgame");
+    play_clean(&scratch, &r, "30", [&bot, &fused, &bot, &fused]);
 }
 
 /// The entrant's summed score margin (its team's score minus the other's) over a gauntlet's

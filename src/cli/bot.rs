@@ -45,6 +45,13 @@ enum BotKind {
         /// best expected score (to measure what playing for the score is worth).
         #[arg(long)]
         play_by_tricks: bool,
+        /// A remedy for strategy fusion (each sampled deal's solve lets my own later cards see
+        /// the hidden hands, so lines that need a guess look sure): `endgame` plays the last 3
+        /// tricks by an alpha-mu search over 32 sampled deals in which my card now and my next
+        /// card must be the same in every deal I cannot tell apart (cost: a few milliseconds a
+        /// card in those tricks, no more solving); `off`, plain pimc (docs/analysis.md, "pimc").
+        #[arg(long, default_value = "off", value_name = "off|endgame")]
+        fusion: pimc::fusion::Fusion,
     },
 }
 
@@ -56,6 +63,7 @@ pub fn run(a: BotArgs) -> Result<()> {
             samples,
             ignore_bids,
             play_by_tricks,
+            fusion,
         } => {
             let cfg = PimcConfig {
                 ms,
@@ -63,6 +71,7 @@ pub fn run(a: BotArgs) -> Result<()> {
                 max_samples: samples,
                 ignore_bids,
                 play_by_tricks,
+                fusion,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

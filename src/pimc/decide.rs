@@ -8,6 +8,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::bid_value::{self, LastToBid, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
+use super::fusion::{self, Fusion};
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
@@ -39,6 +40,8 @@ const BIAS_WEIGHT: f64 = 2.0;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Effort {
     pub samples: usize,
+    /// Whether the card came from the endgame search against strategy fusion ([`fusion`]).
+    pub fused: bool,
 }
 
 /// What the bot knows of the hand in play: the rules, its view, and the deadline.
@@ -54,6 +57,8 @@ pub struct Table<'a> {
     /// Set when the answer is no longer wanted (the bot answered without it): the work stops
     /// at the next batch of deals.
     pub cancel: Option<&'a AtomicBool>,
+    /// Whether the last tricks are played by the search against strategy fusion.
+    pub fusion: Fusion,
 }
 
 impl Table<'_> {
@@ -222,7 +227,10 @@ impl Table<'_> {
                 break;
             }
         }
-        Effort { samples }
+        Effort {
+            samples,
+            fused: false,
+        }
     }
 
     /// The card with the best total score over the sampled deals, each deal's double-dummy
@@ -269,6 +277,11 @@ impl Table<'_> {
             won[me.index()] + won[me.partner().index()],
             legal.len(),
         );
+        if self.fusion == Fusion::Endgame {
+            if let Some(done) = self.endgame_play(&k, legal, &make, &tally, rng) {
+                return done;
+            }
+        }
         // Deals stop once the card to play is settled (see [`Tally::settled`]): time is not
         // spent on a choice more deals would not change.
         let tally = std::cell::RefCell::new(tally);
@@ -285,6 +298,34 @@ impl Table<'_> {
         );
         let tally = tally.into_inner();
         (tally.best().map_or(first, |i| legal[i]), effort)
+    }
+
+    /// The last tricks: [`fusion::WORLDS`] sampled deals searched as one strategy of mine
+    /// ([`fusion`]); `None` (plain pimc then plays) before the endgame or if the search gives up.
+    fn endgame_play(
+        &self,
+        k: &Knowledge,
+        legal: &[Card],
+        make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
+        tally: &Tally,
+        rng: &mut impl Rng,
+    ) -> Option<(Card, Effort)> {
+        let sampler = k.sampler();
+        let mut worlds = Vec::with_capacity(fusion::WORLDS);
+        while worlds.len() < fusion::WORLDS.min(self.max_samples) && !self.cancelled() {
+            let p = make(&sampler.fitting(rng)?).into_iter().next()?;
+            if !fusion::applies(&p, legal) {
+                return None;
+            }
+            worlds.push(p);
+        }
+        let value = |v: u8| tally.value(v);
+        let choice = fusion::choose(&worlds, self.me(), legal, &value, Some(self.deadline))?;
+        let effort = Effort {
+            samples: worlds.len(),
+            fused: true,
+        };
+        Some((legal[choice.best], effort))
     }
 
     /// My side's double-dummy tricks with each strain in each sampled deal, me declaring
@@ -570,6 +611,7 @@ mod tests {
             read_bids: true,
             score_play: true,
             cancel: None,
+            fusion: Fusion::Off,
         };
         let clubs = Strain::Trump(Suit::Clubs);
         let strains = table.strains();

@@ -6,6 +6,7 @@
 pub mod bid_value;
 pub mod deal_count;
 pub mod decide;
+pub mod fusion;
 pub mod infer;
 pub mod play_value;
 pub mod quick;
@@ -37,6 +38,8 @@ pub struct PimcConfig {
     pub ignore_bids: bool,
     /// Play the card with the most tricks rather than the best expected score.
     pub play_by_tricks: bool,
+    /// The remedy for strategy fusion in the last tricks, if any ([`fusion`]).
+    pub fusion: fusion::Fusion,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -93,10 +96,10 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                 output.flush()?;
                 let ms = started.elapsed().as_secs_f64() * 1e3;
                 let rate = effort.samples as f64 / (ms / 1e3).max(1e-6);
-                let how = if text.1 {
-                    ""
-                } else {
-                    " (solving missed the budget: a quick answer)"
+                let how = match (text.1, effort.fused) {
+                    (false, _) => " (solving missed the budget: a quick answer)",
+                    (true, true) => " (endgame search)",
+                    (true, false) => "",
                 };
                 eprintln!(
                     "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
@@ -366,6 +369,7 @@ fn quick_answer(
                 read_bids: !cfg.ignore_bids,
                 score_play: !cfg.play_by_tricks,
                 cancel: None,
+                fusion: cfg.fusion,
             };
             let id = msg.id.unwrap_or(0);
             let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -399,6 +403,7 @@ fn answer(
         read_bids: !cfg.ignore_bids,
         score_play: !cfg.play_by_tricks,
         cancel,
+        fusion: cfg.fusion,
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -439,6 +444,7 @@ mod tests {
             max_samples: Some(2),
             ignore_bids: false,
             play_by_tricks: false,
+            fusion: fusion::Fusion::Off,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -500,6 +506,7 @@ mod tests {
             max_samples: None,
             ignore_bids: false,
             play_by_tricks: false,
+            fusion: fusion::Fusion::Off,
         };
         let ms = |d: Duration| d.as_millis();
         // The default: think 0.5 s, answer by 0.8 s at the latest (a fifth kept for the reply).
@@ -546,6 +553,7 @@ mod tests {
             max_samples: None,
             ignore_bids: false,
             play_by_tricks: false,
+            fusion: fusion::Fusion::Off,
         };
         let think = |done, on_table| budget(&cfg, &play(done, on_table)).0.as_millis();
         assert_eq!(think(0, 0), 275);

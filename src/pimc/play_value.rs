@@ -158,7 +158,7 @@ impl Tally {
     }
 
     /// One deal's value of a card that took `v` tricks for my side, as [`Tally::best`] ranks.
-    fn value(&self, v: u8) -> f64 {
+    pub fn value(&self, v: u8) -> f64 {
         match &self.worth {
             Some(w) => w[usize::from((self.won + v).min(13))] + f64::from(v) * 1e-3,
             None => f64::from(v),

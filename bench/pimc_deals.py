@@ -1,6 +1,15 @@
 #!/usr/bin/env python3
 """Reads pimc stderr logs (bench/pimc_deals.sh): deals solved per decision by trick and by
-place in the trick, calls and trump choices, and the share answered by rules of thumb."""
+place in the trick, calls and trump choices, and the share answered by rules of thumb.
+
+    python3 bench/pimc_deals.py LOG [LOG ...]
+    python3 bench/pimc_deals.py --entrant NAME DIR [DIR ...]
+
+The second form reads the logs of one entrant's seats in tournament directories (each game's
+record.seatN.stderr.log, the seat named by results.jsonl), e.g. the new pimc of
+bench/pimc_versions.sh ("pimc") without its baseline ("old")."""
+import json
+import os
 import re
 import statistics
 import sys
@@ -10,7 +19,24 @@ LINE = re.compile(r"pimc: request \d+ (\w+)(?: \(trick (\d+), card (\d+)\))?: .*
 by_trick, by_place, by_kind = defaultdict(list), defaultdict(list), defaultdict(list)
 ms_trick = defaultdict(list)
 quick, total, ms = defaultdict(int), defaultdict(int), defaultdict(list)
-for path in sys.argv[1:]:
+
+
+def entrant_logs(name, dirs):
+    """The stderr logs of the seats `name` sat at, over every game of the directories."""
+    for d in dirs:
+        for line in open(f"{d}/results.jsonl"):
+            r = json.loads(line)
+            stem = r["record"].rsplit(".jsonl", 1)[0]
+            for seat, who in enumerate(r["seats"]):
+                log = f"{d}/{stem}.seat{seat}.stderr.log"
+                if who == name and os.path.exists(log):  # no log: the bot wrote nothing
+                    yield log
+
+
+paths = sys.argv[1:]
+if paths[:1] == ["--entrant"] and len(paths) >= 3:
+    paths = list(entrant_logs(paths[1], paths[2:]))
+for path in paths:
     for line in open(path):
         m = LINE.search(line)
         if not m:

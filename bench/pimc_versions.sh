@@ -12,6 +12,14 @@
 #   bash bench/pimc_versions.sh /tmp/pimc-old-target/release/tarneeb 4 50 4
 # GAMES deal sets each played twice with the sides swapped; MAX_HANDS caps a game's hands
 # (0: whole games) so that a short run still covers every game.
+#
+# Issue 28's --ms scaling curve (docs/analysis.md, "Strength"): the baseline fixed at --ms 50,
+# the new build copied, one game at a time, the deal sets cut as --ms grows to fit the time:
+#   OLD_MS=50 JOBS=1 NEW_TARNEEB=/tmp/pimc-new bash bench/pimc_versions.sh OLD 10 50 4 OUT50
+#   OLD_MS=50 JOBS=1 NEW_TARNEEB=/tmp/pimc-new bash bench/pimc_versions.sh OLD 5 500 4 OUT500
+#   OLD_MS=50 JOBS=1 NEW_TARNEEB=/tmp/pimc-new bash bench/pimc_versions.sh OLD 2 5000 2 OUT5000
+# (about 30, 23 and 12 minutes at load 4 to 12 on 2 cores), and the new bot's deals per
+# decision from the same games: python3 bench/pimc_deals.py --entrant pimc OUT50/old-*
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$(realpath "$1") games=${2:-4} ms=${3:-50} max=${4:-0} out=${5:-/tmp/tarneeb-pimc-versions}

@@ -44,6 +44,11 @@ enum BotKind {
         /// best expected score (to measure what playing for the score is worth).
         #[arg(long)]
         play_by_tricks: bool,
+        /// Draw every card decision's deals afresh instead of carrying the previous decision's
+        /// deals that the play since still allows, re-weighted by it (to measure what carrying
+        /// is worth).
+        #[arg(long)]
+        no_carry: bool,
     },
 }
 
@@ -55,6 +60,7 @@ pub fn run(a: BotArgs) -> Result<()> {
             samples,
             ignore_bids,
             play_by_tricks,
+            no_carry,
         } => {
             let cfg = PimcConfig {
                 ms,
@@ -62,6 +68,7 @@ pub fn run(a: BotArgs) -> Result<()> {
                 max_samples: samples,
                 ignore_bids,
                 play_by_tricks,
+                carry: !no_carry,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

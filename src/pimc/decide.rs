@@ -8,6 +8,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::bid_value::{self, MatchState, Samples, Standing, DECLARER_EDGE};
+use super::carry::Mix;
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
@@ -39,6 +40,10 @@ const BIAS_WEIGHT: f64 = 2.0;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Effort {
     pub samples: usize,
+    /// Of them, deals carried from the previous decision ([`super::carry`]).
+    pub carried: usize,
+    /// Time spent drawing fresh deals (what carrying saves).
+    pub drawing: std::time::Duration,
 }
 
 /// What the bot knows of the hand in play: the rules, its view, and the deadline.
@@ -164,12 +169,14 @@ impl Table<'_> {
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
     ) -> Effort {
-        self.sample_until(k, rng, want, make, add, &mut |_| false)
+        self.sample_until(k, rng, want, make, add, &mut |_| false, &mut Mix::default())
     }
 
     /// [`Table::sample_loop`], stopping early too once `settled` says so: it is asked after
     /// each batch with the number of deals that could still be solved in time (judged by the
-    /// time the deals so far took, and the sample cap).
+    /// time the deals so far took, and the sample cap). The deals come from `mix`: carried
+    /// ones in turn with fresh draws from `k`.
+    #[allow(clippy::too_many_arguments)]
     fn sample_until(
         &self,
         k: &Knowledge,
@@ -178,9 +185,11 @@ impl Table<'_> {
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
         settled: &mut dyn FnMut(usize) -> bool,
+        mix: &mut Mix,
     ) -> Effort {
         let begun = Instant::now();
         let mut samples = 0;
+        let mut drawing = std::time::Duration::ZERO;
         // A batch that would end past the deadline is not started: the last one's time is the
         // guess (the first batch is always solved).
         let mut last = std::time::Duration::ZERO;
@@ -191,7 +200,12 @@ impl Table<'_> {
             let mut positions = Vec::new();
             let mut per = 0;
             while positions.len() < BATCH {
-                let Some(hands) = sampler.fitting(rng) else {
+                let Some(hands) = mix.next(|| {
+                    let t = Instant::now();
+                    let d = sampler.fitting(rng);
+                    drawing += t.elapsed();
+                    d
+                }) else {
                     break;
                 };
                 let ps = make(&hands);
@@ -222,12 +236,17 @@ impl Table<'_> {
                 break;
             }
         }
-        Effort { samples }
+        Effort {
+            samples,
+            carried: mix.carried_used(),
+            drawing,
+        }
     }
 
     /// The card with the best total score over the sampled deals, each deal's double-dummy
     /// tricks counted as the points they bring my side ([`play_value`]), then the most tricks.
-    pub fn play(&self, legal: &[Card], rng: &mut impl Rng) -> (Card, Effort) {
+    /// The deals come from `mix` (deals carried from the previous decision, with fresh ones).
+    pub fn play(&self, legal: &[Card], mix: &mut Mix, rng: &mut impl Rng) -> (Card, Effort) {
         let first = legal[0];
         if legal.len() == 1 {
             return (first, Effort::default());
@@ -282,6 +301,7 @@ impl Table<'_> {
                 tally.borrow_mut().add(values);
             },
             &mut |more| tally.borrow().settled(more),
+            mix,
         );
         let tally = tally.into_inner();
         (tally.best().map_or(first, |i| legal[i]), effort)

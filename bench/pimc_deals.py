@@ -9,7 +9,7 @@ import sys
 from collections import defaultdict
 
 LINE = re.compile(r"pimc: request \d+ (\w+)(?: \(trick (\d+), card (\d+)\))?: .* after (\d+) samples in (\d+) ms")
-CARRY = re.compile(r"; (\d+) carried, ([\d.]+) ms drawing\)")
+CARRY = re.compile(r"samples/s\)?[,;] (\d+) carried, ([\d.]+) ms drawing")
 by_trick, by_place, by_kind = defaultdict(list), defaultdict(list), defaultdict(list)
 ms_trick = defaultdict(list)
 carried_trick, drawing_trick = defaultdict(list), defaultdict(list)

@@ -108,7 +108,7 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                 };
                 let draw_ms = effort.drawing.as_secs_f64() * 1e3;
                 eprintln!(
-                    "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s; {} carried, {draw_ms:.1} ms drawing){how}",
+                    "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s), {} carried, {draw_ms:.1} ms drawing{how}",
                     text.2, where_in_play(&at), text.0, effort.samples, effort.carried
                 );
             }

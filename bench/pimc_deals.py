@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Reads pimc stderr logs (bench/pimc_deals.sh): deals solved per decision by trick and by
-place in the trick, calls and trump choices, and the share answered by rules of thumb.
+place in the trick, calls and trump choices, and the share answered by rules of thumb; where the
+log says so, the deals carried from the previous decision and the time spent drawing fresh ones
+(src/pimc/carry.rs).
 
     python3 bench/pimc_deals.py LOG [LOG ...]
     python3 bench/pimc_deals.py --entrant NAME DIR [DIR ...]
@@ -16,8 +18,10 @@ import sys
 from collections import defaultdict
 
 LINE = re.compile(r"pimc: request \d+ (\w+)(?: \(trick (\d+), card (\d+)\))?: .* after (\d+) samples in (\d+) ms")
+CARRY = re.compile(r"samples/s\)?[,;] (\d+) carried, ([\d.]+) ms drawing")
 by_trick, by_place, by_kind = defaultdict(list), defaultdict(list), defaultdict(list)
 ms_trick = defaultdict(list)
+carried_trick, drawing_trick = defaultdict(list), defaultdict(list)
 quick, total, ms = defaultdict(int), defaultdict(int), defaultdict(list)
 
 
@@ -56,6 +60,10 @@ for path in paths:
             by_trick[int(trick)].append(n)
             ms_trick[int(trick)].append(int(t))
             by_place[int(place)].append(n)
+            c = CARRY.search(line)
+            if c:
+                carried_trick[int(trick)].append(int(c.group(1)))
+                drawing_trick[int(trick)].append(float(c.group(2)))
 
 
 def row(name, xs, times=None):
@@ -79,3 +87,17 @@ for g in sorted(total):
     mean_ms = statistics.mean(ms[g]) if ms[g] else 0
     print(f"{g}: {quick[g]} of {total[g]} replies by rules of thumb ({share:.1f}%), "
           f"mean {mean_ms:.0f} ms a solved reply")
+if carried_trick:
+    print()
+    print("| trick | deals solved | of them carried | share carried | mean ms drawing fresh deals |")
+    print("|---|---|---|---|---|")
+    for t in sorted(carried_trick):
+        solved, carried = sum(by_trick[t]), sum(carried_trick[t])
+        print(f"| {t} | {solved} | {carried} | {100.0 * carried / max(solved, 1):.1f}% | "
+              f"{statistics.mean(drawing_trick[t]):.2f} |")
+    solved = sum(sum(v) for v in by_trick.values())
+    carried = sum(sum(v) for v in carried_trick.values())
+    drawing = sum(sum(v) for v in drawing_trick.values())
+    card_ms = sum(sum(v) for v in ms_trick.values())
+    print(f"cards: {carried} of {solved} deals carried ({100.0 * carried / max(solved, 1):.1f}%), "
+          f"{drawing:.0f} ms drawing fresh deals of {card_ms} ms thinking ({100.0 * drawing / max(card_ms, 1):.1f}%)")

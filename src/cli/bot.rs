@@ -52,6 +52,11 @@ enum BotKind {
         /// card in those tricks, no more solving); `off`, plain pimc (docs/analysis.md, "pimc").
         #[arg(long, default_value = "off", value_name = "off|endgame")]
         fusion: pimc::fusion::Fusion,
+        /// Draw every card decision's deals afresh instead of carrying the previous decision's
+        /// deals that the play since still allows, re-weighted by it (to measure what carrying
+        /// is worth).
+        #[arg(long)]
+        no_carry: bool,
     },
 }
 
@@ -64,6 +69,7 @@ pub fn run(a: BotArgs) -> Result<()> {
             ignore_bids,
             play_by_tricks,
             fusion,
+            no_carry,
         } => {
             let cfg = PimcConfig {
                 ms,
@@ -72,6 +78,7 @@ pub fn run(a: BotArgs) -> Result<()> {
                 ignore_bids,
                 play_by_tricks,
                 fusion,
+                carry: !no_carry,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::bid_value::{self, LastToBid, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
+use super::carry::Mix;
 use super::fusion::{self, Fusion};
 use super::infer;
 use super::play_value::{self, Tally};
@@ -42,6 +43,10 @@ pub struct Effort {
     pub samples: usize,
     /// Whether the card came from the endgame search against strategy fusion ([`fusion`]).
     pub fused: bool,
+    /// Of them, deals carried from the previous decision ([`super::carry`]).
+    pub carried: usize,
+    /// Time spent drawing fresh deals (what carrying saves).
+    pub drawing: std::time::Duration,
 }
 
 /// What the bot knows of the hand in play: the rules, its view, and the deadline.
@@ -169,12 +174,14 @@ impl Table<'_> {
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
     ) -> Effort {
-        self.sample_until(k, rng, want, make, add, &mut |_| false)
+        self.sample_until(k, rng, want, make, add, &mut |_| false, &mut Mix::default())
     }
 
     /// [`Table::sample_loop`], stopping early too once `settled` says so: it is asked after
     /// each batch with the number of deals that could still be solved in time (judged by the
-    /// time the deals so far took, and the sample cap).
+    /// time the deals so far took, and the sample cap). The deals come from `mix`: carried
+    /// ones in turn with fresh draws from `k`.
+    #[allow(clippy::too_many_arguments)]
     fn sample_until(
         &self,
         k: &Knowledge,
@@ -183,9 +190,11 @@ impl Table<'_> {
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         add: &mut dyn FnMut(&[Position], &[crate::analysis::CardValues]),
         settled: &mut dyn FnMut(usize) -> bool,
+        mix: &mut Mix,
     ) -> Effort {
         let begun = Instant::now();
         let mut samples = 0;
+        let mut drawing = std::time::Duration::ZERO;
         // A batch that would end past the deadline is not started: the last one's time is the
         // guess (the first batch is always solved).
         let mut last = std::time::Duration::ZERO;
@@ -196,7 +205,12 @@ impl Table<'_> {
             let mut positions = Vec::new();
             let mut per = 0;
             while positions.len() < BATCH {
-                let Some(hands) = sampler.fitting(rng) else {
+                let Some(hands) = mix.next(|| {
+                    let t = Instant::now();
+                    let d = sampler.fitting(rng);
+                    drawing += t.elapsed();
+                    d
+                }) else {
                     break;
                 };
                 let ps = make(&hands);
@@ -230,12 +244,15 @@ impl Table<'_> {
         Effort {
             samples,
             fused: false,
+            carried: mix.carried_used(),
+            drawing,
         }
     }
 
     /// The card with the best total score over the sampled deals, each deal's double-dummy
     /// tricks counted as the points they bring my side ([`play_value`]), then the most tricks.
-    pub fn play(&self, legal: &[Card], rng: &mut impl Rng) -> (Card, Effort) {
+    /// The deals come from `mix` (deals carried from the previous decision, with fresh ones).
+    pub fn play(&self, legal: &[Card], mix: &mut Mix, rng: &mut impl Rng) -> (Card, Effort) {
         let first = legal[0];
         if legal.len() == 1 {
             return (first, Effort::default());
@@ -295,6 +312,7 @@ impl Table<'_> {
                 tally.borrow_mut().add(values);
             },
             &mut |more| tally.borrow().settled(more),
+            mix,
         );
         let tally = tally.into_inner();
         (tally.best().map_or(first, |i| legal[i]), effort)
@@ -324,6 +342,7 @@ impl Table<'_> {
         let effort = Effort {
             samples: worlds.len(),
             fused: true,
+            ..Effort::default()
         };
         Some((legal[choice.best], effort))
     }

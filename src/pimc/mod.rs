@@ -4,6 +4,7 @@
 //! the seed makes a move depend only on the request and the budget's sample count.
 
 pub mod bid_value;
+pub mod carry;
 pub mod deal_count;
 pub mod decide;
 pub mod fusion;
@@ -23,6 +24,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
 use crate::rules::{DecisionKind, Move, Rules};
+use carry::{Mix, Moment, Particles};
 use decide::{Effort, Table};
 use wire::Incoming;
 
@@ -40,6 +42,8 @@ pub struct PimcConfig {
     pub play_by_tricks: bool,
     /// The remedy for strategy fusion in the last tricks, if any ([`fusion`]).
     pub fusion: fusion::Fusion,
+    /// Carry a card decision's deals to the next one of the hand ([`carry`]).
+    pub carry: bool,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -48,6 +52,8 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
     let mut rules: Option<Rules> = None;
     let solver = Solver::start();
     let mut bank = Bank::default();
+    // The last card decision's deals; a call or trump choice means a new hand.
+    let mut particles: Option<Particles> = None;
     for line in input.lines() {
         let line = line?;
         let msg: Incoming = match serde_json::from_str(&line) {
@@ -86,8 +92,10 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                     Duration::ZERO
                 };
                 let think = (think + drawn).min(hard / THINK_SHARE);
-                let job = (cfg, rules.clone(), msg);
-                let (text, effort) = answer_in_time(&solver, job, started, think, hard);
+                let carried = particles.take().filter(|_| play && cfg.carry);
+                let job = (cfg, rules.clone(), msg, carried);
+                let (text, effort, kept) = answer_in_time(&solver, job, started, think, hard);
+                particles = kept;
                 if play {
                     bank.save(think.saturating_sub(started.elapsed()), cfg.ms);
                 }
@@ -101,9 +109,10 @@ pub fn run(cfg: PimcConfig, input: impl BufRead, mut output: impl Write) -> std:
                     (true, true) => " (endgame search)",
                     (true, false) => "",
                 };
+                let draw_ms = effort.drawing.as_secs_f64() * 1e3;
                 eprintln!(
-                    "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s){how}",
-                    text.2, where_in_play(&at), text.0, effort.samples
+                    "pimc: request {id} {}{}: {} after {} samples in {ms:.0} ms ({rate:.0} samples/s), {} carried, {draw_ms:.1} ms drawing{how}",
+                    text.2, where_in_play(&at), text.0, effort.samples, effort.carried
                 );
             }
             "game_end" => break,
@@ -249,11 +258,13 @@ struct Job {
     cfg: PimcConfig,
     rules: Option<Rules>,
     msg: Arc<Incoming>,
+    /// The previous card decision's deals, to carry.
+    particles: Option<Particles>,
     /// When to stop starting new batches of deals.
     think_until: Instant,
     /// Set once the answer is no longer wanted.
     cancel: Arc<AtomicBool>,
-    reply: mpsc::Sender<(String, Effort)>,
+    reply: mpsc::Sender<(String, Effort, Option<Particles>)>,
 }
 
 /// The bot's one long-lived solver thread and its job queue. A job whose answer came too late
@@ -282,8 +293,8 @@ impl Solver {
                             &job.cfg,
                             job.rules.as_ref(),
                             &job.msg,
-                            job.think_until,
-                            cancel,
+                            (job.think_until, cancel),
+                            job.particles,
                         )
                     }));
                     if let Ok(a) = got {
@@ -301,15 +312,17 @@ impl Solver {
 /// the fallback did), and the decision's name. Solving runs on the solver thread; meanwhile
 /// this thread works out the fallback (rules of thumb, and for a contract call the estimated
 /// deals, by a quarter of the time), so that at the hard limit (less [`REPLY_SHARE`] of it for
-/// the reply to reach the referee) the answer is ready: nothing is computed after that.
+/// the reply to reach the referee) the answer is ready: nothing is computed after that. The
+/// deals to carry to the next decision come back with a solved answer (a late one loses them).
+#[allow(clippy::type_complexity)]
 fn answer_in_time(
     solver: &Solver,
-    job: (PimcConfig, Option<Rules>, Incoming),
+    job: (PimcConfig, Option<Rules>, Incoming, Option<Particles>),
     started: Instant,
     think: Duration,
     hard: Duration,
-) -> ((String, bool, String), Effort) {
-    let (cfg, rules, msg) = job;
+) -> ((String, bool, String), Effort, Option<Particles>) {
+    let (cfg, rules, msg, particles) = job;
     let decision = msg.decision.clone().unwrap_or_else(|| "?".into());
     let first = msg.legal.first().cloned().unwrap_or_default();
     let reply_by = started + answer_by(hard);
@@ -321,6 +334,7 @@ fn answer_in_time(
             cfg,
             rules: rules.clone(),
             msg: msg.clone(),
+            particles,
             think_until: started + think,
             cancel: cancel.clone(),
             reply: tx,
@@ -332,11 +346,11 @@ fn answer_in_time(
     let solved = sent
         .then(|| rx.recv_timeout(reply_by.saturating_duration_since(Instant::now())))
         .and_then(Result::ok);
-    if let Some((text, effort)) = solved {
-        return ((text, true, decision), effort);
+    if let Some((text, effort, kept)) = solved {
+        return ((text, true, decision), effort, kept);
     }
     cancel.store(true, Ordering::Relaxed);
-    ((fallback, false, decision), Effort::default())
+    ((fallback, false, decision), Effort::default(), None)
 }
 
 /// The request's legal moves, parsed; `None` if any is unreadable (then the first is sent).
@@ -381,19 +395,20 @@ fn quick_answer(
     Some(msg.legal[i].clone())
 }
 
-/// The reply's move, written exactly as the request's legal list has it.
+/// The reply's move, written exactly as the request's legal list has it, and for a card play
+/// the deals to carry to the next one (`particles`, the previous one's, if it sampled none).
 fn answer(
     cfg: &PimcConfig,
     rules: Option<&Rules>,
     msg: &Incoming,
-    think_until: Instant,
-    cancel: Option<&AtomicBool>,
-) -> (String, Effort) {
+    (think_until, cancel): (Instant, Option<&AtomicBool>),
+    particles: Option<Particles>,
+) -> (String, Effort, Option<Particles>) {
     let first = msg.legal.first().cloned().unwrap_or_default();
     let (Some((kind, legal)), Some(view), Some(rules)) =
         (legal_moves(msg), msg.view.as_ref(), rules)
     else {
-        return (first, Effort::default());
+        return (first, Effort::default(), None);
     };
     let table = Table {
         rules,
@@ -407,6 +422,7 @@ fn answer(
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut kept = None;
     let (mv, effort) = match kind {
         DecisionKind::ThrowIn => (Move::Keep, Effort::default()),
         DecisionKind::Trump => table.trump_choice(&legal, &mut rng),
@@ -420,7 +436,20 @@ fn answer(
                     _ => None,
                 })
                 .collect();
-            let (c, e) = table.play(&cards, &mut rng);
+            let k = table.knowledge();
+            let now = Moment::of(view);
+            let carried = particles
+                .as_ref()
+                .map_or_else(Vec::new, |p| p.carry(&now, &k, &mut rng));
+            let mut mix = Mix::new(carried);
+            let (c, e) = table.play(&cards, &mut mix, &mut rng);
+            if cfg.carry {
+                kept = if e.samples == 0 {
+                    particles
+                } else {
+                    Some(Particles::keep(now, &k, &mix.deals()))
+                };
+            }
             (Move::Play(c), e)
         }
     };
@@ -428,7 +457,7 @@ fn answer(
         .iter()
         .position(|&m| m == mv)
         .map_or(first, |i| msg.legal[i].clone());
-    (text, effort)
+    (text, effort, kept)
 }
 
 #[cfg(test)]
@@ -445,6 +474,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            carry: true,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -507,6 +537,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            carry: true,
         };
         let ms = |d: Duration| d.as_millis();
         // The default: think 0.5 s, answer by 0.8 s at the latest (a fifth kept for the reply).
@@ -554,6 +585,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            carry: true,
         };
         let think = |done, on_table| budget(&cfg, &play(done, on_table)).0.as_millis();
         assert_eq!(think(0, 0), 275);

@@ -257,6 +257,8 @@ pub fn sample_hidden(
         score_play: false,
         // Nothing to cancel: sampling only, no solving.
         cancel: None,
+        // Sampling only: the endgame search is a card choice, not used here.
+        fusion: tarneeb_referee::pimc::fusion::Fusion::Off,
     };
     let mut k = table.knowledge();
     let seat_key = |key: &str| -> PyResult<Seat> {

@@ -251,13 +251,19 @@ impl Table<'_> {
 
     /// The card with the best total score over the sampled deals, each deal's double-dummy
     /// tricks counted as the points they bring my side ([`play_value`]), then the most tricks.
-    /// The deals come from `mix` (deals carried from the previous decision, with fresh ones).
-    pub fn play(&self, legal: &[Card], mix: &mut Mix, rng: &mut impl Rng) -> (Card, Effort) {
+    /// The deals come from `mix` (deals carried from the previous decision, with fresh ones
+    /// drawn under `k`, [`Table::knowledge`], which the caller needs too for the carrying).
+    pub fn play(
+        &self,
+        legal: &[Card],
+        k: &Knowledge,
+        mix: &mut Mix,
+        rng: &mut impl Rng,
+    ) -> (Card, Effort) {
         let first = legal[0];
         if legal.len() == 1 {
             return (first, Effort::default());
         }
-        let k = self.knowledge();
         let table = self.view.current_trick.as_ref();
         let leader = table.map_or(self.me(), |t| t.leader);
         let trump = self.trump();
@@ -295,7 +301,7 @@ impl Table<'_> {
             legal.len(),
         );
         if self.fusion == Fusion::Endgame {
-            if let Some(done) = self.endgame_play(&k, legal, &make, &tally, rng) {
+            if let Some(done) = self.endgame_play(k, legal, &make, &tally, rng) {
                 return done;
             }
         }
@@ -303,7 +309,7 @@ impl Table<'_> {
         // spent on a choice more deals would not change.
         let tally = std::cell::RefCell::new(tally);
         let effort = self.sample_until(
-            &k,
+            k,
             rng,
             Want::Values,
             &make,

@@ -442,7 +442,7 @@ fn answer(
                 .as_ref()
                 .map_or_else(Vec::new, |p| p.carry(&now, &k, &mut rng));
             let mut mix = Mix::new(carried);
-            let (c, e) = table.play(&cards, &mut mix, &mut rng);
+            let (c, e) = table.play(&cards, &k, &mut mix, &mut rng);
             if cfg.carry {
                 kept = if e.samples == 0 {
                     particles

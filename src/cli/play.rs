@@ -226,7 +226,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
         record: record.clone(),
         trace: a.trace.clone(),
         leak_trace: a.leak_trace,
-        grace: Duration::from_millis(1000),
+        // A web seat waits for its page to fetch the game's end before it exits; the first
+        // half of the grace (before SIGTERM) must cover that wait.
+        grace: if webs > 0 {
+            2 * tarneeb_referee::serve::seat::END_WAIT + Duration::from_millis(1000)
+        } else {
+            Duration::from_millis(1000)
+        },
         start_scores: a.scores,
         deal_secret,
         watched: false,

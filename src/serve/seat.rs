@@ -195,12 +195,18 @@ fn serve(
             }),
         }
     }
-    // The referee closed our input after the game: let the page fetch the end (the referee
-    // gives a bot a moment to exit before it stops it).
+    // The referee closed our input after the game: let the page fetch the end, for up to
+    // `END_WAIT` (`play` gives a game with a web seat the time to exit, see its grace). A
+    // browser on a loaded machine can take most of a second to ask again after its last
+    // move; the page then showed "the seat is gone" instead of the game's result. A seat
+    // whose page never asked has no one to wait for.
     // A tournament's page is given longer: the tournament's end is the news it waits for.
     let last = shared.table.lock().expect("table").version;
-    for _ in 0..if series { 150 } else { 40 } {
-        if shared.served.load(std::sync::atomic::Ordering::SeqCst) >= last {
+    let wait = if series { 3 * END_WAIT / 2 } else { END_WAIT };
+    let until = std::time::Instant::now() + wait;
+    loop {
+        let served = shared.served.load(std::sync::atomic::Ordering::SeqCst);
+        if served >= last || served == 0 || std::time::Instant::now() >= until {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -208,6 +214,11 @@ fn serve(
     server.unblock();
     Ok(())
 }
+
+/// How long a seat of one game waits, after its input closed, for its page to fetch the
+/// game's end. `play` gives a game with a web seat a grace longer than twice this (the
+/// first half of a grace is the time to exit before SIGTERM).
+pub const END_WAIT: Duration = Duration::from_secs(2);
 
 fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     let mut t = shared.table.lock().expect("table");

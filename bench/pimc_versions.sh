@@ -28,6 +28,9 @@ old_ms=${OLD_MS:-$ms}
 # NEW_FLAGS, OLD_FLAGS: more `bot pimc` flags for each side (default none), e.g. the same build
 # on both sides with NEW_FLAGS="--fusion endgame" to measure one flag.
 new_flags=${NEW_FLAGS:-} old_flags=${OLD_FLAGS:-}
+# SEED: the tournament's seed (default 1; another seed, other deals); PRESETS: the games to
+# play (default all four), e.g. PRESETS=400 to look at one game with more deals.
+seed=${SEED:-1} presets=${PRESETS:-classic egyptian 400 41}
 # NEW_TARNEEB: a copy of the new build to use (so that rebuilding during a run changes nothing).
 if [ -n "${NEW_TARNEEB:-}" ]; then
   tarneeb=$(realpath "$NEW_TARNEEB")
@@ -37,13 +40,13 @@ else
 fi
 mkdir -p "$out"
 dirs=()
-for preset in classic egyptian 400 41; do
+for preset in $presets; do
   rules="$preset"
   if [ "$max" != 0 ]; then
     rules="$out/$preset.json"
     echo "{\"preset\": \"$preset\", \"max-hands\": $max}" >"$rules"
   fi
-  "$tarneeb" tournament --format gauntlet --rules "$rules" --games "$games" --seed 1 --public-deals ${JOBS:+--jobs "$JOBS"} \
+  "$tarneeb" tournament --format gauntlet --rules "$rules" --games "$games" --seed "$seed" --public-deals ${JOBS:+--jobs "$JOBS"} \
     --bot "pimc=$tarneeb bot pimc --ms $ms${new_flags:+ $new_flags}" \
     --bot "old=$old bot pimc --ms $old_ms${old_flags:+ $old_flags}" --out "$out/old-$preset" >/dev/null
   dirs+=("$out/old-$preset")

@@ -382,3 +382,57 @@ fn a_decision_takes_carried_and_fresh_deals_in_turn_and_keeps_them_all() {
     mix.next(|| None);
     assert_eq!(mix.deals().len(), 3);
 }
+
+#[test]
+fn the_endgame_search_takes_carried_deals_and_leaves_its_worlds_to_carry() {
+    // With `--fusion endgame`, the last tricks' worlds come from the same stream as plain
+    // pimc's deals: the carried ones are searched (in turn with fresh draws) and every world
+    // is kept for the next card. Random deals played at random to the last 3 tricks, me on
+    // lead; the carried deals are draws of this moment's posterior.
+    let mut rng = Pcg64::seed_from_u64(41);
+    let rules = Rules::classic();
+    let mut fused = 0;
+    for _ in 0..20 {
+        let mut deck: Vec<Card> = Card::all().collect();
+        deck.shuffle(&mut rng);
+        let dealt =
+            BySeat(Seat::ALL.map(|s| deck[s.index() * 13..][..13].iter().copied().collect()));
+        let trump = Suit::ALL[rng.gen_range(0..4)];
+        let mut play = random_play(&dealt, Seat::S0, Some(trump), 41, &mut rng);
+        // The 41st card opened trick 11: its player is on lead there.
+        let (me, _) = play.pop().unwrap();
+        let view = view_of(me, &dealt, &play, trump);
+        let table = Table {
+            rules: &rules,
+            view: &view,
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
+            max_samples: 64,
+            read_bids: true,
+            score_play: true,
+            cancel: None,
+            fusion: crate::pimc::fusion::Fusion::Endgame,
+        };
+        let k = table.knowledge();
+        let legal: Vec<Card> = k.mine.iter().collect();
+        assert_eq!(legal.len(), 3);
+        let sampler = k.sampler();
+        let carried: Vec<Deal> = (0..4).map(|_| sampler.fitting(&mut rng).unwrap()).collect();
+        let mut mix = Mix::new(carried.clone());
+        let (card, effort) = table.play(&legal, &k, &mut mix, &mut rng);
+        assert!(legal.contains(&card));
+        if !effort.fused {
+            continue;
+        }
+        fused += 1;
+        assert_eq!(
+            effort.carried,
+            carried.len(),
+            "every carried deal was searched"
+        );
+        let kept = mix.deals();
+        assert_eq!(kept.len(), effort.samples, "every world is kept to carry");
+        assert_eq!(kept[..carried.len()], carried[..]);
+    }
+    // The search gives up only past its work cap or deadline (an hour away here).
+    assert!(fused >= 15, "{fused} of 20 decisions were searched");
+}

@@ -301,7 +301,7 @@ impl Table<'_> {
             legal.len(),
         );
         if self.fusion == Fusion::Endgame {
-            if let Some(done) = self.endgame_play(k, legal, &make, &tally, rng) {
+            if let Some(done) = self.endgame_play(k, legal, &make, &tally, mix, rng) {
                 return done;
             }
         }
@@ -326,18 +326,28 @@ impl Table<'_> {
 
     /// The last tricks: [`fusion::WORLDS`] sampled deals searched as one strategy of mine
     /// ([`fusion`]); `None` (plain pimc then plays) before the endgame or if the search gives up.
+    /// The worlds come from `mix` like plain pimc's deals: carried ones in turn with fresh
+    /// ones, and all of them are carried on to the next card.
     fn endgame_play(
         &self,
         k: &Knowledge,
         legal: &[Card],
         make: &dyn Fn(&BySeat<CardSet>) -> Vec<Position>,
         tally: &Tally,
+        mix: &mut Mix,
         rng: &mut impl Rng,
     ) -> Option<(Card, Effort)> {
         let sampler = k.sampler();
+        let mut drawing = std::time::Duration::ZERO;
         let mut worlds = Vec::with_capacity(fusion::WORLDS);
         while worlds.len() < fusion::WORLDS.min(self.max_samples) && !self.cancelled() {
-            let p = make(&sampler.fitting(rng)?).into_iter().next()?;
+            let hands = mix.next(|| {
+                let t = Instant::now();
+                let d = sampler.fitting(rng);
+                drawing += t.elapsed();
+                d
+            })?;
+            let p = make(&hands).into_iter().next()?;
             if !fusion::applies(&p, legal) {
                 return None;
             }
@@ -348,7 +358,8 @@ impl Table<'_> {
         let effort = Effort {
             samples: worlds.len(),
             fused: true,
-            ..Effort::default()
+            carried: mix.carried_used(),
+            drawing,
         };
         Some((legal[choice.best], effort))
     }

@@ -5,7 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
-use crate::rules::auction::individual_sum;
+use super::throw_in::Bidding;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
     BySeat, ByTeam, Call, ContractRules, IndividualRules, Level, Move, Seat, Strain, Team, Thirteen,
@@ -342,29 +342,10 @@ pub fn individual_value(
     p * made + (1.0 - p) * failed
 }
 
-/// The last to bid in 400 or Forty-One: the other three bids and the highest score at the
-/// table, which say whether the hand is played at all (BRIEF "400": "The four bids must total
-/// at least 11, 12, 13 or 14 ...; otherwise the hand is thrown in without score").
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LastToBid {
-    pub others: BySeat<Level>,
-    pub highest_score: i32,
-}
-
-impl LastToBid {
-    /// Whether the hand is thrown in if I bid `level`.
-    fn thrown_in(&self, rules: &IndividualRules, me: Seat, level: Level) -> bool {
-        let mut bids = self.others;
-        bids[me] = level;
-        let (sum, needed) = individual_sum(rules, bids, self.highest_score);
-        sum < needed
-    }
-}
-
-/// The legal bid with the best expected score (the lower one on a tie). The last to bid
-/// (`last`) scores nothing with a bid that leaves the total short: a strong hand bids what the
-/// hand needs to be played when that is worth more than nothing, where the best bid for its
-/// tricks alone would have thrown the hand in.
+/// The legal bid with the best expected score (the lower one on a tie). A bid scores only if
+/// the hand is played ([`Bidding::played`]): a strong hand bids what gets it played when that
+/// is worth more than nothing, where the best bid for its tricks alone would likely have
+/// thrown the hand in.
 pub fn best_individual(
     rules: &IndividualRules,
     me: Seat,
@@ -372,16 +353,19 @@ pub fn best_individual(
     mine: &[f64],
     edge: f64,
     game: Option<&SeatScores>,
-    last: Option<&LastToBid>,
+    bidding: Option<&Bidding>,
 ) -> Option<Move> {
     legal
         .iter()
         .filter_map(|&m| match m {
-            Move::Call(Call::Bid(b)) if last.is_some_and(|l| l.thrown_in(rules, me, b.level)) => {
-                Some((m, 0.0))
-            }
             Move::Call(Call::Bid(b)) => {
-                Some((m, individual_value(rules, me, b.level, mine, edge, game)))
+                let played = bidding.map_or(1.0, |a| a.played(rules, me, b.level));
+                let value = if played > 0.0 {
+                    played * individual_value(rules, me, b.level, mine, edge, game)
+                } else {
+                    0.0
+                };
+                Some((m, value))
             }
             _ => None,
         })
@@ -683,9 +667,9 @@ mod tests {
         let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S3;
         let mine = [7.0, 7.0];
-        let last = LastToBid {
-            others: BySeat([lv(1), lv(1), lv(2), lv(1)]),
-            highest_score: 0,
+        let last = Bidding {
+            bids: BySeat([Some(lv(1)), Some(lv(1)), Some(lv(2)), None]),
+            scores: BySeat([0; 4]),
         };
         let choice = |l| best_individual(&rules, me, &legal, &mine, 0.35, None, l);
         assert_eq!(choice(None), Some(bid(6, None)));
@@ -694,14 +678,48 @@ mod tests {
         let weak = [2.0, 2.0];
         let choice = best_individual(&rules, me, &legal, &weak, 0.35, None, Some(&last));
         assert_eq!(choice, Some(bid(1, None)));
-        // 400's total rises with the highest score ("... 12, 13 or 14 when the highest score
-        // at the table is <30, 30-39, 40-49, 50+"): at 45 the hand needs 13, so 9.
-        let rules = Rules::four_hundred().individual.unwrap();
-        let at_45 = LastToBid {
-            highest_score: 45,
-            ..last
+    }
+
+    #[test]
+    fn an_earlier_bidder_bids_up_for_the_hand_to_be_played() {
+        // BRIEF "Forty-One": "the bids must total 11 or more" (else, as in 400, "the hand is
+        // thrown in without score"). The third to bid after 1 and 1, one bid to come
+        // (`throw_in::NEXT_BID`): with my 2 the hand is played only if the last bids 7 or
+        // more (0.008), with 3 if 6 or more (0.021), with 7 if 2 or more (0.666). A hand that
+        // expects 3 tricks bids 3, not the 2 it bids when the hand is sure to be played, one
+        // that expects 4 bids 4, not 3; one that expects 8 bids its 7 (14 points) either way.
+        // The first to bid never bids less than it would without the throw-in.
+        let rules = Rules::forty_one().individual.unwrap();
+        let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
+        let third = Bidding {
+            bids: BySeat([Some(lv(1)), Some(lv(1)), None, None]),
+            scores: BySeat([0; 4]),
         };
-        assert!(at_45.thrown_in(&rules, me, lv(8)));
-        assert!(!at_45.thrown_in(&rules, me, lv(9)));
+        let first = Bidding {
+            bids: BySeat([None; 4]),
+            scores: BySeat([0; 4]),
+        };
+        let level = |me, n: f64, b: Option<&Bidding>| {
+            best_individual(&rules, me, &legal, &[n, n], 0.35, None, b).map(level_of)
+        };
+        for (n, sure, third_bids) in [(3.0, 2, 3), (4.0, 3, 4), (8.0, 7, 7)] {
+            assert_eq!(
+                level(Seat::S2, n, None),
+                Some(sure),
+                "{n} tricks, sure to be played"
+            );
+            assert_eq!(
+                level(Seat::S2, n, Some(&third)),
+                Some(third_bids),
+                "{n} tricks, third"
+            );
+        }
+        for n in [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0] {
+            assert!(level(Seat::S1, n, Some(&first)) >= level(Seat::S1, n, None));
+        }
+        let p = |b: &Bidding, n| b.played(&rules, Seat::S2, lv(n));
+        for (n, want) in [(2, 0.008), (3, 0.021), (7, 0.666)] {
+            assert!((p(&third, n) - want).abs() < 1e-9, "{n}: {}", p(&third, n));
+        }
     }
 }

@@ -7,17 +7,18 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::bid_value::{self, LastToBid, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
+use super::bid_value::{self, MatchState, Samples, SeatScores, Standing, DECLARER_EDGE};
 use super::carry::Mix;
 use super::fusion::{self, Fusion};
 use super::infer;
 use super::play_value::{self, Tally};
 use super::read_play;
 use super::sample::Knowledge;
+use super::throw_in::Bidding;
 use super::wire::ViewIn;
 use crate::analysis::{solve_many, Position, Want};
 use crate::rules::{
-    BidForm, BySeat, Call, Card, CardSet, DecisionKind, Level, Move, Rules, Seat, Strain, Trick,
+    BidForm, BySeat, Call, Card, CardSet, DecisionKind, Move, Rules, Seat, Strain, Trick,
 };
 
 /// Positions solved together: one per core keeps both cores busy between clock checks (a
@@ -551,21 +552,18 @@ impl Table<'_> {
         standing
     }
 
-    /// 400 and Forty-One: the other three bids when mine is the last, with the highest score
-    /// at the table (which sets the total the hand needs).
-    fn last_to_bid(&self) -> Option<LastToBid> {
-        let mut others = BySeat([Level::new(1)?; 4]);
-        let mut bids = 0;
+    /// 400 and Forty-One: the bids made so far and the players' scores (which set the total
+    /// the hand needs and the minimum of the bids to come), for the chance that it is played.
+    fn bidding(&self) -> Option<Bidding> {
+        let mut bids = BySeat([None; 4]);
         for c in &self.view.auction {
             if let Ok(Move::Call(Call::Bid(b))) = Move::parse(DecisionKind::Call, &c.call) {
-                others[c.seat] = b.level;
-                bids += 1;
+                bids[c.seat] = Some(b.level);
             }
         }
-        let highest_score = self.view.seat_scores?.into_iter().max()?;
-        (bids == 3).then_some(LastToBid {
-            others,
-            highest_score,
+        Some(Bidding {
+            bids,
+            scores: BySeat(self.view.seat_scores?),
         })
     }
 
@@ -613,7 +611,7 @@ impl Table<'_> {
             &shares,
             DECLARER_EDGE.ours,
             game.as_ref(),
-            self.last_to_bid().as_ref(),
+            self.bidding().as_ref(),
         );
         (choice.unwrap_or(legal[0]), effort)
     }

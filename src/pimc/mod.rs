@@ -13,6 +13,7 @@ pub mod play_value;
 pub mod quick;
 pub mod read_play;
 pub mod sample;
+pub mod throw_in;
 pub mod wire;
 
 use std::io::{BufRead, Write};

@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -62,6 +62,8 @@ struct Shared {
     moves: SyncSender<Chosen>,
     /// The newest version a page has been sent.
     served: std::sync::atomic::AtomicU64,
+    /// Whether a page has asked for the state (a seat nobody looked at does not wait for one).
+    looked: AtomicBool,
     /// Long polls being answered now (see [`dispatch`]).
     polls: AtomicUsize,
 }
@@ -117,6 +119,7 @@ fn serve(
         token,
         moves: tx,
         served: std::sync::atomic::AtomicU64::new(0),
+        looked: AtomicBool::new(false),
         polls: AtomicUsize::new(0),
     });
     let server = Arc::new(server);
@@ -196,17 +199,17 @@ fn serve(
         }
     }
     // The referee closed our input after the game: let the page fetch the end, for up to
-    // `END_WAIT` (`play` gives a game with a web seat the time to exit, see its grace). A
+    // [`END_WAIT`] (`play` gives a game with a web seat the time to exit, see its grace). A
     // browser on a loaded machine can take most of a second to ask again after its last
     // move; the page then showed "the seat is gone" instead of the game's result. A seat
     // whose page never asked has no one to wait for.
-    // A tournament's page is given longer: the tournament's end is the news it waits for.
+    // (A tournament's page waits as long for the tournament's end.)
     let last = shared.table.lock().expect("table").version;
-    let wait = if series { 3 * END_WAIT / 2 } else { END_WAIT };
-    let until = std::time::Instant::now() + wait;
+    let until = std::time::Instant::now() + END_WAIT;
     loop {
         let served = shared.served.load(std::sync::atomic::Ordering::SeqCst);
-        if served >= last || served == 0 || std::time::Instant::now() >= until {
+        let looked = shared.looked.load(Ordering::SeqCst);
+        if served >= last || !looked || std::time::Instant::now() >= until {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -218,7 +221,7 @@ fn serve(
 /// How long a seat of one game waits, after its input closed, for its page to fetch the
 /// game's end. `play` gives a game with a web seat a grace longer than twice this (the
 /// first half of a grace is the time to exit before SIGTERM).
-pub const END_WAIT: Duration = Duration::from_secs(2);
+pub const END_WAIT: Duration = Duration::from_secs(3);
 
 fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     let mut t = shared.table.lock().expect("table");
@@ -329,6 +332,10 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             let body = t.json().to_string();
             let version = t.version;
             drop(t);
+            // A page is looking, known before the answer leaves (the seat then waits for it at
+            // the end of `serve`); the version is counted as served once it is sent (the seat
+            // may exit then).
+            shared.looked.store(true, Ordering::SeqCst);
             respond(rq, 200, "application/json", body);
             shared
                 .served

@@ -206,27 +206,9 @@ fn a_person_plays_a_whole_game_of_every_preset_in_the_browser() {
 /// bound: the Egyptian "stall" of issue 26).
 #[test]
 fn a_move_posted_during_a_long_poll_is_taken_at_once() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let token = "0123456789abcdef";
-    let mut seat = command()
-        .args(["web-seat", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--token-env", "TARNEEB_TEST_SEAT_TOKEN"])
-        .env("TARNEEB_TEST_SEAT_TOKEN", token)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut to_seat = seat.stdin.take().unwrap();
-    let mut from_seat = BufReader::new(seat.stdout.take().unwrap());
+    let (port, token, seat, mut to_seat, mut from_seat) = greeted_seat();
     let request = r#"{"type":"request","id":7,"decision":"call","legal":["pass","8"],"view":{"seat":0,"hand_number":1,"dealer":1,"phase":"auction","team_scores":[0,0],"hand":["KS"],"announcements":[],"auction":[],"contract":null,"trump":null,"tricks":[],"current_trick":{"leader":1,"cards":[]},"tricks_won":[0,0,0,0],"strikes":[0,0,0,0],"cards_left":[13,13,13,13]},"time":{"limit_ms":30000,"bank_ms":null}}"#;
-    writeln!(to_seat, r#"{{"type":"hello","protocol":1,"seat":0}}"#).unwrap();
     let mut line = String::new();
-    from_seat.read_line(&mut line).unwrap();
-    assert!(line.contains(r#""type":"hello""#), "{line}");
     writeln!(to_seat, "{request}").unwrap();
     // The page's first look, once the request is in (the server may still be starting).
     let mut version = 0;
@@ -285,26 +267,7 @@ fn a_move_posted_during_a_long_poll_is_taken_at_once() {
 /// looked at it; `play` gives it the grace to.
 #[test]
 fn a_page_that_asks_late_still_sees_the_end_of_the_game() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let token = "0123456789abcdef";
-    let mut seat = command()
-        .args(["web-seat", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--token-env", "TARNEEB_TEST_SEAT_TOKEN"])
-        .env("TARNEEB_TEST_SEAT_TOKEN", token)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut to_seat = seat.stdin.take().unwrap();
-    let mut from_seat = BufReader::new(seat.stdout.take().unwrap());
-    writeln!(to_seat, r#"{{"type":"hello","protocol":1,"seat":0}}"#).unwrap();
-    let mut line = String::new();
-    from_seat.read_line(&mut line).unwrap();
-    assert!(line.contains(r#""type":"hello""#), "{line}");
+    let (port, token, seat, mut to_seat, _from_seat) = greeted_seat();
     // The page's first look (the server may still be starting).
     let mut version = 0;
     for _ in 0..600 {
@@ -337,6 +300,38 @@ fn a_page_that_asks_late_still_sees_the_end_of_the_game() {
     assert_eq!(st["over"]["type"], "game_end", "{st}");
     let o = wait_with_limit(seat, Duration::from_secs(60));
     assert!(o.status.success());
+}
+
+/// A `tarneeb web-seat` process on a free loopback port, greeted by the referee's `hello`
+/// (its own `hello` read back): its port, token, process and both ends of its protocol.
+fn greeted_seat() -> (
+    u16,
+    &'static str,
+    std::process::Child,
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let token = "0123456789abcdef";
+    let mut seat = command()
+        .args(["web-seat", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--token-env", "TARNEEB_TEST_SEAT_TOKEN"])
+        .env("TARNEEB_TEST_SEAT_TOKEN", token)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut to_seat = seat.stdin.take().unwrap();
+    let mut from_seat = BufReader::new(seat.stdout.take().unwrap());
+    writeln!(to_seat, r#"{{"type":"hello","protocol":1,"seat":0}}"#).unwrap();
+    let mut line = String::new();
+    from_seat.read_line(&mut line).unwrap();
+    assert!(line.contains(r#""type":"hello""#), "{line}");
+    (port, token, seat, to_seat, from_seat)
 }
 
 /// One HTTP/1.1 request to 127.0.0.1:`port`: its status and body, or None when the server

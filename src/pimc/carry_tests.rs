@@ -21,6 +21,13 @@ fn set(s: &str) -> CardSet {
     cards(s).into_iter().collect()
 }
 
+/// A deal of the whole deck at random, 13 cards a seat.
+fn random_deal(rng: &mut Pcg64) -> Deal {
+    let mut deck: Vec<Card> = Card::all().collect();
+    deck.shuffle(rng);
+    BySeat(Seat::ALL.map(|s| deck[s.index() * 13..][..13].iter().copied().collect()))
+}
+
 /// Plays `n` cards at random, legally, from `dealt` (the tricks, the last maybe unfinished).
 fn random_play(
     dealt: &Deal,
@@ -106,10 +113,7 @@ fn carried_deals_agree_with_everything_played_since() {
     let mut rng = Pcg64::seed_from_u64(28);
     let (mut drawn, mut carried) = (0, 0);
     for _ in 0..300 {
-        let mut deck: Vec<Card> = Card::all().collect();
-        deck.shuffle(&mut rng);
-        let dealt =
-            BySeat(Seat::ALL.map(|s| deck[s.index() * 13..][..13].iter().copied().collect()));
+        let dealt = random_deal(&mut rng);
         let me = Seat::ALL[rng.gen_range(0..4)];
         let trump = Suit::ALL[rng.gen_range(0..4)];
         let (t1, t2) = {
@@ -393,10 +397,7 @@ fn the_endgame_search_takes_carried_deals_and_leaves_its_worlds_to_carry() {
     let rules = Rules::classic();
     let mut fused = 0;
     for _ in 0..20 {
-        let mut deck: Vec<Card> = Card::all().collect();
-        deck.shuffle(&mut rng);
-        let dealt =
-            BySeat(Seat::ALL.map(|s| deck[s.index() * 13..][..13].iter().copied().collect()));
+        let dealt = random_deal(&mut rng);
         let trump = Suit::ALL[rng.gen_range(0..4)];
         let mut play = random_play(&dealt, Seat::S0, Some(trump), 41, &mut rng);
         // The 41st card opened trick 11: its player is on lead there.

@@ -5,6 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
+use super::match_end::{game_worth, totals, winner_after};
 use super::throw_in::Bidding;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
@@ -72,6 +73,8 @@ pub struct MatchState {
     pub target: i32,
     pub ours: i32,
     pub theirs: i32,
+    /// This hand is the game's last, the hand cap's ([`super::match_end`]).
+    pub last: bool,
 }
 
 impl MatchState {
@@ -86,8 +89,8 @@ impl MatchState {
 
     /// What ending the game is worth to the declaring side when it takes `tricks` (BRIEF
     /// "Target ... Checked at the end of a hand"): [`GAME`] if the hand takes it to the target
-    /// first, minus that if it takes the defenders there; a kaboot's instant win is counted by
-    /// [`contract_diff`] already.
+    /// first (or, on the last hand, leaves it ahead), minus that if the defenders; a kaboot's
+    /// instant win is counted by [`contract_diff`] already.
     fn end(&self, rules: &ContractRules, s: Standing, tricks: u8) -> f64 {
         let before = self.declarers(s.ours);
         let score = contract_score(rules, s.level, s.multiplier, tricks, before);
@@ -95,12 +98,18 @@ impl MatchState {
             before + score.declarers,
             self.declarers(!s.ours) + score.defenders,
         ]);
-        match contract_winner(self.target, after) {
-            _ if score.instant_win => 0.0,
-            Some(Team::T0) => GAME,
-            Some(Team::T1) => -GAME,
-            None => 0.0,
+        if score.instant_win {
+            return 0.0;
         }
+        let winner = winner_after(contract_winner(self.target, after), after, self.last);
+        game_worth(winner, Team::T0)
+    }
+
+    /// What a hand that ends without a score (all pass, the hand dealt again) is worth to my
+    /// side: nothing, except on the last hand, which then ends the game as it stands.
+    fn unchanged(&self) -> f64 {
+        let now = ByTeam([self.ours, self.theirs]);
+        game_worth(winner_after(None, now, self.last), Team::T0)
     }
 }
 
@@ -214,8 +223,12 @@ pub fn call_value(
         Some(contract_value(rules, samples, s, col, edge))
     };
     match call {
-        // If all pass with no bid the hand is dealt again: nothing changes.
-        Call::Pass => standing.map_or(Some(0.0), value_of),
+        // If all pass with no bid the hand is dealt again: nothing changes (but the last hand
+        // of a capped game is over).
+        Call::Pass => match standing {
+            Some(s) => value_of(s),
+            None => Some(samples.game.map_or(0.0, |g| g.unchanged())),
+        },
         Call::Bid(b) => value_of(Standing {
             level: b.level,
             strain: b.strain,
@@ -277,6 +290,8 @@ fn make_chance(mine: f64, level: u8, edge: f64) -> f64 {
 pub struct SeatScores {
     pub target: i32,
     pub scores: BySeat<i32>,
+    /// This hand is the game's last, the hand cap's ([`super::match_end`]).
+    pub last: bool,
 }
 
 impl SeatScores {
@@ -287,11 +302,17 @@ impl SeatScores {
     fn end(&self, rules: &IndividualRules, me: Seat, delta: i32) -> f64 {
         let mut after = self.scores;
         after[me] += delta;
-        match individual_winner(rules, self.target, after) {
-            Some(t) if t == me.team() => GAME,
-            Some(_) => -GAME,
-            None => 0.0,
-        }
+        let by_target = individual_winner(rules, self.target, after);
+        game_worth(winner_after(by_target, totals(after), self.last), me.team())
+    }
+
+    /// What a hand thrown in is worth to `me`: nothing, except on the last hand, which then
+    /// ends the game as it stands.
+    pub fn unchanged(&self, me: Seat) -> f64 {
+        game_worth(
+            winner_after(None, totals(self.scores), self.last),
+            me.team(),
+        )
     }
 }
 
@@ -360,10 +381,13 @@ pub fn best_individual(
         .filter_map(|&m| match m {
             Move::Call(Call::Bid(b)) => {
                 let played = bidding.map_or(1.0, |a| a.played(rules, me, b.level));
+                // Thrown in, the hand changes nothing (and ends a capped game as it stands).
+                let unplayed = game.map_or(0.0, |g| g.unchanged(me));
                 let value = if played > 0.0 {
                     played * individual_value(rules, me, b.level, mine, edge, game)
+                        + (1.0 - played) * unplayed
                 } else {
-                    0.0
+                    unplayed
                 };
                 Some((m, value))
             }
@@ -447,6 +471,7 @@ mod tests {
                 target: 31,
                 ours: 0,
                 theirs: 28,
+                last: false,
             }),
             ..deals.clone()
         };
@@ -458,6 +483,7 @@ mod tests {
                 target: 31,
                 ours: 23,
                 theirs: 0,
+                last: false,
             }),
             ..spades(&[8, 8, 8, 8, 6, 6, 6, 6, 6, 6])
         };
@@ -631,6 +657,7 @@ mod tests {
         let at = |scores: [i32; 4]| SeatScores {
             target: 41,
             scores: BySeat(scores),
+            last: false,
         };
         let near = at([30, 0, 10, 0]);
         let far = at([0, 0, 10, 0]);

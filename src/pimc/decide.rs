@@ -440,6 +440,7 @@ impl Table<'_> {
                 target: self.rules.target,
                 ours: s[team.index()],
                 theirs: s[team.other().index()],
+                last: self.view.last_hand(self.rules),
             }),
         };
         let sampler = k.sampler();
@@ -603,6 +604,7 @@ impl Table<'_> {
         let game = self.view.seat_scores.map(|s| SeatScores {
             target: self.rules.target,
             scores: BySeat(s),
+            last: self.view.last_hand(self.rules),
         });
         let choice = bid_value::best_individual(
             ind,

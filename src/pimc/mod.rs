@@ -9,6 +9,7 @@ pub mod deal_count;
 pub mod decide;
 pub mod fusion;
 pub mod infer;
+pub mod match_end;
 pub mod play_value;
 pub mod quick;
 pub mod read_play;

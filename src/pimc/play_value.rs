@@ -8,6 +8,7 @@
 //! tricks only to break ties.
 
 use super::bid_value::{contract_diff, GAME};
+use super::match_end::{game_worth, totals, winner_after};
 use super::wire::ViewIn;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat};
@@ -18,6 +19,7 @@ use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat}
 pub type Worth = [f64; 14];
 
 pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
+    let last = view.last_hand(rules);
     if let Some(c) = &rules.contract {
         let contract = view.contract.as_ref()?;
         let level = match Move::parse(DecisionKind::Call, contract.bid.as_deref()?) {
@@ -41,12 +43,11 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
                 let mut after = ByTeam(scores);
                 after[team] += s.declarers;
                 after[team.other()] += s.defenders;
-                match contract_winner(rules.target, after) {
-                    _ if s.instant_win => 0.0,
-                    Some(t) if t == team => GAME,
-                    Some(_) => -GAME,
-                    None => 0.0,
+                if s.instant_win {
+                    return 0.0;
                 }
+                let by_target = contract_winner(rules.target, after);
+                game_worth(winner_after(by_target, after, last), team)
             });
             *v = if ours { d + end } else { -(d + end) };
         }
@@ -70,11 +71,13 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
         share(&mut tricks, &bids, me.next(), left - mine);
         let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
         // The match: a hand after which a partnership has won the game (400's partner rule
-        // included, BRIEF "400": 41 or more "whose partner has more than 0").
+        // included, BRIEF "400": 41 or more "whose partner has more than 0"), or the last
+        // hand's leader.
         let winner = s.instant_winner.or_else(|| {
             let mut after = BySeat(view.seat_scores?);
             Seat::ALL.into_iter().for_each(|x| after[x] += s.delta[x]);
-            individual_winner(ind, rules.target, after)
+            let by_target = individual_winner(ind, rules.target, after);
+            winner_after(by_target, totals(after), last)
         });
         *v = match winner {
             Some(team) if team == me.team() => GAME,

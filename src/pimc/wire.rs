@@ -38,6 +38,9 @@ pub struct TimeIn {
 pub struct ViewIn {
     pub seat: Seat,
     pub dealer: Seat,
+    /// Deals so far, this one included (redeals and throw-ins count): the hand cap's clock.
+    #[serde(default)]
+    pub hand_number: Option<u32>,
     pub hand: Vec<Card>,
     #[serde(default)]
     pub auction: Vec<CallIn>,
@@ -58,6 +61,14 @@ pub struct ViewIn {
     /// 400 and Forty-One: each player's score (it sets the lowest bid each could make).
     #[serde(default)]
     pub seat_scores: Option<[i32; 4]>,
+}
+
+impl ViewIn {
+    /// Whether this hand is the game's last whatever its score: `max-hands` deals reached
+    /// (BRIEF "max-hands": "At the cap the game ends").
+    pub fn last_hand(&self, rules: &Rules) -> bool {
+        self.hand_number.is_some_and(|n| n >= rules.max_hands)
+    }
 }
 
 #[derive(Debug, Deserialize)]

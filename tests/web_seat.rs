@@ -10,7 +10,7 @@
 mod common;
 
 use common::browser::{addresses_on_stderr, assert_deck, required_browser, required_puppeteer};
-use common::{command, python_bot, root, wait_with_limit, Scratch, RANDOM_BOT};
+use common::{command, python_bot, root, stop_referee, wait_with_limit, Scratch, RANDOM_BOT};
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -83,7 +83,7 @@ fn play_in_browser(preset: &str, scores: Option<&str>, chromium: &Path) -> (usiz
     let driver = match driver {
         Ok(d) => d,
         Err(_) => {
-            let _ = child.kill();
+            stop_referee(&mut child, Duration::from_secs(20));
             panic!("{preset}: the browser driver hung");
         }
     };
@@ -94,8 +94,7 @@ fn play_in_browser(preset: &str, scores: Option<&str>, chromium: &Path) -> (usiz
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or(Value::Null);
     if !driver.status.success() || out["errors"] != serde_json::json!([]) {
-        let _ = child.kill();
-        let _ = child.wait();
+        stop_referee(&mut child, Duration::from_secs(20));
         // What the referee said and recorded last, to tell a seat that died from a page.
         let stderr = reader.join().unwrap_or_default();
         let record = std::fs::read_to_string(&record).unwrap_or_default();

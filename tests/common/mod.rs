@@ -134,6 +134,23 @@ pub fn assert_no_leftovers(marker: &str) {
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 
+/// Stops a referee as Ctrl-C would (SIGTERM: it then stops its bots' process trees) and kills
+/// it only if it is still there after `grace`: a referee killed outright cannot stop its
+/// sandboxed bots, which then outlive the failed test.
+pub fn stop_referee(child: &mut Child, grace: Duration) {
+    // SAFETY: a plain kill(2) of our own child's pid, which `child` has not reaped yet.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let start = Instant::now();
+    while start.elapsed() < grace {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// Waits for `child` with its output; kills it and fails the test past `limit` (a bound for a
 /// hung referee, generous for a loaded machine: never a timing assertion).
 pub fn wait_with_limit(mut child: Child, limit: Duration) -> Output {

@@ -9,17 +9,22 @@
 # (build the C bot with gcc -O2 -o heuristic_bot sample-bots/c/heuristic_bot.c, the Rust one
 # with cargo build --release --manifest-path sample-bots/rust/Cargo.toml). GAMES deal sets are
 # each played twice with the sides swapped; TARNEEB=path picks another build of the referee,
-# JOBS=J the games at once of each gauntlet (default: the number of CPUs).
+# JOBS=J the games at once of each gauntlet (default: the number of CPUs), SEED=N the deals
+# (default 1; another seed for a new replicate) and PRESETS="classic 400" the games to play
+# (default all four).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1 cmd=$2 games=${3:-6} ms=${4:-50} out=${5:-/tmp/tarneeb-strength}
 tarneeb=${TARNEEB:-target/release/tarneeb}
 [ -x "$tarneeb" ] || cargo build --release
 tarneeb=$(realpath "$tarneeb")
-for preset in classic egyptian 400 41; do
+seed=${SEED:-1} presets=${PRESETS:-classic egyptian 400 41}
+dirs=()
+for preset in $presets; do
   # Public deals: the sample and reference bots are ours, and runs of different versions must
   # meet the same deals to be compared.
-  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed 1 --public-deals ${JOBS:+--jobs "$JOBS"} \
+  "$tarneeb" tournament --format gauntlet --rules "$preset" --games "$games" --seed "$seed" --public-deals ${JOBS:+--jobs "$JOBS"} \
     --bot "pimc=$tarneeb bot pimc --ms $ms" --bot "$name=$cmd" --out "$out/$name-$preset" >/dev/null
+  dirs+=("$out/$name-$preset")
 done
-python3 bench/strength_table.py "$tarneeb" "$out/$name"-{classic,egyptian,400,41}
+python3 bench/strength_table.py "$tarneeb" "${dirs[@]}"

@@ -5,7 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
-use super::match_end::{game_worth, totals, winner_after};
+use super::match_end::{game_worth, totals, winner_after, GAME};
 use super::throw_in::Bidding;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
@@ -52,9 +52,6 @@ pub const DECLARER_EDGE: Edge = Edge {
 /// declarers twice their tricks (Egyptian: "Doubled and redoubled contracts multiply the
 /// declaring side's score by 2 or 4"). A double must beat passing with this much doubt.
 pub const DOUBLE_DOUBT: f64 = 1.5;
-
-/// What winning (or losing) the game outright on this hand is worth against points.
-pub const GAME: f64 = 60.0;
 
 /// My side's tricks declaring (and leading) in each strain, one row per deal: solved
 /// double-dummy, or estimated (then fractional: see `decide`).

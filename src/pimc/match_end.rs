@@ -5,9 +5,11 @@
 //! gamble, a side ahead need not, and a hand that changes nothing (all pass, thrown in) ends
 //! the game as it stands.
 
-use super::bid_value::GAME;
 use crate::rules::score::leader_at_cap;
 use crate::rules::{BySeat, ByTeam, Team};
+
+/// What winning (or losing) the game outright on this hand is worth against points.
+pub const GAME: f64 = 60.0;
 
 /// The game's winner at the end of a hand with these partnership totals: the side the target
 /// gives it to (`by_target`), else, on the game's last hand (`last`), the side ahead.

@@ -7,8 +7,8 @@
 //! weighs each sampled deal's double-dummy tricks by the score they bring, and falls back on
 //! tricks only to break ties.
 
-use super::bid_value::{contract_diff, GAME};
-use super::match_end::{game_worth, totals, winner_after};
+use super::bid_value::contract_diff;
+use super::match_end::{game_worth, totals, winner_after, GAME};
 use super::wire::ViewIn;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat};

@@ -5,7 +5,7 @@
 //! while a made one scores the tricks taken, so the trade-off turns well above an even
 //! chance of making: a mean with a margin cannot see that, the distribution can.
 
-use super::match_end::{game_worth, totals, winner_after, GAME};
+use super::match_end::{totals, Horizon, GAME};
 use super::throw_in::Bidding;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{
@@ -70,8 +70,8 @@ pub struct MatchState {
     pub target: i32,
     pub ours: i32,
     pub theirs: i32,
-    /// This hand is the game's last, the hand cap's ([`super::match_end`]).
-    pub last: bool,
+    /// Where the hand stands against the hand cap ([`super::match_end`]).
+    pub horizon: Horizon,
 }
 
 impl MatchState {
@@ -84,10 +84,11 @@ impl MatchState {
         }
     }
 
-    /// What ending the game is worth to the declaring side when it takes `tricks` (BRIEF
-    /// "Target ... Checked at the end of a hand"): [`GAME`] if the hand takes it to the target
-    /// first (or, on the last hand, leaves it ahead), minus that if the defenders; a kaboot's
-    /// instant win is counted by [`contract_diff`] already.
+    /// What the game's standing after the hand is worth to the declaring side when it takes
+    /// `tricks` (BRIEF "Target ... Checked at the end of a hand"): [`GAME`] if the hand takes
+    /// it to the target first (or, on the last hand, leaves it ahead), minus that if the
+    /// defenders, the lead as a chance near the cap ([`Horizon::worth`]); a kaboot's instant
+    /// win is counted by [`contract_diff`] already.
     fn end(&self, rules: &ContractRules, s: Standing, tricks: u8) -> f64 {
         let before = self.declarers(s.ours);
         let score = contract_score(rules, s.level, s.multiplier, tricks, before);
@@ -98,15 +99,16 @@ impl MatchState {
         if score.instant_win {
             return 0.0;
         }
-        let winner = winner_after(contract_winner(self.target, after), after, self.last);
-        game_worth(winner, Team::T0)
+        // The declaring side first.
+        let by_target = contract_winner(self.target, after);
+        self.horizon.worth(by_target, after, Team::T0)
     }
 
     /// What a hand that ends without a score (all pass, the hand dealt again) is worth to my
-    /// side: nothing, except on the last hand, which then ends the game as it stands.
+    /// side: the standing as it is, which on the last hand ends the game.
     fn unchanged(&self) -> f64 {
         let now = ByTeam([self.ours, self.theirs]);
-        game_worth(winner_after(None, now, self.last), Team::T0)
+        self.horizon.worth(None, now, Team::T0)
     }
 }
 
@@ -287,8 +289,8 @@ fn make_chance(mine: f64, level: u8, edge: f64) -> f64 {
 pub struct SeatScores {
     pub target: i32,
     pub scores: BySeat<i32>,
-    /// This hand is the game's last, the hand cap's ([`super::match_end`]).
-    pub last: bool,
+    /// Where the hand stands against the hand cap ([`super::match_end`]).
+    pub horizon: Horizon,
 }
 
 impl SeatScores {
@@ -300,16 +302,13 @@ impl SeatScores {
         let mut after = self.scores;
         after[me] += delta;
         let by_target = individual_winner(rules, self.target, after);
-        game_worth(winner_after(by_target, totals(after), self.last), me.team())
+        self.horizon.worth(by_target, totals(after), me.team())
     }
 
-    /// What a hand thrown in is worth to `me`: nothing, except on the last hand, which then
-    /// ends the game as it stands.
+    /// What a hand thrown in is worth to `me`: the standing as it is, which on the last hand
+    /// ends the game.
     pub fn unchanged(&self, me: Seat) -> f64 {
-        game_worth(
-            winner_after(None, totals(self.scores), self.last),
-            me.team(),
-        )
+        self.horizon.worth(None, totals(self.scores), me.team())
     }
 }
 
@@ -468,7 +467,7 @@ mod tests {
                 target: 31,
                 ours: 0,
                 theirs: 28,
-                last: false,
+                horizon: Horizon::far(12.0),
             }),
             ..deals.clone()
         };
@@ -480,7 +479,7 @@ mod tests {
                 target: 31,
                 ours: 23,
                 theirs: 0,
-                last: false,
+                horizon: Horizon::far(12.0),
             }),
             ..spades(&[8, 8, 8, 8, 6, 6, 6, 6, 6, 6])
         };
@@ -654,7 +653,7 @@ mod tests {
         let at = |scores: [i32; 4]| SeatScores {
             target: 41,
             scores: BySeat(scores),
-            last: false,
+            horizon: Horizon::far(12.0),
         };
         let near = at([30, 0, 10, 0]);
         let far = at([0, 0, 10, 0]);

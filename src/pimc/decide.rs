@@ -11,6 +11,7 @@ use super::bid_value::{self, MatchState, Samples, SeatScores, Standing, DECLARER
 use super::carry::Mix;
 use super::fusion::{self, Fusion};
 use super::infer;
+use super::match_end::Horizon;
 use super::play_value::{self, Tally};
 use super::read_play;
 use super::sample::Knowledge;
@@ -440,7 +441,7 @@ impl Table<'_> {
                 target: self.rules.target,
                 ours: s[team.index()],
                 theirs: s[team.other().index()],
-                last: self.view.last_hand(self.rules),
+                horizon: Horizon::new(self.rules, self.view.hand_number),
             }),
         };
         let sampler = k.sampler();
@@ -604,7 +605,7 @@ impl Table<'_> {
         let game = self.view.seat_scores.map(|s| SeatScores {
             target: self.rules.target,
             scores: BySeat(s),
-            last: self.view.last_hand(self.rules),
+            horizon: Horizon::new(self.rules, self.view.hand_number),
         });
         let choice = bid_value::best_individual(
             ind,

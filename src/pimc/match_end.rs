@@ -3,18 +3,92 @@
 //! the partnership with the higher score (in 400/41 the higher total) wins, equal scores are a
 //! draw". That hand is decided by who ends it ahead, whatever the points: a side behind must
 //! gamble, a side ahead need not, and a hand that changes nothing (all pass, thrown in) ends
-//! the game as it stands.
+//! the game as it stands. The few hands before it count the lead as a chance of being ahead
+//! at the cap ([`Horizon::worth`]): a point is worth more to a close game than to one decided.
 
 use crate::rules::score::leader_at_cap;
-use crate::rules::{BySeat, ByTeam, Team};
+use crate::rules::{BySeat, ByTeam, Level, Rules, Team};
 
 /// What winning (or losing) the game outright on this hand is worth against points.
 pub const GAME: f64 = 60.0;
 
-/// The game's winner at the end of a hand with these partnership totals: the side the target
-/// gives it to (`by_target`), else, on the game's last hand (`last`), the side ahead.
-pub fn winner_after(by_target: Option<Team>, totals: ByTeam<i32>, last: bool) -> Option<Team> {
-    by_target.or_else(|| if last { leader_at_cap(totals) } else { None })
+/// The hands before the cap (this one not counted) over which the lead counts as a chance of
+/// winning: further from the cap, and in uncapped games, the points alone.
+pub const EQUITY_HANDS: u32 = 3;
+
+/// Where a hand stands against the game's hand cap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Horizon {
+    /// The hands still to be dealt after this one before the cap; `None` where the view does
+    /// not say (an older referee), taken as far from it.
+    pub after: Option<u32>,
+    /// The spread (standard deviation) of one hand's change in the partnerships' difference.
+    pub spread: f64,
+}
+
+impl Horizon {
+    /// The horizon of hand `hand_number` (1 for the first deal) under `rules`' cap.
+    pub fn new(rules: &Rules, hand_number: Option<u32>) -> Horizon {
+        Horizon {
+            after: hand_number.map(|n| rules.max_hands.saturating_sub(n)),
+            spread: hand_spread(rules),
+        }
+    }
+
+    /// A hand far from any cap: only the target ends the game.
+    pub const fn far(spread: f64) -> Horizon {
+        Horizon {
+            after: None,
+            spread,
+        }
+    }
+
+    /// This hand is the game's last.
+    pub fn last(&self) -> bool {
+        self.after == Some(0)
+    }
+
+    /// What the partnership totals after this hand are worth to `team` for the game: [`GAME`]
+    /// won (the target's winner `by_target`, or on the last hand the side ahead), minus that
+    /// lost; within [`EQUITY_HANDS`] of the cap, [`GAME`] times the chance of being ahead at
+    /// it less the chance of being behind, the lead's change over the hands to come taken as
+    /// normal with [`Horizon::spread`] a hand; further off, nothing.
+    pub fn worth(&self, by_target: Option<Team>, totals: ByTeam<i32>, team: Team) -> f64 {
+        if by_target.is_some() {
+            return game_worth(by_target, team);
+        }
+        match self.after {
+            Some(0) => game_worth(leader_at_cap(totals), team),
+            Some(h) if h <= EQUITY_HANDS => {
+                let lead = f64::from(totals[team] - totals[team.other()]);
+                let z = lead / (self.spread * f64::from(h).sqrt());
+                GAME * ahead_less_behind(z)
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// The standard normal distribution's chance above `-z` less its chance below it, by the
+/// logistic approximation of slope 1.702 (within 0.02 everywhere: plenty for a chance that is
+/// itself a rough model); odd in `z`, as the two sides' chances are.
+fn ahead_less_behind(z: f64) -> f64 {
+    (0.851 * z).tanh()
+}
+
+/// The spread of one hand's change in the partnerships' difference (standard deviation),
+/// measured between two pimc builds at `--ms 50` (192 hands of each game, docs/analysis.md):
+/// classic 10.9 and 11.5, Egyptian 13.6 and 11.9, so 12 for the contract games; 400 8.0 and
+/// Forty-One 3.2 (most of its hands thrown in), about 0.8 times the points of a bid of 5
+/// (10 and 5).
+pub fn hand_spread(rules: &Rules) -> f64 {
+    match &rules.individual {
+        Some(ind) => {
+            let five = Level::new(5).and_then(|l| ind.points.get(l)).unwrap_or(5);
+            (0.8 * f64::from(five)).max(1.0)
+        }
+        None => 12.0,
+    }
 }
 
 /// [`GAME`] to `team` winning, minus it to the other side, 0 for a draw or a game going on.
@@ -51,6 +125,12 @@ mod tests {
 
     /// Classic deals where my side takes `tricks` in spades, the match at `ours` to `theirs`.
     fn classic_call(tricks: &[u8], ours: i32, theirs: i32, last: bool) -> Option<Move> {
+        let after = if last { Some(0) } else { None };
+        classic_call_at(tricks, ours, theirs, after)
+    }
+
+    /// The same with `after` hands to come before the cap (`None`: no cap in sight).
+    fn classic_call_at(tricks: &[u8], ours: i32, theirs: i32, after: Option<u32>) -> Option<Move> {
         let samples = Samples {
             strains: vec![Strain::Trump(Suit::Spades)],
             tricks: tricks.iter().map(|&t| vec![f64::from(t)]).collect(),
@@ -58,7 +138,10 @@ mod tests {
                 target: 31,
                 ours,
                 theirs,
-                last,
+                horizon: Horizon {
+                    after,
+                    spread: 12.0,
+                },
             }),
         };
         let mut legal = vec![Move::Call(Call::Pass)];
@@ -109,7 +192,10 @@ mod tests {
             let game = SeatScores {
                 target: 41,
                 scores: BySeat(scores),
-                last,
+                horizon: Horizon {
+                    after: last.then_some(0),
+                    spread: 4.0,
+                },
             };
             let mine = [tricks, tricks];
             best_individual(
@@ -139,25 +225,86 @@ mod tests {
         // is 4 hands. Made, they score at least 7 and lead; set, they lose 7 and I score my
         // tricks. Before the last hand neither reaches 31 with 6 or 7 of my tricks; on it,
         // setting the contract is the game, and letting it make loses it.
-        let mut rules = Rules::classic();
-        rules.max_hands = 4;
-        let at = |hand: u32| {
+        let at = |hand: u32, cap: u32| {
             let json = format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],"hand_number":{hand},
                     "contract":{{"declarer":1,"bid":"7","multiplier":1}},"team_scores":[20,18]}}"#
             );
-            worth(&rules, &serde_json::from_str(&json).unwrap()).unwrap()
+            worth(&capped(cap), &serde_json::from_str(&json).unwrap()).unwrap()
         };
-        let (third, last) = (at(3), at(4));
-        assert_eq!(last[7] - third[7], GAME);
-        assert_eq!(last[6] - third[6], -GAME);
-        // Without the cap's clock (an older referee's view), no hand is the last.
+        // Far from the cap (5 hands to come) the hand counts its points; on the last one the
+        // game besides.
+        let (far, last) = (at(3, 8), at(4, 4));
+        assert_eq!(last[7] - far[7], GAME);
+        assert_eq!(last[6] - far[6], -GAME);
+        // One hand to come: the lead after the hand counts as a chance of being ahead at the
+        // cap, between the two (set: 27 to 11; made: 20 to 25 at least).
+        let third = at(3, 4);
+        assert!(far[7] < third[7] && third[7] < last[7], "{third:?}");
+        assert!(last[6] < third[6] && third[6] < far[6], "{third:?}");
+        // Without the cap's clock (an older referee's view), no hand is near the cap.
         let json = r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],
             "contract":{"declarer":1,"bid":"7","multiplier":1},"team_scores":[20,18]}"#;
         assert_eq!(
-            worth(&rules, &serde_json::from_str(json).unwrap()).unwrap(),
-            third
+            worth(&capped(4), &serde_json::from_str(json).unwrap()).unwrap(),
+            far
         );
+    }
+
+    #[test]
+    fn ahead_on_the_hand_before_the_last_a_risky_contract_is_passed() {
+        // BRIEF "max-hands" (at the cap the side ahead wins) and "Classic Tarneeb" scoring
+        // (made, the declarers score their tricks; failed, they lose the bid and the
+        // defenders score theirs). Ahead 10 to 0, 8 tricks in 7 deals of 10 and 6 in 3: far
+        // from the cap a bid of 7 is worth 0.7 * 8 - 0.3 * 14 = +1.4 over passing, and is bid.
+        let good = [8, 8, 8, 8, 8, 8, 8, 6, 6, 6];
+        assert_eq!(classic_call_at(&good, 10, 0, None), Some(bid(7)));
+        assert_eq!(classic_call_at(&good, 10, 0, Some(4)), Some(bid(7)));
+        // One hand before the cap, failing leaves my side behind (3 to 7) with one hand to
+        // play, where passing keeps the lead of 10: the game's chances favour the pass.
+        assert_eq!(
+            classic_call_at(&good, 10, 0, Some(1)),
+            Some(Move::Call(Call::Pass))
+        );
+        // Behind 0 to 10, passing keeps the deficit: the bid is the better chance.
+        assert_eq!(classic_call_at(&good, 0, 10, Some(1)), Some(bid(7)));
+    }
+
+    fn capped(hands: u32) -> Rules {
+        let mut rules = Rules::classic();
+        rules.max_hands = hands;
+        rules
+    }
+
+    #[test]
+    fn near_the_cap_a_lead_counts_as_the_chance_of_being_ahead_at_it() {
+        // BRIEF "max-hands": "At the cap the game ends; the partnership with the higher score
+        // ... wins". Hand 3 of 4 has one hand to come: a lead of one hand's spread (12 in
+        // classic) is ahead at the cap with a chance of about 0.84, behind 0.16.
+        let rules = capped(4);
+        let at = |hand: u32, lead: i32| {
+            Horizon::new(&rules, Some(hand)).worth(None, ByTeam([lead, 0]), Team::T0)
+        };
+        assert_eq!(at(3, 0), 0.0);
+        assert!((at(3, 12) / GAME - 0.68).abs() < 0.02, "{}", at(3, 12));
+        assert_eq!(at(3, -12), -at(3, 12));
+        // The same lead is worth less with more hands to come, and nothing more than
+        // EQUITY_HANDS hands from the cap (or in a game whose cap is far).
+        assert!(at(1, 12) < at(2, 12) && at(2, 12) < at(3, 12) && at(3, 12) < GAME);
+        assert!(at(1, 12) > 0.0);
+        let far = Horizon::new(&capped(5), Some(1));
+        assert_eq!(far.worth(None, ByTeam([12, 0]), Team::T0), 0.0);
+        assert_eq!(
+            Horizon::new(&rules, None).worth(None, ByTeam([12, 0]), Team::T0),
+            0.0
+        );
+        // 400's hands spread less than classic's: the same lead counts for more.
+        let four_hundred = Rules {
+            max_hands: 4,
+            ..Rules::four_hundred()
+        };
+        let h = Horizon::new(&four_hundred, Some(3));
+        assert!(h.worth(None, ByTeam([12, 0]), Team::T0) > at(3, 12));
     }
 
     fn lv(n: u8) -> Level {
@@ -168,13 +315,16 @@ mod tests {
     fn the_game_is_won_by_the_target_or_on_the_last_hand_by_the_side_ahead() {
         // BRIEF "max-hands": "equal scores are a draw"; 400/41: "the higher total".
         let t = |a, b| ByTeam([a, b]);
-        assert_eq!(winner_after(None, t(20, 25), false), None);
-        assert_eq!(winner_after(None, t(20, 25), true), Some(Team::T1));
-        assert_eq!(winner_after(None, t(20, 20), true), None);
-        assert_eq!(
-            winner_after(Some(Team::T0), t(31, 35), true),
-            Some(Team::T0)
+        let (last, far) = (
+            Horizon::new(&capped(4), Some(4)),
+            Horizon::new(&capped(8), Some(1)),
         );
+        assert_eq!(far.worth(None, t(20, 25), Team::T0), 0.0);
+        assert_eq!(last.worth(None, t(20, 25), Team::T0), -GAME);
+        assert_eq!(last.worth(None, t(20, 25), Team::T1), GAME);
+        assert_eq!(last.worth(None, t(20, 20), Team::T0), 0.0);
+        assert_eq!(last.worth(Some(Team::T0), t(31, 35), Team::T0), GAME);
+        assert_eq!(far.worth(Some(Team::T1), t(31, 35), Team::T0), -GAME);
         assert_eq!(totals(BySeat([5, -3, 7, 10])), t(12, 7));
         assert_eq!(game_worth(Some(Team::T1), Team::T1), GAME);
         assert_eq!(game_worth(Some(Team::T1), Team::T0), -GAME);

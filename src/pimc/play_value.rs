@@ -8,7 +8,7 @@
 //! tricks only to break ties.
 
 use super::bid_value::contract_diff;
-use super::match_end::{game_worth, totals, winner_after, GAME};
+use super::match_end::{game_worth, totals, Horizon};
 use super::wire::ViewIn;
 use crate::rules::score::{contract_score, contract_winner, individual_score, individual_winner};
 use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat};
@@ -19,7 +19,7 @@ use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat}
 pub type Worth = [f64; 14];
 
 pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
-    let last = view.last_hand(rules);
+    let horizon = Horizon::new(rules, view.hand_number);
     if let Some(c) = &rules.contract {
         let contract = view.contract.as_ref()?;
         let level = match Move::parse(DecisionKind::Call, contract.bid.as_deref()?) {
@@ -47,7 +47,7 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
                     return 0.0;
                 }
                 let by_target = contract_winner(rules.target, after);
-                game_worth(winner_after(by_target, after, last), team)
+                horizon.worth(by_target, after, team)
             });
             *v = if ours { d + end } else { -(d + end) };
         }
@@ -72,19 +72,19 @@ pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
         let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
         // The match: a hand after which a partnership has won the game (400's partner rule
         // included, BRIEF "400": 41 or more "whose partner has more than 0"), or the last
-        // hand's leader.
-        let winner = s.instant_winner.or_else(|| {
-            let mut after = BySeat(view.seat_scores?);
-            Seat::ALL.into_iter().for_each(|x| after[x] += s.delta[x]);
-            let by_target = individual_winner(ind, rules.target, after);
-            winner_after(by_target, totals(after), last)
-        });
-        *v = match winner {
-            Some(team) if team == me.team() => GAME,
-            Some(_) => -GAME,
+        // hand's leader; near the cap, the lead as a chance of being ahead at it.
+        let d = &s.delta;
+        let points = f64::from(d[me] + d[me.partner()] - d[me.next()] - d[me.next().partner()]);
+        *v = match s.instant_winner {
+            Some(team) => game_worth(Some(team), me.team()),
             None => {
-                let d = &s.delta;
-                f64::from(d[me] + d[me.partner()] - d[me.next()] - d[me.next().partner()])
+                let game = view.seat_scores.map_or(0.0, |scores| {
+                    let mut after = BySeat(scores);
+                    Seat::ALL.into_iter().for_each(|x| after[x] += d[x]);
+                    let by_target = individual_winner(ind, rules.target, after);
+                    horizon.worth(by_target, totals(after), me.team())
+                });
+                points + game
             }
         };
     }
@@ -237,6 +237,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pimc::match_end::GAME;
 
     fn view(json: &str) -> ViewIn {
         serde_json::from_str(json).unwrap()
@@ -338,10 +339,10 @@ mod tests {
             ))
         };
         // Two more tricks make seat 0's 3: 41 with a partner at 4 (6 after its made 2) wins;
-        // with a partner at -5 (-3 after) it does not.
+        // with a partner at -5 (-3 after) it does not (the hand's points the same in both).
         let positive = worth(&Rules::four_hundred(), &four("[38,0,4,0]")).unwrap();
         let zero = worth(&Rules::four_hundred(), &four("[38,0,-5,0]")).unwrap();
-        assert_eq!(positive[8], GAME);
+        assert_eq!(positive[8] - zero[8], GAME);
         assert!(zero[8] < GAME / 2.0, "{}", zero[8]);
     }
 

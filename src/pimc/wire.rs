@@ -63,14 +63,6 @@ pub struct ViewIn {
     pub seat_scores: Option<[i32; 4]>,
 }
 
-impl ViewIn {
-    /// Whether this hand is the game's last whatever its score: `max-hands` deals reached
-    /// (BRIEF "max-hands": "At the cap the game ends").
-    pub fn last_hand(&self, rules: &Rules) -> bool {
-        self.hand_number.is_some_and(|n| n >= rules.max_hands)
-    }
-}
-
 #[derive(Debug, Deserialize)]
 pub struct CallIn {
     pub seat: Seat,

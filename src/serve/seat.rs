@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -61,7 +61,7 @@ struct Shared {
     token: String,
     moves: SyncSender<Chosen>,
     /// The newest version a page has been sent.
-    served: std::sync::atomic::AtomicU64,
+    served: AtomicU64,
     /// Whether a page has asked for the state (a seat nobody looked at does not wait for one).
     looked: AtomicBool,
     /// Long polls being answered now (see [`dispatch`]).
@@ -118,7 +118,7 @@ fn serve(
         changed: Condvar::new(),
         token,
         moves: tx,
-        served: std::sync::atomic::AtomicU64::new(0),
+        served: AtomicU64::new(0),
         looked: AtomicBool::new(false),
         polls: AtomicUsize::new(0),
     });
@@ -207,7 +207,7 @@ fn serve(
     let last = shared.table.lock().expect("table").version;
     let until = std::time::Instant::now() + END_WAIT;
     loop {
-        let served = shared.served.load(std::sync::atomic::Ordering::SeqCst);
+        let served = shared.served.load(Ordering::SeqCst);
         let looked = shared.looked.load(Ordering::SeqCst);
         if served >= last || !looked || std::time::Instant::now() >= until {
             break;
@@ -337,9 +337,7 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             // may exit then).
             shared.looked.store(true, Ordering::SeqCst);
             respond(rq, 200, "application/json", body);
-            shared
-                .served
-                .fetch_max(version, std::sync::atomic::Ordering::SeqCst);
+            shared.served.fetch_max(version, Ordering::SeqCst);
         }
         (Method::Post, "/move") => {
             let mut body = String::new();

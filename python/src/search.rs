@@ -259,6 +259,7 @@ pub fn sample_hidden(
         cancel: None,
         // Sampling only: the endgame search is a card choice, not used here.
         fusion: tarneeb_referee::pimc::fusion::Fusion::Off,
+        cap_equity: false,
     };
     let mut k = table.knowledge();
     let seat_key = |key: &str| -> PyResult<Seat> {

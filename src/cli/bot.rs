@@ -57,6 +57,12 @@ enum BotKind {
         /// is worth).
         #[arg(long)]
         no_carry: bool,
+        /// In the 3 hands before a game's hand cap (`max-hands`), count the lead as a chance of
+        /// being ahead at the cap (the lead's change taken as normal, a hand's spread
+        /// measured per game) rather than as points; the cap's last hand plays to end the game
+        /// ahead either way. Off by default: not measured better (docs/analysis.md, "pimc").
+        #[arg(long)]
+        cap_equity: bool,
     },
 }
 
@@ -70,6 +76,7 @@ pub fn run(a: BotArgs) -> Result<()> {
             play_by_tricks,
             fusion,
             no_carry,
+            cap_equity,
         } => {
             let cfg = PimcConfig {
                 ms,
@@ -79,6 +86,7 @@ pub fn run(a: BotArgs) -> Result<()> {
                 play_by_tricks,
                 fusion,
                 carry: !no_carry,
+                cap_equity,
             };
             pimc::run(cfg, std::io::stdin().lock(), std::io::stdout().lock())?;
         }

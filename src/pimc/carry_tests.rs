@@ -100,6 +100,7 @@ fn knowledge_of(view: &ViewIn) -> Knowledge {
         score_play: true,
         cancel: None,
         fusion: crate::pimc::fusion::Fusion::Off,
+        cap_equity: false,
     };
     table.knowledge()
 }
@@ -412,6 +413,7 @@ fn the_endgame_search_takes_carried_deals_and_leaves_its_worlds_to_carry() {
             score_play: true,
             cancel: None,
             fusion: crate::pimc::fusion::Fusion::Endgame,
+            cap_equity: false,
         };
         let k = table.knowledge();
         let legal: Vec<Card> = k.mine.iter().collect();

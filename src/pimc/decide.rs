@@ -66,6 +66,9 @@ pub struct Table<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Whether the last tricks are played by the search against strategy fusion.
     pub fusion: Fusion,
+    /// Whether the lead counts as a chance of being ahead at the hand cap in the hands just
+    /// before it ([`super::match_end::Horizon`]); the last hand counts the game either way.
+    pub cap_equity: bool,
 }
 
 impl Table<'_> {
@@ -293,7 +296,7 @@ impl Table<'_> {
         let won = self.view.tricks_won;
         let me = self.me();
         let worth = if self.score_play {
-            play_value::worth(self.rules, self.view)
+            play_value::worth_with(self.rules, self.view, self.cap_equity)
         } else {
             None
         };
@@ -441,7 +444,7 @@ impl Table<'_> {
                 target: self.rules.target,
                 ours: s[team.index()],
                 theirs: s[team.other().index()],
-                horizon: Horizon::new(self.rules, self.view.hand_number),
+                horizon: Horizon::new(self.rules, self.view.hand_number, self.cap_equity),
             }),
         };
         let sampler = k.sampler();
@@ -605,7 +608,7 @@ impl Table<'_> {
         let game = self.view.seat_scores.map(|s| SeatScores {
             target: self.rules.target,
             scores: BySeat(s),
-            horizon: Horizon::new(self.rules, self.view.hand_number),
+            horizon: Horizon::new(self.rules, self.view.hand_number, self.cap_equity),
         });
         let choice = bid_value::best_individual(
             ind,
@@ -649,6 +652,7 @@ mod tests {
             score_play: true,
             cancel: None,
             fusion: Fusion::Off,
+            cap_equity: false,
         };
         let clubs = Strain::Trump(Suit::Clubs);
         let strains = table.strains();

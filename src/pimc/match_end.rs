@@ -24,14 +24,19 @@ pub struct Horizon {
     pub after: Option<u32>,
     /// The spread (standard deviation) of one hand's change in the partnerships' difference.
     pub spread: f64,
+    /// The hands before the cap over which the lead counts as a chance: [`EQUITY_HANDS`] with
+    /// `bot pimc --cap-equity`, else 0 (the last hand alone plays for the game).
+    pub equity_hands: u32,
 }
 
 impl Horizon {
-    /// The horizon of hand `hand_number` (1 for the first deal) under `rules`' cap.
-    pub fn new(rules: &Rules, hand_number: Option<u32>) -> Horizon {
+    /// The horizon of hand `hand_number` (1 for the first deal) under `rules`' cap, the lead
+    /// counted as a chance over the [`EQUITY_HANDS`] before the cap if `equity`.
+    pub fn new(rules: &Rules, hand_number: Option<u32>, equity: bool) -> Horizon {
         Horizon {
             after: hand_number.map(|n| rules.max_hands.saturating_sub(n)),
             spread: hand_spread(rules),
+            equity_hands: if equity { EQUITY_HANDS } else { 0 },
         }
     }
 
@@ -40,6 +45,7 @@ impl Horizon {
         Horizon {
             after: None,
             spread,
+            equity_hands: 0,
         }
     }
 
@@ -50,7 +56,7 @@ impl Horizon {
 
     /// What the partnership totals after this hand are worth to `team` for the game: [`GAME`]
     /// won (the target's winner `by_target`, or on the last hand the side ahead), minus that
-    /// lost; within [`EQUITY_HANDS`] of the cap, [`GAME`] times the chance of being ahead at
+    /// lost; within [`Horizon::equity_hands`] of the cap, [`GAME`] times the chance of being ahead at
     /// it less the chance of being behind, the lead's change over the hands to come taken as
     /// normal with [`Horizon::spread`] a hand; further off, nothing.
     pub fn worth(&self, by_target: Option<Team>, totals: ByTeam<i32>, team: Team) -> f64 {
@@ -59,7 +65,7 @@ impl Horizon {
         }
         match self.after {
             Some(0) => game_worth(leader_at_cap(totals), team),
-            Some(h) if h <= EQUITY_HANDS => {
+            Some(h) if h <= self.equity_hands => {
                 let lead = f64::from(totals[team] - totals[team.other()]);
                 let z = lead / (self.spread * f64::from(h).sqrt());
                 GAME * ahead_less_behind(z)
@@ -112,7 +118,7 @@ mod tests {
     use crate::pimc::bid_value::{
         best_call, best_individual, Edge, MatchState, Samples, SeatScores,
     };
-    use crate::pimc::play_value::worth;
+    use crate::pimc::play_value::{worth, worth_with};
     use crate::pimc::throw_in::Bidding;
     use crate::rules::{Bid, Call, Level, Move, Rules, Seat, Strain, Suit};
 
@@ -141,6 +147,7 @@ mod tests {
                 horizon: Horizon {
                     after,
                     spread: 12.0,
+                    equity_hands: EQUITY_HANDS,
                 },
             }),
         };
@@ -195,6 +202,7 @@ mod tests {
                 horizon: Horizon {
                     after: last.then_some(0),
                     spread: 4.0,
+                    equity_hands: 0,
                 },
             };
             let mine = [tricks, tricks];
@@ -230,7 +238,7 @@ mod tests {
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],"hand_number":{hand},
                     "contract":{{"declarer":1,"bid":"7","multiplier":1}},"team_scores":[20,18]}}"#
             );
-            worth(&capped(cap), &serde_json::from_str(&json).unwrap()).unwrap()
+            worth_with(&capped(cap), &serde_json::from_str(&json).unwrap(), true).unwrap()
         };
         // Far from the cap (5 hands to come) the hand counts its points; on the last one the
         // game besides.
@@ -283,7 +291,7 @@ mod tests {
         // classic) is ahead at the cap with a chance of about 0.84, behind 0.16.
         let rules = capped(4);
         let at = |hand: u32, lead: i32| {
-            Horizon::new(&rules, Some(hand)).worth(None, ByTeam([lead, 0]), Team::T0)
+            Horizon::new(&rules, Some(hand), true).worth(None, ByTeam([lead, 0]), Team::T0)
         };
         assert_eq!(at(3, 0), 0.0);
         assert!((at(3, 12) / GAME - 0.68).abs() < 0.02, "{}", at(3, 12));
@@ -292,10 +300,10 @@ mod tests {
         // EQUITY_HANDS hands from the cap (or in a game whose cap is far).
         assert!(at(1, 12) < at(2, 12) && at(2, 12) < at(3, 12) && at(3, 12) < GAME);
         assert!(at(1, 12) > 0.0);
-        let far = Horizon::new(&capped(5), Some(1));
+        let far = Horizon::new(&capped(5), Some(1), true);
         assert_eq!(far.worth(None, ByTeam([12, 0]), Team::T0), 0.0);
         assert_eq!(
-            Horizon::new(&rules, None).worth(None, ByTeam([12, 0]), Team::T0),
+            Horizon::new(&rules, None, true).worth(None, ByTeam([12, 0]), Team::T0),
             0.0
         );
         // 400's hands spread less than classic's: the same lead counts for more.
@@ -303,8 +311,13 @@ mod tests {
             max_hands: 4,
             ..Rules::four_hundred()
         };
-        let h = Horizon::new(&four_hundred, Some(3));
+        let h = Horizon::new(&four_hundred, Some(3), true);
         assert!(h.worth(None, ByTeam([12, 0]), Team::T0) > at(3, 12));
+        // Without `--cap-equity` only the last hand counts the game.
+        let off = Horizon::new(&rules, Some(3), false);
+        assert_eq!(off.worth(None, ByTeam([12, 0]), Team::T0), 0.0);
+        let last = Horizon::new(&rules, Some(4), false);
+        assert_eq!(last.worth(None, ByTeam([12, 0]), Team::T0), GAME);
     }
 
     fn lv(n: u8) -> Level {
@@ -316,8 +329,8 @@ mod tests {
         // BRIEF "max-hands": "equal scores are a draw"; 400/41: "the higher total".
         let t = |a, b| ByTeam([a, b]);
         let (last, far) = (
-            Horizon::new(&capped(4), Some(4)),
-            Horizon::new(&capped(8), Some(1)),
+            Horizon::new(&capped(4), Some(4), false),
+            Horizon::new(&capped(8), Some(1), false),
         );
         assert_eq!(far.worth(None, t(20, 25), Team::T0), 0.0);
         assert_eq!(last.worth(None, t(20, 25), Team::T0), -GAME);

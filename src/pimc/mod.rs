@@ -46,6 +46,9 @@ pub struct PimcConfig {
     pub fusion: fusion::Fusion,
     /// Carry a card decision's deals to the next one of the hand ([`carry`]).
     pub carry: bool,
+    /// Count the lead as a chance of being ahead at the hand cap in the hands just before it
+    /// ([`match_end::Horizon`]), not only on the last one.
+    pub cap_equity: bool,
 }
 
 /// Answers the referee's requests until `game_end` or the end of input. Lines it cannot read
@@ -386,6 +389,7 @@ fn quick_answer(
                 score_play: !cfg.play_by_tricks,
                 cancel: None,
                 fusion: cfg.fusion,
+                cap_equity: cfg.cap_equity,
             };
             let id = msg.id.unwrap_or(0);
             let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -421,6 +425,7 @@ fn answer(
         score_play: !cfg.play_by_tricks,
         cancel,
         fusion: cfg.fusion,
+        cap_equity: cfg.cap_equity,
     };
     let id = msg.id.unwrap_or(0);
     let mut rng = Pcg64::seed_from_u64(cfg.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -476,6 +481,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            cap_equity: false,
             carry: true,
         };
         run(cfg, input.as_bytes(), &mut out).unwrap();
@@ -539,6 +545,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            cap_equity: false,
             carry: true,
         };
         let ms = |d: Duration| d.as_millis();
@@ -587,6 +594,7 @@ mod tests {
             ignore_bids: false,
             play_by_tricks: false,
             fusion: fusion::Fusion::Off,
+            cap_equity: false,
             carry: true,
         };
         let think = |done, on_table| budget(&cfg, &play(done, on_table)).0.as_millis();

@@ -19,7 +19,13 @@ use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat}
 pub type Worth = [f64; 14];
 
 pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
-    let horizon = Horizon::new(rules, view.hand_number);
+    worth_with(rules, view, false)
+}
+
+/// [`worth`], with the lead near the cap counted as a chance of being ahead at it if `equity`
+/// (`bot pimc --cap-equity`, [`Horizon`]).
+pub fn worth_with(rules: &Rules, view: &ViewIn, equity: bool) -> Option<Worth> {
+    let horizon = Horizon::new(rules, view.hand_number, equity);
     if let Some(c) = &rules.contract {
         let contract = view.contract.as_ref()?;
         let level = match Move::parse(DecisionKind::Call, contract.bid.as_deref()?) {

@@ -58,9 +58,10 @@ enum BotKind {
         #[arg(long)]
         no_carry: bool,
         /// In the 3 hands before a game's hand cap (`max-hands`), count the lead as a chance of
-        /// being ahead at the cap (the lead's change taken as normal, a hand's spread
-        /// measured per game) rather than as points; the cap's last hand plays to end the game
-        /// ahead either way. Off by default: not measured better (docs/analysis.md, "pimc").
+        /// being ahead at the cap (the lead's change taken as normal, a hand's spread measured
+        /// per game) besides the points; the cap's last hand plays to end the game ahead either
+        /// way. Off by default: its own gain is not yet told from noise (docs/analysis.md,
+        /// "Strength").
         #[arg(long)]
         cap_equity: bool,
     },

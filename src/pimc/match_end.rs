@@ -49,16 +49,11 @@ impl Horizon {
         }
     }
 
-    /// This hand is the game's last.
-    pub fn last(&self) -> bool {
-        self.after == Some(0)
-    }
-
     /// What the partnership totals after this hand are worth to `team` for the game: [`GAME`]
     /// won (the target's winner `by_target`, or on the last hand the side ahead), minus that
-    /// lost; within [`Horizon::equity_hands`] of the cap, [`GAME`] times the chance of being ahead at
-    /// it less the chance of being behind, the lead's change over the hands to come taken as
-    /// normal with [`Horizon::spread`] a hand; further off, nothing.
+    /// lost; within [`Horizon::equity_hands`] of the cap, [`GAME`] times the chance of being
+    /// ahead at it less the chance of being behind, the lead's change over the hands to come
+    /// taken as normal with [`Horizon::spread`] a hand; further off, nothing.
     pub fn worth(&self, by_target: Option<Team>, totals: ByTeam<i32>, team: Team) -> f64 {
         if by_target.is_some() {
             return game_worth(by_target, team);

@@ -409,8 +409,8 @@ impl Table<'_> {
     /// My side's estimated tricks in [`ESTIMATED`] more deals, each its hands' estimate (my
     /// hand's and my partner's, [`infer::estimate`]) corrected by how far the estimate fell
     /// from the solved tricks in the `solved` deals (or by [`ESTIMATE_BIAS`] when none was
-    /// solved) with a spread of [`ESTIMATE_SPREAD`]; with the solved deals themselves. A partner's unseen hand is
-    /// most of a call's uncertainty, and the estimate follows it (see
+    /// solved) with a spread of [`ESTIMATE_SPREAD`]; with the solved deals themselves. A
+    /// partner's unseen hand is most of a call's uncertainty, and the estimate follows it (see
     /// `examples/pimc_estimate_error.rs`) at a thousandth of a solve's cost: a handful of
     /// solved deals alone are too few to tell a made contract from a failed one.
     fn estimated(

@@ -164,8 +164,8 @@ fn budget(cfg: &PimcConfig, msg: &Incoming) -> (Duration, Duration) {
         .and_then(|t| t.limit_ms)
         .map_or(u64::MAX, |l| l * 2 / 5);
     // A call or trump choice solves a deal in every strain, and the score rests on it: it
-    // thinks ten times `--ms`, up to half the hard limit (a few such moves a hand), and its floor is
-    // [`BIDDING_FLOOR`] times [`FLOOR_MS`].
+    // thinks ten times `--ms`, up to half the hard limit (a few such moves a hand), and its
+    // floor is [`BIDDING_FLOOR`] times [`FLOOR_MS`].
     let bidding = matches!(msg.decision.as_deref(), Some("call" | "trump"));
     let floor = if bidding {
         BIDDING_FLOOR * FLOOR_MS

@@ -35,7 +35,8 @@ pub struct Knowledge {
     pub played: BySeat<CardSet>,
     /// What the auction said about the other seats' hands.
     pub clues: Vec<Clue>,
-    /// Cards played that a seat holding a winner would not have played ([`read_play`](super::read_play)).
+    /// Cards played that a seat holding a winner would not have played
+    /// ([`read_play`](super::read_play)).
     pub ducks: Vec<Duck>,
 }
 
@@ -102,9 +103,9 @@ impl Sampler<'_> {
         Some(hands)
     }
 
-    /// One deal drawn with the auction's clues and the play's likelihood as importance weights: [`TRIES`] uniform deals,
-    /// one of them picked in proportion to its weight ([`Knowledge::log_weight`];
-    /// sampling-importance-resampling). Deals that fit the calls are as likely as their
+    /// One deal drawn with the auction's clues and the play's likelihood as importance weights:
+    /// [`TRIES`] uniform deals, one of them picked in proportion to its weight
+    /// ([`Knowledge::log_weight`]; sampling-importance-resampling). Deals that fit the calls are as likely as their
     /// weight says, however tight the clues, with no refusal count to run out: when no
     /// candidate fits, the nearer ones are still the likelier (the weights are taken
     /// relative to the best candidate's).

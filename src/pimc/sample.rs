@@ -105,10 +105,10 @@ impl Sampler<'_> {
 
     /// One deal drawn with the auction's clues and the play's likelihood as importance weights:
     /// [`TRIES`] uniform deals, one of them picked in proportion to its weight
-    /// ([`Knowledge::log_weight`]; sampling-importance-resampling). Deals that fit the calls are as likely as their
-    /// weight says, however tight the clues, with no refusal count to run out: when no
-    /// candidate fits, the nearer ones are still the likelier (the weights are taken
-    /// relative to the best candidate's).
+    /// ([`Knowledge::log_weight`]; sampling-importance-resampling). Deals that fit the calls
+    /// are as likely as their weight says, however tight the clues, with no refusal count to
+    /// run out: when no candidate fits, the nearer ones are still the likelier (the weights
+    /// are taken relative to the best candidate's).
     pub fn fitting(&self, rng: &mut impl Rng) -> Option<BySeat<CardSet>> {
         if self.k.clues.is_empty() && self.k.ducks.is_empty() {
             return self.uniform(rng);

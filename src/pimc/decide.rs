@@ -296,7 +296,7 @@ impl Table<'_> {
         let won = self.view.tricks_won;
         let me = self.me();
         let worth = if self.score_play {
-            play_value::worth_with(self.rules, self.view, self.cap_equity)
+            play_value::worth(self.rules, self.view, self.cap_equity)
         } else {
             None
         };

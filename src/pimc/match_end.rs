@@ -113,7 +113,7 @@ mod tests {
     use crate::pimc::bid_value::{
         best_call, best_individual, Edge, MatchState, Samples, SeatScores,
     };
-    use crate::pimc::play_value::{worth, worth_with};
+    use crate::pimc::play_value::worth;
     use crate::pimc::throw_in::Bidding;
     use crate::rules::{Bid, Call, Level, Move, Rules, Seat, Strain, Suit};
 
@@ -233,7 +233,7 @@ mod tests {
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],"hand_number":{hand},
                     "contract":{{"declarer":1,"bid":"7","multiplier":1}},"team_scores":[20,18]}}"#
             );
-            worth_with(&capped(cap), &serde_json::from_str(&json).unwrap(), true).unwrap()
+            worth(&capped(cap), &serde_json::from_str(&json).unwrap(), true).unwrap()
         };
         // Far from the cap (5 hands to come) the hand counts its points; on the last one the
         // game besides.
@@ -249,7 +249,7 @@ mod tests {
         let json = r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],
             "contract":{"declarer":1,"bid":"7","multiplier":1},"team_scores":[20,18]}"#;
         assert_eq!(
-            worth(&capped(4), &serde_json::from_str(json).unwrap()).unwrap(),
+            worth(&capped(4), &serde_json::from_str(json).unwrap(), false).unwrap(),
             far
         );
     }

@@ -18,13 +18,9 @@ use crate::rules::{BySeat, ByTeam, Call, DecisionKind, Level, Move, Rules, Seat}
 /// that cannot be read), and the play then counts tricks.
 pub type Worth = [f64; 14];
 
-pub fn worth(rules: &Rules, view: &ViewIn) -> Option<Worth> {
-    worth_with(rules, view, false)
-}
-
-/// [`worth`], with the lead near the cap counted as a chance of being ahead at it if `equity`
-/// (`bot pimc --cap-equity`, [`Horizon`]).
-pub fn worth_with(rules: &Rules, view: &ViewIn, equity: bool) -> Option<Worth> {
+/// [`Worth`] for the hand in `view`, the lead near the cap counted as a chance of being ahead
+/// at it if `equity` (`bot pimc --cap-equity`, [`Horizon`]).
+pub fn worth(rules: &Rules, view: &ViewIn, equity: bool) -> Option<Worth> {
     let horizon = Horizon::new(rules, view.hand_number, equity);
     if let Some(c) = &rules.contract {
         let contract = view.contract.as_ref()?;
@@ -258,7 +254,7 @@ mod tests {
             r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
                 "contract":{"declarer":0,"bid":"9","multiplier":1},"team_scores":[0,0]}"#,
         );
-        let w = worth(&Rules::classic(), &v).unwrap();
+        let w = worth(&Rules::classic(), &v, false).unwrap();
         assert_eq!((w[9], w[10], w[8]), (9.0, 10.0, -9.0 - 5.0));
         // Card 0 takes 3 more in every deal (9: made); card 1 takes 4 (10 tricks) in three
         // deals of four and 1 (7: down) in the fourth: more tricks in total, a worse score.
@@ -306,6 +302,7 @@ mod tests {
                 r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
                 "contract":{"declarer":0,"bid":"9","multiplier":1}}"#,
             ),
+            false,
         )
         .unwrap();
         let mut scored = Tally::new(Some(w), 6, 2);
@@ -327,12 +324,12 @@ mod tests {
                 "contract":{{"declarer":0,"bid":"7","multiplier":1}},"team_scores":{scores}}}"#
             )
         };
-        let near = worth(&Rules::classic(), &view(&json("[25,0]"))).unwrap();
-        let far = worth(&Rules::classic(), &view(&json("[0,0]"))).unwrap();
+        let near = worth(&Rules::classic(), &view(&json("[25,0]")), false).unwrap();
+        let far = worth(&Rules::classic(), &view(&json("[0,0]")), false).unwrap();
         assert_eq!((far[7], near[7]), (7.0, 7.0 + GAME));
         // Set, the defenders score 7 (at 0: no win); a defending side at 28 wins with them.
         assert_eq!(near[6], -7.0 - 7.0);
-        let theirs = worth(&Rules::classic(), &view(&json("[0,28]"))).unwrap();
+        let theirs = worth(&Rules::classic(), &view(&json("[0,28]")), false).unwrap();
         assert_eq!(theirs[6], -7.0 - 7.0 - GAME);
         // BRIEF "400": 41 or more wins "whose partner has more than 0". Seat 0 has 38 and bid
         // 3 (table value 3); every other seat bid 2 and has 2 tricks, 3 are left.
@@ -346,8 +343,8 @@ mod tests {
         };
         // Two more tricks make seat 0's 3: 41 with a partner at 4 (6 after its made 2) wins;
         // with a partner at -5 (-3 after) it does not (the hand's points the same in both).
-        let positive = worth(&Rules::four_hundred(), &four("[38,0,4,0]")).unwrap();
-        let zero = worth(&Rules::four_hundred(), &four("[38,0,-5,0]")).unwrap();
+        let positive = worth(&Rules::four_hundred(), &four("[38,0,4,0]"), false).unwrap();
+        let zero = worth(&Rules::four_hundred(), &four("[38,0,-5,0]"), false).unwrap();
         assert_eq!(positive[8] - zero[8], GAME);
         assert!(zero[8] < GAME / 2.0, "{}", zero[8]);
     }
@@ -362,7 +359,7 @@ mod tests {
             r#"{"seat":1,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
                 "contract":{"declarer":0,"bid":"9","multiplier":1}}"#,
         );
-        let w = worth(&Rules::classic(), &v).unwrap();
+        let w = worth(&Rules::classic(), &v, false).unwrap();
         assert_eq!((w[4], w[3], w[5]), (-9.0, -10.0, 14.0));
         let mut t = Tally::new(Some(w), 3, 2);
         [[1, 0], [1, 2], [1, 0], [1, 2]]
@@ -381,7 +378,7 @@ mod tests {
                 "auction":[{"seat":0,"call":"5"},{"seat":1,"call":"2"},
                            {"seat":2,"call":"4"},{"seat":3,"call":"2"}]}"#;
         let v = view(v_json);
-        let w = worth(&Rules::four_hundred(), &v).unwrap();
+        let w = worth(&Rules::four_hundred(), &v, false).unwrap();
         // No more tricks: seat 0 fails (-10), seat 2 makes (+4), both opponents make (-4).
         assert_eq!(w[8], -10.0);
         // One more makes seat 0's bid: 14 - 4.
@@ -392,6 +389,6 @@ mod tests {
         assert_eq!(w[11], 14.0);
         // The tricks go where a bid needs them, whichever partner asks: seat 2 sees the same.
         let v2 = view(&v_json.replace(r#""seat":0,"dealer""#, r#""seat":2,"dealer""#));
-        assert_eq!(worth(&Rules::four_hundred(), &v2).unwrap(), w);
+        assert_eq!(worth(&Rules::four_hundred(), &v2, false).unwrap(), w);
     }
 }

@@ -1,6 +1,6 @@
 //! tarneeb-referee: a headless referee for the Tarneeb family of card games.
 //!
-//! Layers, data flowing one way, each using only those below it (`tests/layout.rs` checks it):
+//! Layers, data flowing one way, each using only those below it (`tests/quick/layout.rs` checks it):
 //! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games:
 //!   scheduling, running, the tournament directory), [`site`] (the standings as a static
 //!   site with every game's replay page), [`simulate`] (in-process games of the built-in [`players`]) and

@@ -249,7 +249,7 @@ impl Bank {
 }
 
 /// The share of the hard limit kept for the reply to reach the referee: on a loaded machine
-/// (load average 23, `tests/pimc_time.rs`) replies sent at 90% of a one-second limit arrived
+/// (load average 23, `tests/alone/pimc_time.rs`) replies sent at 90% of a one-second limit arrived
 /// up to 45 ms after it, too close to the limit.
 const REPLY_SHARE: u32 = 5;
 

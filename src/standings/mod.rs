@@ -1,5 +1,5 @@
 //! The statistics and the standings report: pure computation over result rows, with no file
-//! system, processes, threads or clocks (`tests/standings_purity.rs` keeps it so), in the way
+//! system, processes, threads or clocks (`tests/quick/purity.rs` keeps it so), in the way
 //! the rules core is pure. `tarneeb standings` runs them on directories no runner touches, and
 //! the tournament runner on the rows it writes; both read the rows and hand them here.
 //!

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A hostile bot for the sandbox tests (tests/sandbox_attacks.rs).
+"""A hostile bot for the sandbox tests (tests/slow/sandbox_attacks.rs).
 
     attack_bot.py MODE TAG [ARG...]
 
@@ -275,7 +275,7 @@ def attack_big_file():
 
 
 def report_identity():
-    """Who the bot runs as and whether its scratch places take a file (tests/sandbox_user.rs)."""
+    """Who the bot runs as and whether its scratch places take a file (tests/slow/sandbox_user.rs)."""
     wrote = []
     for place in (".", "/tmp", "/dev/shm"):
         try:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two bots of one entrant try to talk through the kernel (tests/kernel_channels.rs).
+"""Two bots of one entrant try to talk through the kernel (tests/slow/kernel_channels.rs).
 
     channel_bot.py MODE SHARED_FILE
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes terminal escape sequences where the referee prints bot text (tests/terminal_text.rs).
+"""Writes terminal escape sequences where the referee prints bot text (tests/quick/terminal_text.rs).
 
     escape_bot.py name     hello name with an escape sequence and a forged result line
     escape_bot.py stderr   a clipboard write (OSC 52) and a screen clear on stderr, then a crash

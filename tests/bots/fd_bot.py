@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reports, on stderr, every descriptor above 2 it holds at its first request (`FDS: [...]`,
-each with what it points to), then plays like a random bot. tests/inherited_fds.rs."""
+each with what it points to), then plays like a random bot. tests/slow/inherited_fds.rs."""
 
 import json
 import os

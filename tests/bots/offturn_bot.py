@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A bot that thinks on the other seats' time (tests/freeze_off_turn.rs).
+"""A bot that thinks on the other seats' time (tests/alone/freeze_off_turn.rs).
 
     offturn_bot.py MARKER
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A cheating bot for tests/secret_deals.rs: it knows the referee's public deal generator
+"""A cheating bot for tests/slow/secret_deals.rs: it knows the referee's public deal generator
 (SplitMix64 -> PCG-64 -> Fisher-Yates, src/rules/deal.rs) and, at its first request, searches
 the seeds a referee could have used for a deal that gives it the hand it holds:
 

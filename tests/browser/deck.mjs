@@ -1,4 +1,4 @@
-// The four-colour deck on a published site (tests/standings_site.rs): turned on from the
+// The four-colour deck on a published site (tests/slow/standings_site.rs): turned on from the
 // keyboard on the index, then a game's replay page opened from disk shows it on (one
 // setting for the site, kept in localStorage), still on after a reload, and off again from
 // its own toggle.

@@ -1,5 +1,5 @@
 // Drives Debian's Chromium through puppeteer-core on the live page of a running tournament
-// (tests/live_page.rs starts the tournament and reads what this writes).
+// (tests/slow/live_page.rs starts the tournament and reads what this writes).
 //
 // usage: node live.mjs URL OUT_DIR CHROMIUM
 //

@@ -1,4 +1,4 @@
-// Drives Debian's Chromium through puppeteer-core on replay pages (tests/replay_story.rs writes
+// Drives Debian's Chromium through puppeteer-core on replay pages (tests/slow/replay_story.rs writes
 // the pages and reads what this writes).
 //
 // usage: node replay.mjs CONFIG.json

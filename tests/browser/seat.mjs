@@ -1,7 +1,7 @@
 // Plays a `play --bot web` seat in Debian's Chromium through puppeteer-core, as a person
 // would: waits for the page to offer legal moves, clicks one of them (the highlighted
 // buttons) or makes it from the keyboard (Space on the focused move, Tab and Enter), until
-// the page says the game is over (tests/web_seat.rs starts the game).
+// the page says the game is over (tests/slow/web_seat.rs starts the game).
 //
 // usage: node seat.mjs URL OUT_FILE CHROMIUM [SHOTS_PREFIX]
 //

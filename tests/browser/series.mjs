@@ -1,7 +1,7 @@
 // Plays a tournament's web seat (`tournament --bot NAME=web`) in Debian's Chromium through
 // puppeteer-core for GAMES games in a row on the same page: clicks a legal move whenever the
 // page offers one, and after each game's end waits on the same page for the next game
-// (tests/web_seat_tournament.rs starts the tournament).
+// (tests/slow/web_seat_tournament.rs starts the tournament).
 //
 // usage: node series.mjs URL OUT_FILE CHROMIUM GAMES
 //

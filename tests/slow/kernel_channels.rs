@@ -1,0 +1,62 @@
+//! Bots of one entrant cannot pass cards through the kernel (issue "Secret cards"): the
+//! keyring, file locks on files every bot can read, /dev/shm and the cgroup tree. Four
+//! processes of tests/bots/channel_bot.py publish their seat through one channel at every
+//! request and look for another seat's; with the sandbox none of them finds one, in the wide
+//! and the strict view. Without it (`--sandbox none`) the keyring and the locks carry the
+//! message, which shows the bots' attacks work.
+
+use crate::common;
+
+use common::{have_bwrap, play_four, python_bot, root, text, Scratch};
+
+/// The first verdict line of each seat's stderr log.
+fn verdicts(s: &Scratch, mode: &str, flags: &[&str]) -> Vec<String> {
+    let record = s.path(&format!("{mode}-{}.jsonl", flags.join("-")));
+    let shared = root().join("tests/bots/channel_bot.py");
+    let bot = python_bot(
+        "tests/bots/channel_bot.py",
+        &[mode, shared.to_str().unwrap()],
+    );
+    let mut all = vec!["--public-deals", "--seed", "2"];
+    all.extend_from_slice(flags);
+    let o = play_four(&record, &bot, &all);
+    assert!(o.status.success(), "{mode} {flags:?}: {}", text(&o.stderr));
+    (0..4)
+        .map(|seat| {
+            let log = tarneeb_referee::bot::stderr_log_path(&record, seat);
+            let t = std::fs::read_to_string(&log).unwrap_or_default();
+            t.lines()
+                .find(|l| l.starts_with("RECEIVED") || l.starts_with("NOTHING"))
+                .unwrap_or_else(|| panic!("{mode} {flags:?} seat {seat}: no verdict in {t:?}"))
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn no_kernel_channel_between_sandboxed_bots() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("channels");
+    for view in ["wide", "strict"] {
+        for mode in ["keyring", "flock", "fcntl", "shm", "cgroup"] {
+            let flags = ["--sandbox", "bwrap", "--sandbox-view", view];
+            for v in verdicts(&s, mode, &flags) {
+                assert!(v.starts_with("NOTHING"), "{view} view, {mode}: {v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_the_sandbox_the_same_bots_talk() {
+    let s = Scratch::new("channels-open");
+    for mode in ["keyring", "flock"] {
+        let v = verdicts(&s, mode, &["--sandbox", "none"]);
+        assert!(
+            v.iter().any(|v| v.starts_with("RECEIVED")),
+            "{mode} without a sandbox: {v:?}"
+        );
+    }
+}

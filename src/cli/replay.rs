@@ -10,7 +10,7 @@ use anyhow::Result;
 use super::UsageError;
 use tarneeb_referee::analysis::{analyse_game, report, GameAnalysis};
 use tarneeb_referee::outln;
-use tarneeb_referee::record::{replay_file, LineError, ReadError};
+use tarneeb_referee::record::{replay_file, LineError, ReadError, VerifiedGame};
 use tarneeb_referee::replay::html;
 use tarneeb_referee::replay::transcript::{hand_text, transcript};
 
@@ -112,9 +112,26 @@ fn verify_and_show(
         })?),
         None => None,
     };
+    // With --hand (and no page to write) only that hand is shown, so only it is solved: the
+    // other hands of a 200-hand game cost minutes of DDS for output nobody asked for.
+    let one_hand_game;
+    let analysed = match (one, html) {
+        (Some(h), None) => {
+            one_hand_game = VerifiedGame {
+                header: game.header.clone(),
+                faults: game.faults.clone(),
+                hands: vec![h.clone()],
+                finished: game.finished,
+                result: game.result.clone(),
+                aborted: game.aborted.clone(),
+            };
+            &one_hand_game
+        }
+        _ => &game,
+    };
     let analysis = match analyze {
         true => Some(
-            analyse_game(&game).map_err(|error| ReplayCmdError::Analysis {
+            analyse_game(analysed).map_err(|error| ReplayCmdError::Analysis {
                 path: path.display().to_string(),
                 error,
             })?,

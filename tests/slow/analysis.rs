@@ -144,6 +144,45 @@ fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken
     }
 }
 
+/// `--hand N` solves only hand N (a long game's other hands would cost minutes), and what it
+/// prints is that hand of the whole game's analysis, as JSON and as text.
+#[test]
+fn one_hand_s_analysis_is_that_hand_of_the_whole_game_s() {
+    let scratch = Scratch::new("analysis-one-hand");
+    for (preset, seed) in [
+        ("classic", "3"),
+        ("egyptian", "4"),
+        ("400", "5"),
+        ("41", "6"),
+    ] {
+        let record = play(&scratch, preset, seed);
+        let rec = record.to_str().unwrap();
+        let whole = analysed(&record);
+        let hands = whole["analysis"]["hands"].as_array().unwrap();
+        assert!(!hands.is_empty(), "{preset}: no hand was played out");
+        let whole_text = tarneeb(&["replay", rec, "--analyze"]);
+        let whole_text = String::from_utf8(whole_text.stdout).unwrap();
+        for h in hands {
+            let number = h["number"].to_string();
+            let one = tarneeb(&["replay", rec, "--analyze", "--json", "--hand", &number]);
+            assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+            let one: Value = serde_json::from_slice(&one.stdout).unwrap();
+            assert_eq!(&one["analysis"], h, "{preset} hand {number}");
+            // The text of one hand is that hand's block of the whole game's text.
+            let text = tarneeb(&["replay", rec, "--analyze", "--hand", &number]);
+            let text = String::from_utf8(text.stdout).unwrap();
+            let block = text
+                .split_once(&format!("Hand {number}: team"))
+                .map(|(_, b)| b)
+                .unwrap_or_else(|| panic!("{preset} hand {number}: {text}"));
+            assert!(
+                whole_text.contains(block),
+                "{preset} hand {number}: {block}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_text_analysis_shows_par_costs_and_accuracy() {
     let scratch = Scratch::new("analysis-text");

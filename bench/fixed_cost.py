@@ -2,7 +2,7 @@
 """The fixed cost of a tournament game in CPU time, kept up vs fresh, sandbox on vs off, in one run.
 
     python3 bench/fixed_cost.py
-    BINS=before=/tmp/tarneeb-old,after=target/release/tarneeb SANDBOXES=bwrap MODES=kept \
+    BINS=before=/tmp/tarneeb-old,after=target/dist/tarneeb SANDBOXES=bwrap MODES=kept \
         REPS=9 python3 bench/fixed_cost.py
 
 "Fixed cost per game" (docs/performance.md, "Fixed cost per game, kept up, with the

@@ -5,14 +5,38 @@
 #            one long gauntlet (examples/board_savings.rs)
 #   swiss    how many rounds a Swiss of 16 entrants needs to rank them as a round robin does
 #            (Spearman rank correlation of the fitted ratings)
-# Usage: bench/competitions.sh boards|swiss [WORKDIR]   (after cargo build --release --examples)
+# Usage: bench/competitions.sh boards|swiss [WORKDIR]
+#        (after cargo build --profile dist --bin tarneeb --examples; TARNEEB_BIN=path and
+#        TARNEEB_EXAMPLES=dir pick other builds of the referee and of board_savings)
 #        SWISS_RUNS=20 (Swiss tournaments per row, seeds 11, 12, ...)
+# Tournaments already in WORKDIR are reused.
+# SMOKE=1: both measurements (or the one named) at tiny sizes, in seconds, to check they still
+# run (bench/smoke.sh, CI): one-hand games, 4 gauntlet games and 20 resampling runs for boards,
+# 4 entrants, 2 rounds and one Swiss for swiss, in a temp WORKDIR that is removed after; its
+# figures mean nothing.
 set -euo pipefail
-what=${1:?boards or swiss}
-work=${2:-/tmp/tarneeb-competitions}
-mkdir -p "$work"
+shopt -s inherit_errexit # a failing gcc inside $(noisy N) stops the run
+smoke=${SMOKE:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
-tarneeb="$root/target/release/tarneeb"
+tarneeb=$(realpath "${TARNEEB_BIN:-$root/target/dist/tarneeb}")
+examples=$(realpath "${TARNEEB_EXAMPLES:-$root/target/dist/examples}")
+for f in "$tarneeb" "$examples/board_savings"; do
+  [ -x "$f" ] || { echo "competitions: no $f (cargo build --profile dist --bin tarneeb --examples)" >&2; exit 1; }
+done
+rules=()
+if [ "$smoke" = 1 ]; then
+  what=${1:-both}
+  work=$(mktemp -d "${TMPDIR:-/tmp}/tarneeb-competitions-smoke.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  echo '{"preset": "classic", "max-hands": 1}' >"$work/smoke.json"
+  rules=(--rules "$work/smoke.json")
+  board_games=4 board_runs=20 entrants=4 swiss_rounds=2 runs=${SWISS_RUNS:-1}
+else
+  what=${1:?boards or swiss}
+  work=${2:-/tmp/tarneeb-competitions}
+  board_games=600 board_runs=2000 entrants=16 swiss_rounds=8 runs=${SWISS_RUNS:-20}
+fi
+mkdir -p "$work"
 
 # The C bot, and a variant with NOISE% random moves (seeded by its pid).
 noisy() {
@@ -21,38 +45,44 @@ noisy() {
   sed -e 's|    return m \&\& is_legal(m) ? m : legal\[0\];|    if (rand() % 100 < NOISE) return legal[rand() % nlegal];\n    return m \&\& is_legal(m) ? m : legal[0];|' \
       -e 's|^int main(void) {|int main(void) {\n    srand((unsigned)getpid());|' \
       "$root/sample-bots/c/heuristic_bot.c" > "$work/noisy.c"
+  # Both edits must have taken: a C bot rewritten since would give variants without noise.
+  if [ "$(grep -c -e 'NOISE' -e 'srand((unsigned)getpid())' "$work/noisy.c")" != 2 ]; then
+    echo "competitions: sample-bots/c/heuristic_bot.c changed: the noise patch no longer applies" >&2
+    exit 1
+  fi
   gcc -O2 -DNOISE="$n" -include stdlib.h -include unistd.h -o "$out" "$work/noisy.c"
   echo "$out"
 }
 
-case $what in
-boards)
+boards() {
   for n in 1 5; do
     dir="$work/boards-n$n"
+    c=$(noisy 0) cn=$(noisy "$n")
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --format gauntlet \
-      --games 600 --seed 41 --public-deals --jobs 2 --bot c="$(noisy 0)" --bot n$n="$(noisy "$n")" > /dev/null
-    "$root/target/release/examples/board_savings" "$dir" 0 10 2000
+      --games "$board_games" --seed 41 --public-deals --jobs 2 "${rules[@]}" --bot c="$c" --bot n$n="$cn" > /dev/null
+    "$examples/board_savings" "$dir" 0 10 "$board_runs"
   done
-  ;;
-swiss)
+}
+
+swiss() {
   bots=()
-  for i in $(seq 0 15); do bots+=(--bot "n$((2 * i))=$(noisy $((2 * i)))"); done
+  for i in $(seq 0 $((entrants - 1))); do bots+=(--bot "n$((2 * i))=$(noisy $((2 * i)))"); done
   for seed in 1 2; do
     dir="$work/rr-$seed"
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --games 2 --seed "$seed" \
-      --public-deals --jobs 2 "${bots[@]}" > /dev/null
+      --public-deals --jobs 2 "${rules[@]}" "${bots[@]}" > /dev/null
   done
-  runs=${SWISS_RUNS:-20}
   seeds=$(seq 11 $((10 + runs)))
   for seed in $seeds; do
     dir="$work/swiss-$seed"
     [ -f "$dir/standings.txt" ] || "$tarneeb" tournament --out "$dir" --format swiss \
-      --rounds 8 --games 2 --seed "$seed" --public-deals --jobs 2 "${bots[@]}" > /dev/null
+      --rounds "$swiss_rounds" --games 2 --seed "$seed" --public-deals --jobs 2 "${rules[@]}" "${bots[@]}" > /dev/null
   done
-  python3 - "$work" "$tarneeb" $seeds <<'EOF'
+  python3 - "$work" "$tarneeb" "$entrants" "$swiss_rounds" $seeds <<'PY'
 import json, os, subprocess, sys
 work, tarneeb = sys.argv[1], sys.argv[2]
-seeds = [int(s) for s in sys.argv[3:]]
+entrants, swiss_rounds = int(sys.argv[3]), int(sys.argv[4])
+seeds = [int(s) for s in sys.argv[5:]]
 def ranks(dir):
     # --trust-rows: the prefix directories below are ours and have no game records to check
     # unsealed rows against (without it standings refused them: exit 2).
@@ -69,12 +99,13 @@ def prefix(src, games, dst):
         for line in f:
             if json.loads(line)["game"] < games:
                 g.write(line)
-truth = {f"n{2 * i}": i for i in range(16)}  # fewer random moves ranks higher
+truth = {f"n{2 * i}": i for i in range(entrants)}  # fewer random moves ranks higher
 rr = [ranks(os.path.join(work, f"rr-{s}")) for s in (1, 2)]
-print(f"round robin, 480 games: vs the noise order {[round(spearman(r, truth), 3) for r in rr]}, "
-      f"vs each other {spearman(rr[0], rr[1]):.3f}")
-for rounds in range(1, 9):
-    games = rounds * 8 * 4
+# a round robin: every pair of entrants, 2 deal sets each played twice (duplicate)
+print(f"round robin, {entrants * (entrants - 1) // 2 * 4} games: vs the noise order "
+      f"{[round(spearman(r, truth), 3) for r in rr]}, vs each other {spearman(rr[0], rr[1]):.3f}")
+for rounds in range(1, swiss_rounds + 1):
+    games = rounds * entrants // 2 * 4
     rows = []
     for s in seeds:
         d = os.path.join(work, f"swiss-{s}-r{rounds}")
@@ -84,6 +115,21 @@ for rounds in range(1, 9):
     t = sum(x[0] for x in rows) / len(rows)
     v = sum(x[1] for x in rows) / len(rows)
     print(f"swiss {rounds} rounds, {games} games: vs the noise order {t:.3f}, vs the round robins {v:.3f}")
-EOF
+PY
+}
+
+case $what in
+boards) boards ;;
+swiss) swiss ;;
+both)
+  echo "== boards"
+  boards
+  echo "== swiss"
+  swiss
+  ;;
+*)
+  echo "competitions: boards or swiss, not $what" >&2
+  exit 2
   ;;
 esac
+if [ "$smoke" = 1 ]; then echo "smoke run: sizes too small for figures"; fi

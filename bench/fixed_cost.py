@@ -2,7 +2,7 @@
 """The fixed cost of a tournament game in CPU time, kept up vs fresh, sandbox on vs off, in one run.
 
     python3 bench/fixed_cost.py
-    BINS=before=/tmp/tarneeb-old,after=target/release/tarneeb SANDBOXES=bwrap MODES=kept \
+    BINS=before=/tmp/tarneeb-old,after=target/dist/tarneeb SANDBOXES=bwrap MODES=kept \
         REPS=9 python3 bench/fixed_cost.py
 
 "Fixed cost per game" (docs/performance.md, "Fixed cost per game, kept up, with the
@@ -35,7 +35,11 @@ configuration (binary, sandbox, kept or fresh) is run REPS times, interleaved, a
 and minimum over the repetitions are shown. Knobs: REPS (5), GAMES (N/2 deal sets, 200),
 SMALL (n/2, 20), LONG (4), JOBS (2), SANDBOXES (bwrap,none), MODES (kept,fresh), FRESH_DIV
 (fresh runs play GAMES/FRESH_DIV deal sets, 4), BINS (label=path,...: binaries compared in the
-same run; default the release build), TARNEEB_BIN (the one binary, default target/release).
+same run; default the one binary), TARNEEB_BIN (the one binary, default target/dist/tarneeb,
+built here in the dist profile).
+SMOKE=1: the same pipeline at tiny sizes, in seconds, to check it still runs (bench/smoke.sh,
+CI): REPS 1, GAMES 4, SMALL 2, LONG 2 (the knobs still win if given); its figures mean
+nothing. perf is required all the same: it is the measure.
 A benchmark reports figures; it asserts nothing about time and is not part of `cargo test`.
 """
 
@@ -50,14 +54,21 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-REPS = int(os.environ.get("REPS", "5"))
-GAMES = int(os.environ.get("GAMES", "200"))
-SMALL = int(os.environ.get("SMALL", "20"))
-JOBS = int(os.environ.get("JOBS", "2"))
-SANDBOXES = os.environ.get("SANDBOXES", "bwrap,none").split(",")
-MODES = os.environ.get("MODES", "kept,fresh").split(",")
-FRESH_DIV = int(os.environ.get("FRESH_DIV", "4"))
-LONG = int(os.environ.get("LONG", "4"))
+SMOKE = os.environ.get("SMOKE") == "1"
+
+
+def knob(name: str, default: str, smoke: str | None = None) -> str:
+    return os.environ.get(name, smoke if SMOKE and smoke is not None else default)
+
+
+REPS = int(knob("REPS", "5", "1"))
+GAMES = int(knob("GAMES", "200", "4"))
+SMALL = int(knob("SMALL", "20", "2"))
+JOBS = int(knob("JOBS", "2"))
+SANDBOXES = knob("SANDBOXES", "bwrap,none").split(",")
+MODES = knob("MODES", "kept,fresh").split(",")
+FRESH_DIV = int(knob("FRESH_DIV", "4"))
+LONG = int(knob("LONG", "4", "2"))
 
 
 def build(tmp: Path) -> list[str]:
@@ -67,8 +78,9 @@ def build(tmp: Path) -> list[str]:
     if not bins:
         binary = os.environ.get("TARNEEB_BIN")
         if not binary:
-            subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-            binary = str(ROOT / "target/release/tarneeb")
+            subprocess.run(["cargo", "build", "--profile", "dist", "--quiet", "--bin", "tarneeb"],
+                           cwd=ROOT, check=True)
+            binary = str(ROOT / "target/dist/tarneeb")
         bins = [["tarneeb", binary]]
     for label, path in bins:
         shutil.copy(path, tmp / f"bin-{label}")
@@ -88,7 +100,7 @@ def run(tmp: Path, label: str, sandbox: str, mode: str, hands: int,
     out = Path(tempfile.mkdtemp(dir=tmp, prefix="t-"))
     shutil.rmtree(out)
     cmd = [str(tmp / f"bin-{label}"), "tournament", "--out", str(out), "--jobs", str(JOBS),
-           "--seed", "7", "--sandbox", sandbox, "--games", str(deal_sets),
+           "--seed", "7", "--public-deals", "--sandbox", sandbox, "--games", str(deal_sets),
            "--rules", str(tmp / f"hands{hands}.json"),
            "--bot", f"c={tmp / 'c_bot'}", "--bot", f"rust={tmp / 'rust_bot'}"]
     if mode == "fresh":
@@ -112,6 +124,11 @@ def run(tmp: Path, label: str, sandbox: str, mode: str, hands: int,
 
 
 def main() -> None:
+    for tool, package in (("perf", "linux-perf"), ("gcc", "gcc"), ("cargo", "rustup")):
+        if not shutil.which(tool):
+            sys.exit(f"fixed_cost: {tool} is required ({package})")
+    if "bwrap" in SANDBOXES and not shutil.which("bwrap"):
+        sys.exit("fixed_cost: bwrap is required for SANDBOXES=bwrap (bubblewrap)")
     # Bots outside /tmp's top level and an empty working directory: the sandbox binds the
     # bot's directory and shadows the working directory's entries one by one.
     tmp = Path(tempfile.mkdtemp(prefix="tarneeb-fixed-"))
@@ -164,6 +181,8 @@ def main() -> None:
             print(f"| {label} | {sandbox} | {mode} | {rows[0]['games']} | {cell('cpu', hand)} | "
                   f"{cell('cpu')} | {cell('amortized', hand)} | {cell('wall')} | "
                   f"{cell('hand_wall')} |")
+        if SMOKE:
+            print("smoke run: sizes too small for figures")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

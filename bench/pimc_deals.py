@@ -64,6 +64,10 @@ for path in paths:
             if c:
                 carried_trick[int(trick)].append(int(c.group(1)))
                 drawing_trick[int(trick)].append(float(c.group(2)))
+if not total:
+    # An empty table would pass for a result: no log, or a log line this no longer parses.
+    sys.exit(f"pimc_deals: no pimc request line in {len(paths)} logs (none given, or the "
+             "bot's log format changed: see LINE above)")
 
 
 def row(name, xs, times=None):

@@ -8,8 +8,10 @@
 #
 # e.g. (the old build in a directory of its own, from git archive):
 #   mkdir -p /tmp/pimc-old && git archive BASE | tar -x -C /tmp/pimc-old
-#   (cd /tmp/pimc-old && CARGO_TARGET_DIR=/tmp/pimc-old-target cargo build --release --bin tarneeb)
-#   bash bench/pimc_versions.sh /tmp/pimc-old-target/release/tarneeb 4 50 4
+#   (cd /tmp/pimc-old && CARGO_TARGET_DIR=/tmp/pimc-old-target cargo build --profile dist --bin tarneeb)
+#   bash bench/pimc_versions.sh /tmp/pimc-old-target/dist/tarneeb 4 50 4
+# (a BASE from before Cargo.toml's dist profile: --release there was the same build, and its
+# binary is in release/)
 # GAMES deal sets each played twice with the sides swapped; MAX_HANDS caps a game's hands
 # (0: whole games) so that a short run still covers every game.
 #
@@ -20,9 +22,22 @@
 #   OLD_MS=50 JOBS=1 NEW_TARNEEB=/tmp/pimc-new bash bench/pimc_versions.sh OLD 2 5000 2 OUT5000
 # (about 30, 23 and 12 minutes at load 4 to 12 on 2 cores), and the new bot's deals per
 # decision from the same games: python3 bench/pimc_deals.py --entrant pimc OUT50/old-*
+#
+# SMOKE=1: the same pipeline at tiny sizes, in seconds, to check it still runs (bench/smoke.sh,
+# CI): one deal set of one-hand games per preset at --ms 5, in a temp OUT that is removed
+# after; OLD_TARNEEB and NEW_TARNEEB default to $TARNEEB_BIN (the build against itself). Its
+# figures mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-old=$(realpath "$1") games=${2:-4} ms=${3:-50} max=${4:-0} out=${5:-/tmp/tarneeb-pimc-versions}
+if [ "${SMOKE:-0}" = 1 ]; then
+  : "${TARNEEB_BIN:?SMOKE=1 needs TARNEEB_BIN}"
+  old=$(realpath "${1:-$TARNEEB_BIN}") games=${2:-1} ms=${3:-5} max=${4:-1}
+  NEW_TARNEEB=${NEW_TARNEEB:-$TARNEEB_BIN}
+  out=$(mktemp -d "${TMPDIR:-/tmp}/tarneeb-pimc-versions-smoke.XXXXXX")
+  trap 'rm -rf "$out"' EXIT
+else
+  old=$(realpath "$1") games=${2:-4} ms=${3:-50} max=${4:-0} out=${5:-/tmp/tarneeb-pimc-versions}
+fi
 # OLD_MS: the old build's --ms (default MS), for a scaling curve against a fixed baseline.
 old_ms=${OLD_MS:-$ms}
 # NEW_FLAGS, OLD_FLAGS: more `bot pimc` flags for each side (default none), e.g. the same build
@@ -35,8 +50,8 @@ seed=${SEED:-1} presets=${PRESETS:-classic egyptian 400 41}
 if [ -n "${NEW_TARNEEB:-}" ]; then
   tarneeb=$(realpath "$NEW_TARNEEB")
 else
-  cargo build --release --bin tarneeb >&2
-  tarneeb=$(realpath target/release/tarneeb)
+  cargo build --profile dist --bin tarneeb >&2
+  tarneeb=$(realpath target/dist/tarneeb)
 fi
 mkdir -p "$out"
 dirs=()
@@ -52,3 +67,4 @@ for preset in $presets; do
   dirs+=("$out/old-$preset")
 done
 python3 bench/strength_table.py "$tarneeb" "${dirs[@]}"
+if [ "${SMOKE:-0}" = 1 ]; then echo "smoke run: sizes too small for figures"; fi

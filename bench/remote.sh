@@ -29,12 +29,18 @@
 #
 # Knobs: ROUNDS (3), GAMES (300), JOBS (2), SANDBOX for the local mode (none: the relays run
 # bots unsandboxed, so the baseline does too; bwrap to compare with a sandboxed local field),
-# TARNEEB_BIN (else target/release/tarneeb is built), KEEP=1 (keep the temp dir).
-# Needs gcc and openssl (a self-signed certificate for 127.0.0.1). Loopback only.
+# TARNEEB_BIN (else target/dist/tarneeb is built, the dist profile), KEEP=1 (keep the temp dir).
+# SMOKE=1: the same pipeline at tiny sizes, in seconds, to check it still runs (bench/smoke.sh,
+# CI): ROUNDS 1, GAMES 4 (the knobs still win if given); its figures mean nothing.
+# Needs gcc, openssl (a self-signed certificate for 127.0.0.1) and python3. Loopback only.
 # A benchmark reports figures; it asserts nothing about time and is not part of `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SMOKE=${SMOKE:-0}
+if [[ $SMOKE == 1 ]]; then
+  ROUNDS=${ROUNDS:-1} GAMES=${GAMES:-4}
+fi
 ROUNDS=${ROUNDS:-3}
 GAMES=${GAMES:-300}
 JOBS=${JOBS:-2}
@@ -53,8 +59,8 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "${TARNEEB_BIN:-}" ]]; then
-  cargo build --release --quiet --bin tarneeb
-  TARNEEB_BIN=target/release/tarneeb
+  cargo build --profile dist --quiet --bin tarneeb
+  TARNEEB_BIN=target/dist/tarneeb
 fi
 cp "$TARNEEB_BIN" "$tmp/tarneeb"
 gcc -O2 -o "$tmp/c_bot" sample-bots/c/heuristic_bot.c
@@ -130,7 +136,12 @@ run() {
     remote=("${left[@]}")
     sleep 0.05
   done
-  wait "$pid" || { echo "bench: the $mode tournament failed:" >&2; cat "$tmp/server.err" >&2; exit 1; }
+  if ! wait "$pid"; then
+    echo "bench: the $mode tournament failed:" >&2
+    cat "$tmp/server.err" >&2
+    for r in "${remote[@]}"; do kill "$r" 2> /dev/null || true; done
+    exit 1
+  fi
   t1=$(date +%s.%N)
   for r in "${remote[@]}"; do wait "$r" || true; done
   python3 - "$out" "$t0" "$t1" "$ticks" "$(getconf CLK_TCK)" <<'EOF'
@@ -169,11 +180,15 @@ gps() { printf '%s' "${rows[$1]}" | awk 'NF == 4 {print $1 / $2}' | median; }
 usm() { printf '%s' "${rows[$1]}" | awk 'NF == 4 {print $3}' | median; }
 cpu_usm() { printf '%s' "${rows[$1]}" | awk 'NF == 4 {print $4}' | median; }
 
+# ratio A B: A / B, or nan when B is 0 (a local run shorter than one CPU reading: no CPU time)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "nan"; else print a / b }'; }
+
 echo
 printf '%-8s %12s %6s %14s %6s %10s %6s\n' mode wall-us/move ratio referee-CPU-us ratio games/s ratio
 lu=$(usm local); lc=$(cpu_usm local); lg=$(gps local)
 for mode in "${modes[@]}"; do
   u=$(usm "$mode"); c=$(cpu_usm "$mode"); g=$(gps "$mode")
-  printf '%-8s %12.1f %6.2f %14.1f %6.2f %10.1f %6.2f\n' "$mode" "$u" "$(echo "$u / $lu" | bc -l)" \
-    "$c" "$(echo "$c / $lc" | bc -l)" "$g" "$(echo "$g / $lg" | bc -l)"
+  printf '%-8s %12.1f %6.2f %14.1f %6.2f %10.1f %6.2f\n' "$mode" "$u" "$(ratio "$u" "$lu")" \
+    "$c" "$(ratio "$c" "$lc")" "$g" "$(ratio "$g" "$lg")"
 done
+if [[ $SMOKE == 1 ]]; then echo "smoke run: sizes too small for figures"; fi

@@ -5,16 +5,23 @@
 #   bash bench/run.sh
 #
 # Environment knobs: ROUNDS (default 10), GAMES_PER_ROUND (2), ITERS (ping-pong round trips per
-# round, 5000), TARNEEB_BIN (use this binary instead of building target/release/tarneeb),
-# KEEP=1 (keep the temp dir with records and traces).
+# round, 5000), WARMUP (round trips before those, 1000), TARNEEB_BIN (use this binary instead
+# of building target/dist/tarneeb, the dist profile), KEEP=1 (keep the temp dir with records
+# and traces), SANDBOX (the games' --sandbox, none: the ping-pongs' bots run unsandboxed too,
+# and a bot in bwrap's PID namespace is reaped inside it, so its CPU time would never reach
+# the game's rusage; bwrap to see what the sandbox adds to a game's fixed cost).
+# SMOKE=1: the same pipeline end to end at tiny sizes (1 round, 1 game, 200 round trips, 100
+# warm-up), in seconds, to check it still runs (bench/smoke.sh, CI); its figures mean nothing.
 #
 # What it does, all in one run:
 #  1. builds bench/first_legal_bot.c, bench/pingpong.c and bench/timeit.c with gcc -O2 into a
-#     temp dir, and tarneeb in release (copied there, so a rebuild meanwhile changes nothing);
-#  2. plays one traced game to capture real lines: a request of the mean request size, a move
-#     event and a trick event, and the batch of the mean batch size (the events held for a
-#     seat, then its request: what the referee writes to a bot in one write() per move), and
-#     counts the messages one decision costs;
+#     temp dir, and tarneeb in the dist profile (copied there, so a rebuild meanwhile changes
+#     nothing);
+#  2. plays one traced game to capture real lines (bench/capture.py reads its trace directory,
+#     a file per seat): a request of the mean request size, a move event and a trick event,
+#     and the batch of the mean batch size (the events held for a seat, then its request:
+#     what the referee writes to a bot in one write() per move), and counts the messages one
+#     decision costs;
 #  3. ROUNDS times, pinned (taskset -c 0: the referee, its threads and the bots, or the
 #     ping-pong and its peers, all on CPU 0) then unpinned:
 #       - ping-pong: C parent <-> first-legal C bot, request line out, move reply back;
@@ -40,9 +47,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SMOKE=${SMOKE:-0}
+if [[ $SMOKE == 1 ]]; then
+  ROUNDS=${ROUNDS:-1} GAMES_PER_ROUND=${GAMES_PER_ROUND:-1} ITERS=${ITERS:-200} WARMUP=${WARMUP:-100}
+fi
 ROUNDS=${ROUNDS:-10}
 GAMES_PER_ROUND=${GAMES_PER_ROUND:-2}
 ITERS=${ITERS:-5000}
+WARMUP=${WARMUP:-1000}
+SANDBOX=${SANDBOX:-none}
 
 for tool in gcc taskset python3; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 1; }
@@ -62,21 +75,24 @@ done
 if [[ -n "${TARNEEB_BIN:-}" ]]; then
   cp "$TARNEEB_BIN" "$tmp/tarneeb"
 else
-  cargo build --release --quiet --bin tarneeb
-  cp target/release/tarneeb "$tmp/tarneeb"
+  cargo build --profile dist --quiet --bin tarneeb
+  cp target/dist/tarneeb "$tmp/tarneeb"
 fi
 bot="$tmp/first_legal_bot"
 echo '{"preset": "classic", "contract": {"dealer-forced-7": true}}' >"$tmp/rules.json"
 # The bots of the games report their CPU time and timestamps to their stderr logs (the
-# ping-pong peers do not: their stderr is the terminal).
+# ping-pong peers do not: their stderr is the terminal). A bot starts with a cleared
+# environment (docs/sandbox.md): --sandbox-env passes the variable on.
 export FIRST_LEGAL_BOT_CPU=1
 
-play=("$tmp/tarneeb" play --rules "$tmp/rules.json" --json
+# --public-deals: a seed's deals are the same in every run (else drawn with a new secret key).
+play=("$tmp/tarneeb" play --rules "$tmp/rules.json" --json --public-deals --sandbox "$SANDBOX"
+  --sandbox-env FIRST_LEGAL_BOT_CPU
   --bot "$bot" --bot "$bot" --bot "$bot" --bot "$bot")
 
 echo "== capturing real lines from a traced game (seed 1)"
-"${play[@]}" --seed 1 --record "$tmp/trace-game.jsonl" --trace "$tmp/trace.jsonl" >/dev/null
-python3 bench/capture.py "$tmp/trace.jsonl" "$tmp/lines.txt" "$tmp/batch.txt"
+"${play[@]}" --seed 1 --record "$tmp/trace-game.jsonl" --trace "$tmp/trace" >/dev/null
+python3 bench/capture.py "$tmp/trace" "$tmp/lines.txt" "$tmp/batch.txt"
 
 pp() { # pp MODE 1|4|batch|batch4: one ping-pong run, its key=value line appended to pp.MODE.PEERS
   local mode=$1 peers=$2 pre=() extra=(--peers "$2")
@@ -84,7 +100,7 @@ pp() { # pp MODE 1|4|batch|batch4: one ping-pong run, its key=value line appende
   [[ $peers == batch ]] && extra=(--peers 1 --message "$tmp/batch.txt")
   [[ $peers == batch4 ]] && extra=(--peers 4 --message "$tmp/batch.txt")
   env -u FIRST_LEGAL_BOT_CPU "${pre[@]}" "$tmp/pingpong" "${extra[@]}" --iters "$ITERS" \
-    --warmup 1000 "$tmp/lines.txt" "$bot" >>"$tmp/pp.$mode.$peers"
+    --warmup "$WARMUP" "$tmp/lines.txt" "$bot" >>"$tmp/pp.$mode.$peers"
 }
 
 echo "== measuring: $ROUNDS rounds x (ping-pong, decision pattern, $GAMES_PER_ROUND games), pinned and unpinned"
@@ -113,3 +129,4 @@ echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); measuring took $((SECONDS - start)) s"
 
 python3 bench/report.py "$tmp" "$ROUNDS" "$ITERS"
+if [[ $SMOKE == 1 ]]; then echo "smoke run: sizes too small for figures"; fi

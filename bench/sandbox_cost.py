@@ -6,13 +6,16 @@ bwrap's own time goes (a bare `true` under bwrap with and without each namespace
 
     python3 bench/sandbox_cost.py [GAMES]      (default 20 games per cell)
 
-Needs gcc, bwrap and a release build (target/release/tarneeb; built if missing). Every cell is
-the median over GAMES games, the variants interleaved game by game so that load on the machine
-hits them alike. A benchmark: it asserts nothing.
+Needs gcc and bwrap. The referee: TARNEEB_BIN, else target/dist/tarneeb (cargo build --profile
+dist). Every cell is the median over GAMES games, the variants interleaved game by game so that
+load on the machine hits them alike. A benchmark: it asserts nothing.
+SMOKE=1: the same pipeline at tiny sizes, in seconds, to check it still runs (bench/smoke.sh,
+CI): GAMES defaults to 1 and bwrap's own time to 2 runs; its figures mean nothing.
 """
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -20,25 +23,46 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+SMOKE = os.environ.get("SMOKE") == "1"
+GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 1 if SMOKE else 20
+BWRAP_RUNS = 2 if SMOKE else 50
 
 
 def timed(cmd, **kw):
     t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
-    return (time.perf_counter() - t) * 1000
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+    ms = (time.perf_counter() - t) * 1000
+    if p.returncode != 0:
+        sys.exit(f"sandbox_cost: {' '.join(cmd)} exited with {p.returncode}:\n"
+                 f"{p.stderr.decode(errors='replace')}")
+    return ms
 
 
 def main():
     os.chdir(ROOT)
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "tarneeb"], check=True)
+    if not shutil.which("bwrap"):
+        sys.exit("sandbox_cost: bwrap is required (Debian: bubblewrap)")
+    tarneeb = os.environ.get("TARNEEB_BIN")
+    if not tarneeb:
+        subprocess.run(["cargo", "build", "--profile", "dist", "--quiet", "--bin", "tarneeb"],
+                       check=True)
+        tarneeb = os.path.join(ROOT, "target/dist/tarneeb")
+    tarneeb = os.path.abspath(tarneeb)
     tmp = tempfile.mkdtemp(prefix="tarneeb-sbx-bench.")
+    try:
+        measure(tarneeb, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if SMOKE:
+        print("smoke run: sizes too small for figures")
+
+
+def measure(tarneeb, tmp):
     cbot = os.path.join(tmp, "first_legal_bot")
     subprocess.run(["gcc", "-O2", "-o", cbot, "bench/first_legal_bot.c"], check=True)
     rules = os.path.join(tmp, "rules.json")
     with open(rules, "w") as f:
         json.dump({"preset": "classic", "max-hands": 1, "contract": {"dealer-forced-7": True}}, f)
-    tarneeb = os.path.join(ROOT, "target/release/tarneeb")
     bots = {"C": cbot, "Python": "python3 sample-bots/python/random_bot.py"}
     sandboxes = {
         "none": ["--sandbox", "none"],
@@ -49,7 +73,9 @@ def main():
     for g in range(GAMES):
         for b, cmd in bots.items():
             for s, flags in sandboxes.items():
-                argv = [tarneeb, "play", "--json", "--rules", rules, "--seed", str(g + 1),
+                # --public-deals: every variant gets the seed's deal (else a new secret key's).
+                argv = [tarneeb, "play", "--json", "--public-deals", "--rules", rules,
+                        "--seed", str(g + 1),
                         "--record", os.path.join(tmp, "g.jsonl")] + flags
                 for _ in range(4):
                     argv += ["--bot", cmd]
@@ -62,7 +88,7 @@ def main():
         print(f"| {b} | " + " | ".join(f"{m:.1f}" for m in med)
               + f" | {med[1] / med[0]:.2f} | {med[2] / med[0]:.2f} |")
 
-    print("\nwhere bwrap's time goes: median ms to run `true` (one process), 50 runs each:")
+    print(f"\nwhere bwrap's time goes: median ms to run `true` (one process), {BWRAP_RUNS} runs each:")
     base = ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--die-with-parent"]
     variants = {
         "true (no bwrap)": ["true"],
@@ -72,12 +98,11 @@ def main():
         "+ network (all)": ["bwrap", "--unshare-all", "--unshare-user"] + base + ["true"],
     }
     runs = {k: [] for k in variants}
-    for _ in range(50):
+    for _ in range(BWRAP_RUNS):
         for k, v in variants.items():
             runs[k].append(timed(v))
     for k in variants:
         print(f"| {k} | {statistics.median(runs[k]):.2f} |")
-    subprocess.run(["rm", "-rf", tmp])
 
 
 if __name__ == "__main__":

@@ -4,8 +4,14 @@
 Elo"), in plain Python with math.erf and bisection, to check the Rust code on fixed counts.
 
     python3 bench/sprt_reference.py
+
+SMOKE=1 (bench/smoke.sh, CI): the same run (it takes a fraction of a second), then each value
+is checked against the one the Rust tests assert (src/standings/stats.rs,
+sprt_normalized.rs): exit 1 when they part.
 """
 import math
+import os
+import sys
 
 
 def los(counts):
@@ -50,9 +56,28 @@ def llr_normalized(counts, nelo0, nelo1):
     return n * sum(o * (math.log(b) - math.log(a)) for o, a, b in zip(obs, p0, p1))
 
 
+# What the Rust tests assert for the lines below (SMOKE=1 checks them).
+RUST_TESTS = {
+    "LOS [5, 20, 40, 25, 10]": "0.930535",
+    "LOS [1, 1, 4, 3, 1]": "0.721472",
+    "LOS [0, 1, 5, 3, 1]": "0.943077",
+    "normalized [5,20,40,25,10] 0..5": "0.27831",
+    "normalized [30,40,30] 0..5": "-0.01035",
+    "normalized [20,30,50] 0..5": "0.50580",
+}
+
 if __name__ == "__main__":
+    values = {}
     for c in ([5, 20, 40, 25, 10], [1, 1, 4, 3, 1], [0, 1, 5, 3, 1]):
-        print("LOS", c, f"{los(c):.6f}")
-    print("normalized [5,20,40,25,10] 0..5", f"{llr_normalized([5, 20, 40, 25, 10], 0, 5):.5f}")
-    print("normalized [30,40,30] 0..5", f"{llr_normalized([30, 40, 30], 0, 5):.5f}")
-    print("normalized [20,30,50] 0..5", f"{llr_normalized([20, 30, 50], 0, 5):.5f}")
+        values[f"LOS {c}"] = f"{los(c):.6f}"
+    values["normalized [5,20,40,25,10] 0..5"] = f"{llr_normalized([5, 20, 40, 25, 10], 0, 5):.5f}"
+    values["normalized [30,40,30] 0..5"] = f"{llr_normalized([30, 40, 30], 0, 5):.5f}"
+    values["normalized [20,30,50] 0..5"] = f"{llr_normalized([20, 30, 50], 0, 5):.5f}"
+    for name, v in values.items():
+        print(name, v)
+    if os.environ.get("SMOKE") == "1":
+        bad = [f"{k}: {values.get(k)} here, {v} in the Rust tests" for k, v in RUST_TESTS.items()
+               if values.get(k) != v]
+        if bad:
+            sys.exit("sprt_reference: " + "; ".join(bad))
+        print("smoke run: the full computation; its values match the Rust tests'")

@@ -14,20 +14,65 @@ tournament.json names a sandbox ("bwrap wide"), as a sandboxed run's does, so th
 sealed: `tarneeb standings --trust-rows --reseal DIR` seals them as written (the owner's
 choice; with records, `tarneeb standings --reseal DIR` checks them first), after which a plain
 `tarneeb standings DIR` takes them under the seal without opening a record.
+
+SMOKE=1 (bench/smoke.sh, CI; DIR and N optional, N then 200): writes both kinds into a temp
+directory (or DIR/records and DIR/rows-only) and runs the commands above on them with
+$TARNEEB_BIN (else target/dist/tarneeb, built in the dist profile): `standings DIR`,
+`standings --trust-rows`, `--trust-rows --reseal` and a plain `standings` under the seal. It
+exits 1 if one of them fails or does not count the rows written: a header above that the
+referee no longer reads would otherwise only show when someone next times a million rows.
 """
 
 import itertools
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main():
+    if os.environ.get("SMOKE") == "1":
+        smoke()
+        return
     rows_only = "--rows-only" in sys.argv
     args = [a for a in sys.argv[1:] if a != "--rows-only"]
-    out = args[0]
-    n = int(args[1]) if len(args) > 1 else 1_000_000
+    write(args[0], int(args[1]) if len(args) > 1 else 1_000_000, rows_only)
+
+
+def smoke():
+    args = [a for a in sys.argv[1:] if a != "--rows-only"]
+    n = int(args[1]) if len(args) > 1 else 200
+    tarneeb = os.environ.get("TARNEEB_BIN")
+    if not tarneeb:
+        subprocess.run(["cargo", "build", "--profile", "dist", "--quiet", "--bin", "tarneeb"],
+                       cwd=ROOT, check=True)
+        tarneeb = os.path.join(ROOT, "target/dist/tarneeb")
+    top = args[0] if args else tempfile.mkdtemp(prefix="tarneeb-standings-rows.")
+    try:
+        full, rows = os.path.join(top, "records"), os.path.join(top, "rows-only")
+        write(full, n, False)
+        write(rows, n, True)
+        for cmd in (["standings", full], ["standings", "--trust-rows", rows],
+                    ["standings", "--trust-rows", "--reseal", rows], ["standings", rows]):
+            p = subprocess.run([tarneeb] + cmd, capture_output=True, text=True)
+            said = p.stdout + p.stderr
+            if p.returncode != 0 or (f"{n} games" not in said and f"sealed {n} rows" not in said):
+                sys.exit(f"standings_rows: `tarneeb {' '.join(cmd)}` exited with {p.returncode}"
+                         f" and did not count {n} games:\n{said}")
+            line = next(l for l in said.splitlines() if f"{n} games" in l or "sealed" in l)
+            print(f"tarneeb {' '.join(cmd)}: {line}")
+        print("smoke run: sizes too small for figures")
+    finally:
+        if not args:
+            shutil.rmtree(top, ignore_errors=True)
+
+
+def write(out, n, rows_only):
     os.makedirs(out, exist_ok=True)
     ents = ["a", "b", "c", "d", "e", "loser"]
     with open(os.path.join(out, "tournament.json"), "w") as f:

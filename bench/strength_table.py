@@ -14,6 +14,7 @@ interval over every hand played (a finer measure than games won, which few games
 import collections
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -142,7 +143,8 @@ def row(tarneeb, d):
     opp = next(n for n in sorted(names) if n != "pimc")
     result, points = head_to_head([(d, games(d))])
     per = {n: lost[n] / max(hands[n], 1) for n in (opp, "pimc")}
-    preset = d.rstrip("/").split("-", 1)[-1]
+    # DIR is OUT/NAME-PRESET: the preset from the last component only (OUT may hold a '-').
+    preset = os.path.basename(d.rstrip("/")).split("-", 1)[-1]
     return (f"| {preset} | {opp} | {result} | {points} | {per['pimc']:.2f} | {per[opp]:.2f} |")
 
 

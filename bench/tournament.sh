@@ -13,24 +13,36 @@
 #     game's CPU-seconds (jobs x wall) per game minus the cost of one hand (2-hand minus
 #     1-hand).
 # Each measure is taken ROUNDS times (kept and fresh alternating); the median is printed.
-# Knobs: ROUNDS (3), PY_GAMES (20), NATIVE_GAMES (501), TARNEEB_BIN, SANDBOX (bwrap: the
-# sandbox on, exit if bwrap is missing; none to compare), SKIP_PYTHON (1 to skip part 1).
+# Knobs: ROUNDS (3), PY_GAMES (20), NATIVE_GAMES (501), TARNEEB_BIN (default: target/dist/tarneeb,
+# built here in the dist profile), SANDBOX (bwrap: the sandbox on, exit if bwrap is missing;
+# none to compare), SKIP_PYTHON (1 to skip part 1). Needs gcc, cargo, bc and python3.
+# SMOKE=1: the same pipeline at tiny sizes, in seconds, to check it still runs (bench/smoke.sh,
+# CI): ROUNDS 1, PY_GAMES 1, NATIVE_GAMES 2 (the knobs still win if given); its figures mean
+# nothing.
 # A benchmark reports figures; it asserts nothing about time and is not part of `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SMOKE=${SMOKE:-0}
+if [[ $SMOKE == 1 ]]; then
+  ROUNDS=${ROUNDS:-1} PY_GAMES=${PY_GAMES:-1} NATIVE_GAMES=${NATIVE_GAMES:-2}
+fi
 ROUNDS=${ROUNDS:-3}
 PY_GAMES=${PY_GAMES:-20}
 NATIVE_GAMES=${NATIVE_GAMES:-501}
 SANDBOX=${SANDBOX:-bwrap}
 SKIP_PYTHON=${SKIP_PYTHON:-0}
 
+for tool in gcc cargo bc python3; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 1; }
+done
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tarneeb-tbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 if [[ -z "${TARNEEB_BIN:-}" ]]; then
-  cargo build --release --quiet
-  TARNEEB_BIN=target/release/tarneeb
+  cargo build --profile dist --quiet --bin tarneeb
+  TARNEEB_BIN=target/dist/tarneeb
 fi
 cp "$TARNEEB_BIN" "$tmp/tarneeb"
 gcc -O2 -o "$tmp/c_bot" sample-bots/c/heuristic_bot.c
@@ -49,8 +61,15 @@ run() {
   [[ $mode == fresh ]] && flag=(--fresh-bots)
   local t0 t1
   t0=$(date +%s.%N)
-  "$tmp/tarneeb" tournament --out "$out" --jobs 2 --seed 7 --sandbox "$SANDBOX" "${flag[@]}" "$@" > /dev/null
+  # --public-deals: kept and fresh play the same deals (else each run draws with a new secret key)
+  "$tmp/tarneeb" tournament --out "$out" --jobs 2 --seed 7 --public-deals --sandbox "$SANDBOX" "${flag[@]}" "$@" > /dev/null
   t1=$(date +%s.%N)
+  # A game lost to a fault (a bot that failed to start in the sandbox, say) is no measure.
+  if grep -q '"forfeit_seat":[0-9]' "$out/results.jsonl"; then
+    echo "bench: games of the $name $mode tournament ended in a fault:" >&2
+    grep '"forfeit_seat":[0-9]' "$out/results.jsonl" | head -3 >&2
+    exit 1
+  fi
   echo "$(wc -l < "$out/results.jsonl") $(echo "$t1 - $t0" | bc -l)"
   rm -rf "$out"
 }
@@ -105,3 +124,4 @@ for mode in kept fresh; do
   printf '%-34s %12s\n' "  1-hand game, ms/game ($mode)" "$(printf '%.2f' "$one")"
   printf '%-34s %12s\n' "  one hand, ms ($mode)" "$(printf '%.2f' "$(echo "$two - $one" | bc -l)")"
 done
+if [[ $SMOKE == 1 ]]; then echo "smoke run: sizes too small for figures"; fi

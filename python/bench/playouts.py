@@ -2,12 +2,18 @@
 """Random playouts per second: tarneeb (Python loop and Rust playout) against pyspiel's bridge
 and RLCard's bridge, when installed. The command and its table: docs/performance.md.
 
-    python python/bench/playouts.py [--seconds 5] [--simulate target/release/tarneeb]
+    python python/bench/playouts.py [--seconds 5] [--simulate target/dist/tarneeb]
+    python python/bench/playouts.py --smoke [--simulate TARNEEB]
 
 A playout is one deal played out at random to its end (tarneeb classic: one hand, auction and
 13 tricks; pyspiel bridge: the deal, auction and play; RLCard bridge: one episode), through the
 library's own clone + legal + apply loop. `tarneeb.playout` plays whole games inside Rust
 (simulate's loop); its hands per second are the comparable figure.
+
+--smoke: every row at tiny sizes (0.05 s a row, batches of 20 games, simulate --games 20), to
+check the benchmark still runs against the installed package (CI); the tarneeb rows must
+succeed (an ImportError is a failure then, not "not installed"), pyspiel and RLCard may be
+missing. Its figures mean nothing.
 """
 
 import argparse
@@ -40,10 +46,9 @@ def tarneeb_python(seconds):
     return timed(one, seconds)
 
 
-def tarneeb_rust(seconds):
+def tarneeb_rust(seconds, games=200):
     import tarneeb
 
-    games = 200
     s = tarneeb.playout(games, rules="classic", seed=1)
     total_hands = s["hands"]
     start = time.perf_counter()
@@ -104,8 +109,10 @@ def rlcard_bridge(seconds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--simulate", metavar="TARNEEB", help="also time `TARNEEB simulate` (a release build)")
+    ap.add_argument("--simulate", metavar="TARNEEB", help="also time `TARNEEB simulate` (a dist build)")
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check it still runs")
     a = ap.parse_args()
+    seconds = 0.05 if a.smoke else a.seconds
     rows = []
     for name, fn in [
         ("tarneeb classic, Python loop (clone + legal_moves + apply)", tarneeb_python),
@@ -114,21 +121,26 @@ def main():
         ("RLCard bridge, env.run with random agents", rlcard_bridge),
     ]:
         try:
-            rows.append((name, f"{fn(a.seconds):,.0f}"))
+            rows.append((name, f"{fn(seconds):,.0f}"))
         except ImportError as e:
+            if a.smoke and fn in (tarneeb_python, tarneeb_hand_playout):
+                raise
             rows.append((name, f"not installed ({e.name})"))
-    hands, games = tarneeb_rust(a.seconds)
+    hands, games = tarneeb_rust(seconds, 20 if a.smoke else 200)
     rows.append(("tarneeb.playout(n) (whole games in Rust, = simulate)", f"{hands:,.0f} ({games:,.0f} games/s)"))
     if a.simulate:
         import subprocess
 
-        s = json.loads(subprocess.run([a.simulate, "simulate", "--games", "20000", "--seed", "1", "--json"],
+        n = "20" if a.smoke else "20000"
+        s = json.loads(subprocess.run([a.simulate, "simulate", "--games", n, "--seed", "1", "--json"],
                                       capture_output=True, text=True, check=True).stdout)
-        rows.append(("`tarneeb simulate --games 20000` (the binary, same run)",
+        rows.append((f"`tarneeb simulate --games {n}` (the binary, same run)",
                      f"{s['hands'] / s['seconds']:,.0f} ({s['games_per_second']:,.0f} games/s)"))
     print("| playouts of one deal per second | |\n| --- | ---: |")
     for name, v in rows:
         print(f"| {name} | {v} |")
+    if a.smoke:
+        print("smoke run: sizes too small for figures")
 
 
 if __name__ == "__main__":

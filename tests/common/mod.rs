@@ -102,8 +102,9 @@ impl Drop for Scratch {
     }
 }
 
-/// Processes whose command line holds `marker`, with their state.
-pub fn leftovers(marker: &str) -> Vec<String> {
+/// The /proc directories (pid, path) and command lines of processes whose command line holds
+/// `marker`.
+fn processes_with(marker: &str) -> Vec<(String, PathBuf, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -113,14 +114,33 @@ pub fn leftovers(marker: &str) -> Vec<String> {
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
         let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
         if text.contains(marker) {
-            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-            found.push(format!(
-                "pid {name}: {text} [{}]",
-                stat.split(' ').nth(2).unwrap_or("?")
-            ));
+            found.push((name, entry.path(), text));
         }
     }
     found
+}
+
+/// Processes whose command line holds `marker`, with their state.
+pub fn leftovers(marker: &str) -> Vec<String> {
+    processes_with(marker)
+        .into_iter()
+        .map(|(pid, dir, text)| {
+            let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+            format!(
+                "pid {pid}: {text} [{}]",
+                stat.split(' ').nth(2).unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+/// Whether a process holding `marker` sleeps on a timer (a bot in `time.sleep`, not in a read
+/// of its input): the event a test waits for instead of a fixed sleep when a bot is to be
+/// caught hanging on a request.
+pub fn one_sleeps_on_a_timer(marker: &str) -> bool {
+    processes_with(marker).iter().any(|(_, dir, _)| {
+        std::fs::read_to_string(dir.join("wchan")).is_ok_and(|w| w.contains("nanosleep"))
+    })
 }
 
 /// Waits until no process holds `marker` (the kernel may still be reaping when the referee

@@ -545,19 +545,19 @@ fn interrupting_the_referee_stops_every_bot() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the game is under way (a bot is hanging on a request), then interrupt.
+    // Wait until the game is under way and a bot is hanging on a request, then interrupt.
     let start = Instant::now();
     while !std::fs::read_to_string(s.record())
         .unwrap_or_default()
         .contains("\"deal\"")
+        || !common::one_sleeps_on_a_timer(&s.marker)
     {
         assert!(
             start.elapsed() < Duration::from_secs(30),
-            "the game never started"
+            "the game never started, or no bot hung on a request"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    std::thread::sleep(Duration::from_millis(300));
     unsafe_kill(child.id(), "INT");
     let out = wait_with_limit(child, Duration::from_secs(30));
     assert_eq!(

@@ -393,6 +393,9 @@ impl Bot {
         if !p.confinement.setup_failed(status) {
             return None;
         }
+        // bwrap has exited, so its stderr is closed: wait (bounded) for the pump to write it
+        // all to the log, or a loaded machine reads the log before bwrap's message is in it.
+        wait_for_stderr_log(&p.stderr_done, Instant::now() + Duration::from_secs(2));
         let code = status.and_then(|s| s.code()).unwrap_or_default();
         let tail = sandbox::log_tail(&self.stderr_path, 5);
         Some(format!(
@@ -593,14 +596,8 @@ impl Bot {
 
     /// Waits (bounded) for the stderr pump to see the pipe close and complete the log.
     fn finish_stop(&mut self, deadline: Instant) {
-        let Peer::Process(p) = &self.peer else {
-            return;
-        };
-        // Ok(()) is never sent: this only waits for the pump to drop the sender.
-        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            if p.stderr_done.recv_timeout(left).is_err() {
-                break;
-            }
+        if let Peer::Process(p) = &self.peer {
+            wait_for_stderr_log(&p.stderr_done, deadline);
         }
     }
 
@@ -757,6 +754,16 @@ impl Bot {
 impl Drop for Bot {
     fn drop(&mut self) {
         self.stop(Duration::from_millis(500));
+    }
+}
+
+/// Waits until the stderr pump has seen a bot's pipe close and completed its log, or until
+/// `deadline`. `()` is never sent: the pump drops the sender when it is done.
+fn wait_for_stderr_log(done: &Receiver<()>, deadline: Instant) {
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        if done.recv_timeout(left).is_err() {
+            break;
+        }
     }
 }
 

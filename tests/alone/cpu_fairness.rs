@@ -22,13 +22,15 @@ fn a_spinning_bot_does_not_starve_honest_seats() {
     let s = Scratch::new("spin");
     let rules = s.file("short.json", r#"{"preset": "classic", "max-hands": 2}"#);
     let spinner = format!(
-        "python3 {} spin 240 {}",
+        "{} {} spin 240 {}",
+        common::python(),
         root().join(FAULT_BOT).display(),
         s.marker
     );
     // Honest, and thinks: 100 ms of CPU before each reply.
     let honest = format!(
-        "python3 {} burn 100 {}",
+        "{} {} burn 100 {}",
+        common::python(),
         root().join(FAULT_BOT).display(),
         s.marker
     );

@@ -18,12 +18,14 @@ fn off_turn(s: &Scratch, name: &str, flags: &[&str]) -> (u64, u64) {
     let rules = s.file("one-hand.json", r#"{"preset": "classic", "max-hands": 1}"#);
     let record = s.path(&format!("{name}.jsonl"));
     let spinner = format!(
-        "python3 {} {}",
+        "{} {} {}",
+        common::python(),
         root().join("tests/bots/offturn_bot.py").display(),
         s.marker
     );
     let honest = format!(
-        "python3 {} burn 30 {}",
+        "{} {} burn 30 {}",
+        common::python(),
         root().join(FAULT_BOT).display(),
         s.marker
     );

@@ -192,7 +192,7 @@ fn debug_output_on_stdout_is_told_to_go_to_stderr() {
         "chatty.py",
         "import sys\nprint('thinking...', flush=True)\nfor l in sys.stdin: pass\n",
     );
-    let chatty = format!("python3 {}", bot.display());
+    let chatty = format!("{} {}", common::python(), bot.display());
     let o = play(&s.path("r.jsonl"), &["--json"], &[&chatty]);
     let out = stdout(&o);
     assert!(out.contains("write diagnostics to stderr"), "{out}");

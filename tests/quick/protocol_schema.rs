@@ -22,7 +22,8 @@ fn every_message_of_real_games_validates() {
     let dir = std::env::temp_dir().join(format!("tarneeb-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bot = format!(
-        "python3 {}",
+        "{} {}",
+        common::python(),
         root().join("sample-bots/python/random_bot.py").display()
     );
     let mut seen = std::collections::BTreeSet::new();
@@ -42,7 +43,8 @@ fn every_message_of_real_games_validates() {
         ("faults", "classic"),
     ];
     let garbage = format!(
-        "python3 {} garbage 3",
+        "{} {} garbage 3",
+        common::python(),
         root().join("tests/bots/fault_bot.py").display()
     );
     for (i, (name, rules)) in games.iter().enumerate() {

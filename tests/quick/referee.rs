@@ -19,7 +19,8 @@ use serde_json::Value;
 impl Scratch {
     fn random_bot(&self) -> String {
         format!(
-            "python3 {} {}",
+            "{} {} {}",
+            common::python(),
             root().join(RANDOM_BOT).display(),
             self.marker
         )
@@ -32,7 +33,8 @@ impl Scratch {
     /// The fault bot in `mode` with its trigger (in `slow` mode: the delay of each card in ms).
     fn fault_bot_at(&self, mode: &str, trigger: u64) -> String {
         format!(
-            "python3 {} {mode} {trigger} {}",
+            "{} {} {mode} {trigger} {}",
+            common::python(),
             root().join(FAULT_BOT).display(),
             self.marker
         )
@@ -695,7 +697,8 @@ fn received(s: &Scratch, seat: usize) -> Vec<(u64, Value)> {
 fn batched_and_immediate_events_deliver_the_same_messages() {
     let bot = |s: &Scratch| {
         format!(
-            "python3 {} {}",
+            "{} {} {}",
+            common::python(),
             root().join("tests/bots/log_bot.py").display(),
             s.marker
         )

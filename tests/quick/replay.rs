@@ -11,11 +11,15 @@ use std::process::Output;
 use serde_json::Value;
 
 fn random_bot() -> String {
-    format!("python3 {}", root().join(RANDOM_BOT).display())
+    format!("{} {}", common::python(), root().join(RANDOM_BOT).display())
 }
 
 fn fault_bot(mode: &str) -> String {
-    format!("python3 {} {mode} 3", root().join(FAULT_BOT).display())
+    format!(
+        "{} {} {mode} 3",
+        common::python(),
+        root().join(FAULT_BOT).display()
+    )
 }
 
 /// Plays one game into `record`; the game must reach a result.
@@ -521,7 +525,11 @@ fn a_forfeit_in_the_middle_of_a_trick_keeps_the_trick() {
     let b = random_bot();
     // Seat 1 sends garbage at its 17th request: with these public deals, in the first trick of
     // hand 2 (cards already on the table).
-    let g = format!("python3 {} garbage 17", root().join(FAULT_BOT).display());
+    let g = format!(
+        "{} {} garbage 17",
+        common::python(),
+        root().join(FAULT_BOT).display()
+    );
     let record = scratch.path("mid.jsonl");
     play(
         &record,

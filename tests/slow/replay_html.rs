@@ -26,7 +26,7 @@ fn game_page(s: &Scratch) -> (PathBuf, Value) {
 fn game_page_of(s: &Scratch, rules: &str, seed: u64, tag: &str) -> (PathBuf, Value) {
     let record = s.path(&format!("{tag}.jsonl"));
     let seed = seed.to_string();
-    let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
+    let bot = format!("{} {}", common::python(), root().join(RANDOM_BOT).display());
     let rec = record.to_str().unwrap();
     let o = tarneeb(&[
         "play",

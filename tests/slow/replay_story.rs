@@ -39,7 +39,7 @@ fn puppeteer() -> Option<()> {
 /// the page's path and the verified game.
 fn page(s: &Scratch, tag: &str, flags: &[&str], html_flags: &[&str]) -> (String, Value) {
     let record = s.path(&format!("{tag}.jsonl"));
-    let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
+    let bot = format!("{} {}", common::python(), root().join(RANDOM_BOT).display());
     let o = common::play_four(&record, &bot, flags);
     assert!(o.status.success(), "play: {}", text(&o.stderr));
     let rec = record.to_str().unwrap();

@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 const PRESETS: [&str; 4] = ["classic", "egyptian", "400", "41"];
-const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+fn random() -> &'static str {
+    common::python_rel("sample-bots/python/random_bot.py")
+}
 
 fn scratch_dir(tag: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -90,8 +92,8 @@ fn all_presets(bot: &'static str, tag: &str) {
     for (i, preset) in PRESETS.iter().enumerate() {
         let seed = 11 + i as u64;
         games.push((preset, seed, [bot; 4]));
-        games.push((preset, seed + 100, [bot, RANDOM, bot, RANDOM]));
-        games.push((preset, seed + 200, [RANDOM, bot, RANDOM, bot]));
+        games.push((preset, seed + 100, [bot, random(), bot, random()]));
+        games.push((preset, seed + 200, [random(), bot, random(), bot]));
     }
     let mut failures = Vec::new();
     for chunk in games.chunks(4) {
@@ -115,7 +117,10 @@ fn all_presets(bot: &'static str, tag: &str) {
 
 #[test]
 fn python_heuristic_bot_plays_every_preset() {
-    all_presets("python3 sample-bots/python/heuristic_bot.py", "py");
+    all_presets(
+        common::python_rel("sample-bots/python/heuristic_bot.py"),
+        "py",
+    );
 }
 
 #[test]

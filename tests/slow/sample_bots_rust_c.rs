@@ -18,7 +18,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+fn random() -> &'static str {
+    common::python_rel("sample-bots/python/random_bot.py")
+}
 
 fn temp_dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("tarneeb-sample-bots-rust-c-{}", std::process::id()));
@@ -126,8 +128,8 @@ fn presets_for(bot: &str) {
         for preset in ["classic", "egyptian", "400", "41"] {
             s.spawn(move || {
                 play(preset, 7, [bot, bot, bot, bot]);
-                play(preset, 8, [bot, RANDOM, bot, RANDOM]);
-                play(preset, 9, [RANDOM, bot, RANDOM, bot]);
+                play(preset, 8, [bot, random(), bot, random()]);
+                play(preset, 9, [random(), bot, random(), bot]);
             });
         }
     });
@@ -182,7 +184,7 @@ fn c_bot_plays_every_preset() {
 fn rust_and_c_bots_play_the_options_against_each_other() {
     let (r, c) = (rust_bot(), c_bot());
     options_for(r, c);
-    options_for(c, RANDOM);
+    options_for(c, random());
 }
 
 /// protocol.md 4.4: every sample bot (C, Rust, Python, and JS when `node` is installed)
@@ -275,8 +277,8 @@ fn every_sample_bot_ignores_what_it_does_not_know_and_plays_on() {
     let mut bots: Vec<String> = vec![
         c_bot().to_string(),
         rust_bot().to_string(),
-        RANDOM.to_string(),
-        "python3 sample-bots/python/heuristic_bot.py".to_string(),
+        random().to_string(),
+        common::python_rel("sample-bots/python/heuristic_bot.py").to_string(),
     ];
     let node = Command::new("node").arg("--version").output();
     if matches!(node, Ok(ref o) if o.status.success()) {

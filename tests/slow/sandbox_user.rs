@@ -149,7 +149,7 @@ fn each_bot_runs_as_a_uid_of_its_own_and_writes_its_scratch_places() {
 
 #[test]
 fn a_sandbox_user_that_cannot_work_is_a_usage_error_naming_the_fix() {
-    let bot = format!("python3 {}", root().join(RANDOM_BOT).display());
+    let bot = format!("{} {}", common::python(), root().join(RANDOM_BOT).display());
     let play = |flags: &[&str]| {
         let mut args = vec!["play"];
         args.extend_from_slice(flags);

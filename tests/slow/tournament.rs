@@ -11,14 +11,18 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
-const HEURISTIC: &str = "python3 sample-bots/python/heuristic_bot.py";
+fn random() -> &'static str {
+    common::python_rel("sample-bots/python/random_bot.py")
+}
+fn heuristic_py() -> &'static str {
+    common::python_rel("sample-bots/python/heuristic_bot.py")
+}
 
 fn heuristic() -> &'static str {
     if Path::new("sample-bots/python/heuristic_bot.py").exists() {
-        HEURISTIC
+        heuristic_py()
     } else {
-        RANDOM
+        random()
     }
 }
 
@@ -33,11 +37,11 @@ fn three(dir: &Path, extra: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = vec![
         "tournament".into(),
         "--bot".into(),
-        format!("alpha={RANDOM}"),
+        format!("alpha={}", random()),
         "--bot".into(),
         format!("beta={}", heuristic()),
         "--bot".into(),
-        format!("gamma={RANDOM}"),
+        format!("gamma={}", random()),
         "--games".into(),
         "1".into(),
         "--seed".into(),
@@ -320,9 +324,9 @@ fn a_changed_command_on_an_existing_directory_is_refused() {
         [
             "tournament",
             "--bot",
-            &format!("a={RANDOM}"),
+            &format!("a={}", random()),
             "--bot",
-            &format!("b={RANDOM}"),
+            &format!("b={}", random()),
             "--games",
             "1",
             "--no-duplicate",
@@ -399,8 +403,8 @@ fn rotating_partners_and_deals_from_an_earlier_tournament() {
         dir.display().to_string(),
     ];
     for (n, cmd) in [
-        ("a", RANDOM),
-        ("b", RANDOM),
+        ("a", random()),
+        ("b", random()),
         ("c", heuristic()),
         ("d", heuristic()),
     ] {
@@ -450,7 +454,7 @@ fn rotating_partners_and_deals_from_an_earlier_tournament() {
             "--out",
             &again.display().to_string(),
             "--bot",
-            &format!("x={RANDOM}"),
+            &format!("x={}", random()),
             "--bot",
             &format!("y={}", heuristic()),
             "--games",
@@ -488,7 +492,7 @@ fn sprt_stops_a_gauntlet_of_two() {
             "--bot",
             &format!("h={}", heuristic()),
             "--bot",
-            &format!("r={RANDOM}"),
+            &format!("r={}", random()),
             "--format",
             "gauntlet",
             "--games",
@@ -562,7 +566,7 @@ fn analyze_ranks_card_play_by_double_dummy_tricks_lost() {
     let o = tarneeb(&[
         "tournament".to_string(),
         "--bot".into(),
-        format!("rnd={RANDOM}"),
+        format!("rnd={}", random()),
         "--bot".into(),
         format!("heur={}", heuristic()),
         "--games".into(),

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const RANDOM: &str = "python3 sample-bots/python/random_bot.py";
+fn random() -> &'static str {
+    common::python_rel("sample-bots/python/random_bot.py")
+}
 
 fn out_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tarneeb-scale-{}-{name}", std::process::id()));
@@ -41,9 +43,9 @@ fn peak_after(name: &str, games: u64, want: usize) -> u64 {
         .arg((games / 2).to_string())
         .args([
             "--bot",
-            &format!("a={RANDOM}"),
+            &format!("a={}", random()),
             "--bot",
-            &format!("b={RANDOM}"),
+            &format!("b={}", random()),
         ])
         .arg("--out")
         .arg(&dir)

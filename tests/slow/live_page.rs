@@ -79,6 +79,11 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
     }
     let s = Scratch::new("live");
     let dir = s.path("run");
+    // Games of at most 8 hands: random bots in classic otherwise play up to the 200-hand cap,
+    // and with the slow seat's 60 ms a card one game could take minutes (the test took 29 to
+    // 342 s by the deals). Capped, a game lasts up to about 12 s and the four about 50: time
+    // for the page to start, watch a game in progress and see one finish.
+    let rules = s.file("capped.json", r#"{"preset": "classic", "max-hands": 8}"#);
     let mut child = command()
         .args([
             "tournament",
@@ -89,14 +94,14 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
             "--jobs",
             "1",
             "--rules",
-            "classic",
+            rules.to_str().unwrap(),
             "--serve",
             "127.0.0.1:0",
             "--bot",
             &format!("random={}", python_bot(RANDOM_BOT, &[])),
             "--bot",
-            // 30 ms before each card: a game takes seconds, time for the page to watch.
-            &format!("slow={}", python_bot(FAULT_BOT, &["slow", "30", &s.marker])),
+            // 60 ms before each card: a game takes seconds, time for the page to watch.
+            &format!("slow={}", python_bot(FAULT_BOT, &["slow", "60", &s.marker])),
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -123,15 +123,18 @@ fn check_costs_sum_to_par_minus_taken(game: &Value) {
     assert_eq!(lost.iter().sum::<i64>(), n(&a["game"]["tricks_lost"]));
 }
 
+/// A game of each preset and the seed it is played with.
+const EVERY_PRESET: [(&str, &str); 4] = [
+    ("classic", "3"),
+    ("egyptian", "4"),
+    ("400", "5"),
+    ("41", "6"),
+];
+
 #[test]
 fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken() {
     let scratch = Scratch::new("analysis-costs");
-    for (preset, seed) in [
-        ("classic", "3"),
-        ("egyptian", "4"),
-        ("400", "5"),
-        ("41", "6"),
-    ] {
+    for (preset, seed) in EVERY_PRESET {
         let record = play(&scratch, preset, seed);
         let game = analysed(&record);
         check_costs_sum_to_par_minus_taken(&game);
@@ -149,12 +152,7 @@ fn card_costs_of_recorded_games_of_every_preset_add_up_to_par_minus_tricks_taken
 #[test]
 fn one_hand_s_analysis_is_that_hand_of_the_whole_game_s() {
     let scratch = Scratch::new("analysis-one-hand");
-    for (preset, seed) in [
-        ("classic", "3"),
-        ("egyptian", "4"),
-        ("400", "5"),
-        ("41", "6"),
-    ] {
+    for (preset, seed) in EVERY_PRESET {
         let record = play(&scratch, preset, seed);
         let rec = record.to_str().unwrap();
         let whole = analysed(&record);

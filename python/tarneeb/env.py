@@ -139,6 +139,8 @@ class TarneebEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < len(ACTIONS):
+            raise ValueError(f"action {action!r} is not an action: give an int from 0 to {len(ACTIONS) - 1} that the action_mask allows")
         decision, text = ACTIONS[int(action)]
         if decision != self.game.decision():
             raise ValueError(f"action {action} ({decision} {text}) is not a {self.game.decision()} move: use the action_mask")

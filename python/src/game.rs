@@ -506,6 +506,44 @@ impl Game {
         Ok(n)
     }
 
+    /// tarneeb.env's observation of `seat` (float32 little-endian bytes, the layout of
+    /// `OBS_LAYOUT`) and its action mask (a byte per action of `ALL_MOVES`), from the seat's
+    /// view only.
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, pyo3::types::PyBytes>,
+        Bound<'py, pyo3::types::PyBytes>,
+    )> {
+        let (obs, mask) = crate::observe::observe(&self.game, seat_arg(seat)?);
+        let bytes: Vec<u8> = obs.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok((
+            pyo3::types::PyBytes::new_bound(py, &bytes),
+            pyo3::types::PyBytes::new_bound(py, &mask),
+        ))
+    }
+
+    /// Makes the move with index `action` in `ALL_MOVES` (tarneeb.env's action space).
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = crate::observe::action_count();
+        let i: usize = int_arg(action, "action", 0, n as i128 - 1)?;
+        let mv = Move::all().nth(i).expect("in range");
+        let d = self.game.decision().ok_or_else(|| {
+            IllegalMoveError::new_err(format!("may not {}: no move is due", mv.text().as_str()))
+        })?;
+        if mv.kind() != d.kind {
+            return Err(IllegalMoveError::new_err(format!(
+                "action {i} ({} {}) is not a {} move: use the action_mask",
+                mv.kind().as_str(),
+                mv.text().as_str(),
+                d.kind.as_str()
+            )));
+        }
+        self.apply_move(d.seat, mv)
+    }
+
     /// Rebuilds a full game from a seat's `view` and a guess of every seat's cards held now.
     #[staticmethod]
     #[pyo3(signature = (view, hands, rules = None, seed = None))]

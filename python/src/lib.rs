@@ -9,6 +9,7 @@
 #![allow(clippy::useless_conversion)]
 
 mod game;
+mod observe;
 mod search;
 
 use pyo3::create_exception;
@@ -141,6 +142,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .collect::<Vec<_>>(),
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("OBS_SIZE", observe::OBS_SIZE)?;
+    m.add(
+        "OBS_LAYOUT",
+        observe::OBS_LAYOUT
+            .iter()
+            .map(|&(n, l)| (n.to_string(), l))
+            .collect::<Vec<_>>(),
+    )?;
+    m.add("SCORE_SCALE", observe::SCORE_SCALE)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(game::playout, m)?)?;

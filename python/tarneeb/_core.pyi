@@ -8,7 +8,10 @@ __all__ = [
     "ALL_MOVES",
     "Game",
     "IllegalMoveError",
+    "OBS_LAYOUT",
+    "OBS_SIZE",
     "PRESETS",
+    "SCORE_SCALE",
     "TarneebError",
     "__version__",
     "dd_solve",
@@ -24,6 +27,12 @@ _Hands = Sequence[Sequence[str]]
 
 __version__: str
 """The package's version (python/Cargo.toml's)."""
+OBS_SIZE: int
+"""The length of tarneeb.env's observation vector."""
+OBS_LAYOUT: List[Tuple[str, int]]
+"""tarneeb.env's observation blocks in order, as (name, length)."""
+SCORE_SCALE: float
+"""tarneeb.env's observation gives scores divided by this."""
 PRESETS: List[str]
 """The preset names: classic, egyptian, 400, 41."""
 ALL_MOVES: List[Tuple[str, str]]
@@ -105,6 +114,11 @@ class Game:
         """The cards each seat holds now: the full, secret state (for search)."""
     def playout(self, seed: int, hand_only: bool = False) -> int:
         """Plays random legal moves to the end of the game (or hand); returns the moves made."""
+    def observe(self, seat: int) -> Tuple[bytes, bytes]:
+        """tarneeb.env's observation of ``seat`` (float32 little-endian bytes, OBS_LAYOUT) and
+        action mask (a byte per action of ALL_MOVES), built from the seat's view only."""
+    def apply_action(self, action: int) -> None:
+        """Makes the move with index ``action`` in ALL_MOVES (IllegalMoveError if not legal)."""
     @staticmethod
     def from_view(
         view: Mapping[str, Any],

@@ -22,14 +22,12 @@ use crate::{int_arg, json_dumps, load_rules, seed_arg, to_py, IllegalMoveError, 
 #[serde(rename_all = "snake_case")]
 enum Origin {
     New {
-        rules: Value,
         seed: Option<u64>,
         deals: Vec<Vec<Vec<String>>>,
         scores: Option<Vec<i32>>,
         first_dealer: usize,
     },
     FromView {
-        rules: Value,
         view: Value,
         hands: Vec<Vec<String>>,
         seed: Option<u64>,
@@ -65,7 +63,8 @@ pub struct Game {
     pub(crate) game: RulesGame,
     deals: Deals,
     last_hand: Option<HandEndMsg>,
-    origin: Option<Box<Origin>>,
+    /// Shared by clones (a rules JSON is costly to copy on every search clone).
+    origin: Option<std::sync::Arc<Origin>>,
     steps: Vec<Step>,
 }
 
@@ -197,15 +196,13 @@ impl Game {
                 .map_err(TarneebError::new_err)?;
         }
         let origin = Origin::New {
-            rules: serde_json::to_value(&rules)
-                .map_err(|e| TarneebError::new_err(e.to_string()))?,
             seed,
             deals,
             scores,
             first_dealer: dealer.index(),
         };
         let mut g = Game::from_parts(game, given, source);
-        g.origin = Some(Box::new(origin));
+        g.origin = Some(std::sync::Arc::new(origin));
         Ok(g)
     }
 }
@@ -220,18 +217,16 @@ impl Game {
         let held = hands_of(hands.clone(), "hands")?;
         let game = crate::search::rebuild(&rules, &v, held)?;
         let origin = Origin::FromView {
-            rules: serde_json::to_value(&rules)
-                .map_err(|e| TarneebError::new_err(e.to_string()))?,
             view: v,
             hands,
             seed,
         };
         let mut g = Game::from_parts(game, Vec::new(), seed.map(DealSource::from_seed));
-        g.origin = Some(Box::new(origin));
+        g.origin = Some(std::sync::Arc::new(origin));
         Ok(g)
     }
 
-    /// The pickled state: JSON `{"origin": ..., "steps": [move text | four hands]}`.
+    /// The pickled state: JSON `{"rules", "origin", "steps": [move text | four hands]}`.
     fn state(&self) -> PyResult<String> {
         let origin = self.origin.as_ref().ok_or_else(|| {
             TarneebError::new_err("this game cannot be pickled: its origin is unknown")
@@ -250,42 +245,31 @@ impl Game {
                 ),
             })
             .collect();
-        serde_json::to_string(&serde_json::json!({"origin": origin, "steps": steps}))
-            .map_err(|e| TarneebError::new_err(e.to_string()))
+        serde_json::to_string(
+            &serde_json::json!({"rules": self.game.rules(), "origin": &**origin, "steps": steps}),
+        )
+        .map_err(|e| TarneebError::new_err(e.to_string()))
     }
 
     fn restore(state: &str) -> PyResult<Game> {
         let bad = |e: String| TarneebError::new_err(format!("not a pickled tarneeb.Game: {e}"));
         #[derive(serde::Deserialize)]
         struct State {
+            rules: Value,
             origin: Origin,
             steps: Vec<Value>,
         }
         let st: State = serde_json::from_str(state).map_err(|e| bad(e.to_string()))?;
-        let rules_of = |v: &Value| {
-            rules_file::from_value(v.clone(), "the pickled rules")
-                .map_err(|e| bad(format!("{e:#}")))
-        };
+        let rules = rules_file::from_value(st.rules, "the pickled rules")
+            .map_err(|e| bad(format!("{e:#}")))?;
         let mut g = match st.origin {
             Origin::New {
-                rules,
                 seed,
                 deals,
                 scores,
                 first_dealer,
-            } => Game::create(
-                rules_of(&rules)?,
-                seed,
-                deals,
-                scores,
-                Some(first_dealer as i64),
-            )?,
-            Origin::FromView {
-                rules,
-                view,
-                hands,
-                seed,
-            } => Game::rebuilt(rules_of(&rules)?, view, hands, seed)?,
+            } => Game::create(rules, seed, deals, scores, Some(first_dealer as i64))?,
+            Origin::FromView { view, hands, seed } => Game::rebuilt(rules, view, hands, seed)?,
         };
         for s in &st.steps {
             match s {

@@ -373,7 +373,11 @@ pub fn sample_hidden(
     } else {
         Value::Null
     };
-    for _ in 0..ANNOUNCED_TRIES {
+    for tries in 0..ANNOUNCED_TRIES {
+        // Ctrl-C: 20,000 rebuilt games can take seconds.
+        if tries % 256 == 255 {
+            view.py().check_signals()?;
+        }
         let hands = if table.read_bids {
             k.sample_fitting(&mut rng)
         } else {

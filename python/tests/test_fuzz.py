@@ -156,3 +156,17 @@ def test_game_arguments_never_panic(rules, seed, deals, scores, dealer, move):
     expect_python_error(g.playout, seed)
     expect_python_error(tarneeb.playout, 1, seed=seed)
     expect_python_error(tarneeb.playout, 1, players=move)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(action=JSON, seat=JSON)
+def test_env_and_observe_arguments_never_panic(action, seat):
+    pytest.importorskip("pettingzoo")
+    from tarneeb.env import TarneebEnv
+
+    env = TarneebEnv()
+    env.reset(seed=1)
+    expect_python_error(env.step, action)
+    g = tarneeb.Game(seed=1)
+    expect_python_error(g.observe, seat)
+    expect_python_error(g.apply_action, action)

@@ -30,12 +30,27 @@ pub struct Summary {
 
 /// Plays `games` games with seeds `seed, seed+1, ...`, seats using `players` in seat order.
 pub fn run(rules: &Rules, games: u64, seed: u64, players: [PlayerKind; 4]) -> Summary {
+    run_until(rules, games, seed, players, || false).expect("never stopped")
+}
+
+/// [`run`], asking `stop` before each game; `None` once it says stop (the Python package
+/// honours Ctrl-C this way).
+pub fn run_until(
+    rules: &Rules,
+    games: u64,
+    seed: u64,
+    players: [PlayerKind; 4],
+    mut stop: impl FnMut() -> bool,
+) -> Option<Summary> {
     let mut s = Summary {
         games,
         ..Summary::default()
     };
     let start = Instant::now();
     for g in 0..games {
+        if stop() {
+            return None;
+        }
         let game_seed = seed.wrapping_add(g);
         let mut deals = DealSource::from_seed(game_seed);
         let mut game = Game::new(rules.clone(), deals.first_dealer());
@@ -98,7 +113,7 @@ pub fn run(rules: &Rules, games: u64, seed: u64, players: [PlayerKind; 4]) -> Su
             0.0
         };
     }
-    s
+    Some(s)
 }
 
 fn count_contracts(game: &Game, hand: &crate::rules::HandResult, s: &mut Summary) {

@@ -5,10 +5,15 @@ and RLCard's bridge, when installed. The command and its table: docs/performance
     python python/bench/playouts.py [--seconds 5] [--simulate target/dist/tarneeb]
     python python/bench/playouts.py --smoke [--simulate TARNEEB]
 
-A playout is one deal played out at random to its end (tarneeb classic: one hand, auction and
-13 tricks; pyspiel bridge: the deal, auction and play; RLCard bridge: one episode), through the
-library's own clone + legal + apply loop. `tarneeb.playout` plays whole games inside Rust
-(simulate's loop); its hands per second are the comparable figure.
+Like with like (issue 45): every Python loop draws each decision the same way,
+`random.Random.choice` over the legal list (OpenSpiel's chance nodes too: the deal's outcomes
+are uniform, so drawing among them is exact; weighting by their probabilities with
+`numpy.random.choice(p=...)` took 92% of the old loop's time). A one-hand playout is one deal
+played out at random to its end (tarneeb classic: one hand, auction and 13 tricks; pyspiel
+bridge: the deal, auction and play; RLCard bridge: one episode of `env.run` with its random
+agents, RLCard's documented loop). Whole-game rows are named as such: tarneeb's games run
+hand after hand to the target score. `tarneeb.playout` plays whole games inside Rust
+(simulate's loop).
 
 --smoke: every row at tiny sizes (0.05 s a row, batches of 20 games, simulate --games 20), to
 check the benchmark still runs against the installed package (CI); the tarneeb rows must
@@ -46,6 +51,21 @@ def tarneeb_python(seconds):
     return timed(one, seconds)
 
 
+def tarneeb_python_games(seconds):
+    import tarneeb
+
+    rng = random.Random(1)
+    seeds = iter(range(1, 10**9))
+
+    def one():
+        game = tarneeb.Game("classic", seed=next(seeds))
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_moves()))
+        return 1
+
+    return timed(one, seconds)
+
+
 def tarneeb_rust(seconds, games=200):
     import tarneeb
 
@@ -73,20 +93,16 @@ def tarneeb_hand_playout(seconds):
 
 
 def pyspiel_bridge(seconds):
-    import numpy as np
     import pyspiel
 
     game = pyspiel.load_game("bridge(use_double_dummy_result=false)")
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
 
     def one():
         state = game.new_initial_state().clone()
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
+            # Chance nodes (the deal) have uniform outcomes: legal_actions() lists them.
+            state.apply_action(rng.choice(state.legal_actions()))
         return 1
 
     return timed(one, seconds)
@@ -115,28 +131,29 @@ def main():
     seconds = 0.05 if a.smoke else a.seconds
     rows = []
     for name, fn in [
-        ("tarneeb classic, Python loop (clone + legal_moves + apply)", tarneeb_python),
-        ("tarneeb classic, Game.playout(hand_only=True) (one call per hand)", tarneeb_hand_playout),
-        ("OpenSpiel bridge (pyspiel), Python loop", pyspiel_bridge),
-        ("RLCard bridge, env.run with random agents", rlcard_bridge),
+        ("one-hand playouts/s: tarneeb classic, Python loop (clone + legal_moves + apply)", tarneeb_python),
+        ("one-hand playouts/s: OpenSpiel bridge (pyspiel), the same Python loop", pyspiel_bridge),
+        ("one-hand playouts/s: RLCard bridge, env.run with random agents", rlcard_bridge),
+        ("one-hand playouts/s: tarneeb classic, Game.playout(hand_only=True) (in Rust)", tarneeb_hand_playout),
+        ("whole games/s: tarneeb classic, the same Python loop", tarneeb_python_games),
     ]:
         try:
             rows.append((name, f"{fn(seconds):,.0f}"))
         except ImportError as e:
-            if a.smoke and fn in (tarneeb_python, tarneeb_hand_playout):
+            if a.smoke and fn in (tarneeb_python, tarneeb_hand_playout, tarneeb_python_games):
                 raise
             rows.append((name, f"not installed ({e.name})"))
     hands, games = tarneeb_rust(seconds, 20 if a.smoke else 200)
-    rows.append(("tarneeb.playout(n) (whole games in Rust, = simulate)", f"{hands:,.0f} ({games:,.0f} games/s)"))
+    rows.append(("hands/s (whole games/s): tarneeb.playout(n), whole games in Rust (= simulate)", f"{hands:,.0f} ({games:,.0f})"))
     if a.simulate:
         import subprocess
 
         n = "20" if a.smoke else "20000"
         s = json.loads(subprocess.run([a.simulate, "simulate", "--games", n, "--seed", "1", "--json"],
                                       capture_output=True, text=True, check=True).stdout)
-        rows.append((f"`tarneeb simulate --games {n}` (the binary, same run)",
-                     f"{s['hands'] / s['seconds']:,.0f} ({s['games_per_second']:,.0f} games/s)"))
-    print("| playouts of one deal per second | |\n| --- | ---: |")
+        rows.append((f"hands/s (whole games/s): `tarneeb simulate --games {n}` (the binary, same run)",
+                     f"{s['hands'] / s['seconds']:,.0f} ({s['games_per_second']:,.0f})"))
+    print("| per second | |\n| --- | ---: |")
     for name, v in rows:
         print(f"| {name} | {v} |")
     if a.smoke:

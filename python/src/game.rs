@@ -13,9 +13,33 @@ use tarneeb_referee::rules::{
     BySeat, Card, CardSet, Deal, DealSource, Game as RulesGame, Move, Rules, RulesKind, Seat,
     StartScores,
 };
-use tarneeb_referee::simulate;
+use tarneeb_referee::{rules_file, simulate};
 
-use crate::{json_dumps, load_rules, to_py, IllegalMoveError, TarneebError};
+use crate::{int_arg, json_dumps, load_rules, seed_arg, to_py, IllegalMoveError, TarneebError};
+
+/// How a game began, enough to make it again (pickling replays this and then the steps).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Origin {
+    New {
+        seed: Option<u64>,
+        deals: Vec<Vec<Vec<String>>>,
+        scores: Option<Vec<i32>>,
+        first_dealer: usize,
+    },
+    FromView {
+        view: Value,
+        hands: Vec<Vec<String>>,
+        seed: Option<u64>,
+    },
+}
+
+/// What happened since the origin: moves (seat, move) and hands dealt by `deal(hands)`.
+#[derive(Clone)]
+enum Step {
+    Move(Move),
+    Deal(Deal),
+}
 
 /// Where the next deals come from: the given ones first, then the seeded source (if any).
 #[derive(Clone)]
@@ -39,6 +63,9 @@ pub struct Game {
     pub(crate) game: RulesGame,
     deals: Deals,
     last_hand: Option<HandEndMsg>,
+    /// Shared by clones (a rules JSON is costly to copy on every search clone).
+    origin: Option<std::sync::Arc<Origin>>,
+    steps: Vec<Step>,
 }
 
 pub(crate) fn seat_of(i: i64) -> PyResult<Seat> {
@@ -46,6 +73,11 @@ pub(crate) fn seat_of(i: i64) -> PyResult<Seat> {
         .ok()
         .and_then(Seat::new)
         .ok_or_else(|| TarneebError::new_err(format!("{i} is not a seat: seats are 0, 1, 2 and 3")))
+}
+
+/// A seat argument: an int 0-3.
+pub(crate) fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    seat_of(int_arg(obj, "seat", 0, 3)?)
 }
 
 pub(crate) fn card_of(text: &str) -> PyResult<Card> {
@@ -87,6 +119,8 @@ impl Game {
                 source,
             },
             last_hand: None,
+            origin: None,
+            steps: Vec::new(),
         };
         g.deal_if_due();
         g
@@ -106,6 +140,7 @@ impl Game {
             .game
             .apply(seat, mv)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        self.steps.push(Step::Move(mv));
         if let Some(h) = applied.hand {
             self.last_hand = Some(hand_end_msg(&self.game, &h));
         }
@@ -125,6 +160,133 @@ impl Game {
             IllegalMoveError::new_err(format!("seat {} may not {text}: {e}", d.seat))
         })?;
         Ok((d.seat, mv))
+    }
+}
+
+impl Game {
+    fn create(
+        rules: Rules,
+        seed: Option<u64>,
+        deals: Vec<Vec<Vec<String>>>,
+        scores: Option<Vec<i32>>,
+        first_dealer: Option<i64>,
+    ) -> PyResult<Game> {
+        let given = deals
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, d)| parse_deal(d, i + 1))
+            .collect::<PyResult<Vec<Deal>>>()?;
+        // Without deals or a seed the deals are random; with deals only, they are all there is.
+        let seed = match (seed, given.is_empty()) {
+            (Some(s), _) => Some(s),
+            (None, true) => Some(rand::random()),
+            (None, false) => None,
+        };
+        let mut source = seed.map(DealSource::from_seed);
+        let drawn = source.as_mut().map(DealSource::first_dealer);
+        let dealer = match first_dealer {
+            Some(s) => seat_of(s)?,
+            None => drawn.unwrap_or(Seat::from_index(0)),
+        };
+        let mut game = RulesGame::new(rules.clone(), dealer);
+        if let Some(s) = &scores {
+            game = game
+                .with_scores(start_scores(&rules, s.clone())?)
+                .map_err(TarneebError::new_err)?;
+        }
+        let origin = Origin::New {
+            seed,
+            deals,
+            scores,
+            first_dealer: dealer.index(),
+        };
+        let mut g = Game::from_parts(game, given, source);
+        g.origin = Some(std::sync::Arc::new(origin));
+        Ok(g)
+    }
+}
+
+impl Game {
+    fn rebuilt(
+        rules: Rules,
+        v: Value,
+        hands: Vec<Vec<String>>,
+        seed: Option<u64>,
+    ) -> PyResult<Game> {
+        let held = hands_of(hands.clone(), "hands")?;
+        let game = crate::search::rebuild(&rules, &v, held)?;
+        let origin = Origin::FromView {
+            view: v,
+            hands,
+            seed,
+        };
+        let mut g = Game::from_parts(game, Vec::new(), seed.map(DealSource::from_seed));
+        g.origin = Some(std::sync::Arc::new(origin));
+        Ok(g)
+    }
+
+    /// The pickled state: JSON `{"rules", "origin", "steps": [move text | four hands]}`.
+    fn state(&self) -> PyResult<String> {
+        let origin = self.origin.as_ref().ok_or_else(|| {
+            TarneebError::new_err("this game cannot be pickled: its origin is unknown")
+        })?;
+        let steps: Vec<Value> = self
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Move(m) => Value::from(m.text().as_str()),
+                Step::Deal(d) => Value::from(
+                    d.hands()
+                        .0
+                        .iter()
+                        .map(|&h| Value::from(cards_py(h)))
+                        .collect::<Vec<_>>(),
+                ),
+            })
+            .collect();
+        serde_json::to_string(
+            &serde_json::json!({"rules": self.game.rules(), "origin": &**origin, "steps": steps}),
+        )
+        .map_err(|e| TarneebError::new_err(e.to_string()))
+    }
+
+    fn restore(state: &str) -> PyResult<Game> {
+        let bad = |e: String| TarneebError::new_err(format!("not a pickled tarneeb.Game: {e}"));
+        #[derive(serde::Deserialize)]
+        struct State {
+            rules: Value,
+            origin: Origin,
+            steps: Vec<Value>,
+        }
+        let st: State = serde_json::from_str(state).map_err(|e| bad(e.to_string()))?;
+        let rules = rules_file::from_value(st.rules, "the pickled rules")
+            .map_err(|e| bad(format!("{e:#}")))?;
+        let mut g = match st.origin {
+            Origin::New {
+                seed,
+                deals,
+                scores,
+                first_dealer,
+            } => Game::create(rules, seed, deals, scores, Some(first_dealer as i64))?,
+            Origin::FromView { view, hands, seed } => Game::rebuilt(rules, view, hands, seed)?,
+        };
+        for s in &st.steps {
+            match s {
+                Value::String(m) => {
+                    let (seat, mv) = g.parse_move(m)?;
+                    g.apply_move(seat, mv)?;
+                }
+                other => {
+                    let hands: Vec<Vec<String>> =
+                        serde_json::from_value(other.clone()).map_err(|e| bad(e.to_string()))?;
+                    let d = parse_deal(hands, g.game.hands_dealt() as usize + 1)?;
+                    g.game.deal(d);
+                    g.steps.push(Step::Deal(d));
+                }
+            }
+        }
+        Ok(g)
     }
 }
 
@@ -153,42 +315,28 @@ impl Game {
     #[pyo3(signature = (rules = None, seed = None, deals = None, scores = None, first_dealer = None))]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
         deals: Option<Vec<Vec<Vec<String>>>>,
-        scores: Option<Vec<i32>>,
-        first_dealer: Option<i64>,
+        scores: Option<Vec<Bound<'_, PyAny>>>,
+        first_dealer: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
         let rules = match rules {
             Some(r) => load_rules(r)?,
             None => Rules::classic(),
         };
-        let given = deals
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-            .map(|(i, d)| parse_deal(d, i + 1))
-            .collect::<PyResult<Vec<Deal>>>()?;
-        // Without deals or a seed the deals are random; with deals only, they are all there is.
-        let seed = match (seed, given.is_empty()) {
-            (Some(s), _) => Some(s),
-            (None, true) => Some(rand::random()),
-            (None, false) => None,
-        };
-        let mut source = seed.map(DealSource::from_seed);
-        let drawn = source.as_mut().map(DealSource::first_dealer);
-        let dealer = match first_dealer {
-            Some(s) => seat_of(s)?,
-            None => drawn.unwrap_or(Seat::from_index(0)),
-        };
-        let mut game = RulesGame::new(rules.clone(), dealer);
-        if let Some(s) = scores {
-            game = game
-                .with_scores(start_scores(&rules, s)?)
-                .map_err(TarneebError::new_err)?;
-        }
-        Ok(Game::from_parts(game, given, source))
+        let seed = seed.map(|s| seed_arg(s, "seed")).transpose()?;
+        let first_dealer = first_dealer
+            .map(|s| int_arg::<i64>(s, "first_dealer", 0, 3))
+            .transpose()?;
+        let scores = scores
+            .map(|v| {
+                v.iter()
+                    .map(|s| int_arg::<i32>(s, "a start score", i32::MIN.into(), i32::MAX.into()))
+                    .collect::<PyResult<Vec<i32>>>()
+            })
+            .transpose()?;
+        Game::create(rules, seed, deals.unwrap_or_default(), scores, first_dealer)
     }
-
     /// The seat to move (0-3), or None when the game is over or waits for a deal.
     fn to_move(&self) -> Option<usize> {
         self.game.decision().map(|d| d.seat.index())
@@ -215,13 +363,13 @@ impl Game {
     }
 
     /// The protocol's request `view` for `seat`, as a dict.
-    fn view(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
-        to_py(py, &self.game.view(seat_of(seat)?))
+    fn view(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        to_py(py, &self.game.view(seat_arg(seat)?))
     }
 
     /// The protocol's request `view` for `seat`, as JSON text.
-    fn view_json(&self, seat: i64) -> PyResult<String> {
-        serde_json::to_string(&self.game.view(seat_of(seat)?))
+    fn view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        serde_json::to_string(&self.game.view(seat_arg(seat)?))
             .map_err(|e| TarneebError::new_err(e.to_string()))
     }
 
@@ -256,6 +404,7 @@ impl Game {
         }
         let d = parse_deal(hands, self.game.hands_dealt() as usize + 1)?;
         self.game.deal(d);
+        self.steps.push(Step::Deal(d));
         Ok(())
     }
 
@@ -317,10 +466,15 @@ impl Game {
     /// Plays random legal moves (the built-in random player's) until the game ends, or with
     /// `hand_only` until the hand ends; returns the number of moves made.
     #[pyo3(signature = (seed, hand_only = false))]
-    fn playout(&mut self, seed: u64, hand_only: bool) -> PyResult<u64> {
-        let mut rng = Pcg64::seed_from_u64(seed);
+    fn playout(
+        &mut self,
+        py: Python<'_>,
+        seed: &Bound<'_, PyAny>,
+        hand_only: bool,
+    ) -> PyResult<u64> {
+        let mut rng = Pcg64::seed_from_u64(seed_arg(seed, "seed")?);
         let start = self.game.hands_dealt();
-        let mut n = 0;
+        let mut n: u64 = 0;
         while let Some(d) = self.game.decision() {
             if hand_only && self.game.hands_dealt() != start {
                 break;
@@ -328,8 +482,50 @@ impl Game {
             let mv = random_move(&self.game, &mut rng);
             self.apply_move(d.seat, mv)?;
             n += 1;
+            // Ctrl-C: a game can be thousands of moves when every hand is passed out.
+            if n.is_multiple_of(4096) {
+                py.check_signals()?;
+            }
         }
         Ok(n)
+    }
+
+    /// tarneeb.env's observation of `seat` (float32 little-endian bytes, the layout of
+    /// `OBS_LAYOUT`) and its action mask (a byte per action of `ALL_MOVES`), from the seat's
+    /// view only.
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, pyo3::types::PyBytes>,
+        Bound<'py, pyo3::types::PyBytes>,
+    )> {
+        let (obs, mask) = crate::observe::observe(&self.game, seat_arg(seat)?);
+        let bytes: Vec<u8> = obs.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok((
+            pyo3::types::PyBytes::new_bound(py, &bytes),
+            pyo3::types::PyBytes::new_bound(py, &mask),
+        ))
+    }
+
+    /// Makes the move with index `action` in `ALL_MOVES` (tarneeb.env's action space).
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = crate::observe::action_count();
+        let i: usize = int_arg(action, "action", 0, n as i128 - 1)?;
+        let mv = Move::all().nth(i).expect("in range");
+        let d = self.game.decision().ok_or_else(|| {
+            IllegalMoveError::new_err(format!("may not {}: no move is due", mv.text().as_str()))
+        })?;
+        if mv.kind() != d.kind {
+            return Err(IllegalMoveError::new_err(format!(
+                "action {i} ({} {}) is not a {} move: use the action_mask",
+                mv.kind().as_str(),
+                mv.text().as_str(),
+                d.kind.as_str()
+            )));
+        }
+        self.apply_move(d.seat, mv)
     }
 
     /// Rebuilds a full game from a seat's `view` and a guess of every seat's cards held now.
@@ -339,22 +535,30 @@ impl Game {
         view: &Bound<'_, PyAny>,
         hands: Vec<Vec<String>>,
         rules: Option<&Bound<'_, PyAny>>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
         let rules = match rules {
             Some(r) => load_rules(r)?,
             None => Rules::classic(),
         };
+        let seed = seed.map(|s| seed_arg(s, "seed")).transpose()?;
         let text = json_dumps(view)?;
         let v: Value = serde_json::from_str(&text)
             .map_err(|e| TarneebError::new_err(format!("the view is not JSON: {e}")))?;
-        let held = hands_of(hands, "hands")?;
-        let game = crate::search::rebuild(&rules, &v, held)?;
-        Ok(Game::from_parts(
-            game,
-            Vec::new(),
-            seed.map(DealSource::from_seed),
-        ))
+        Game::rebuilt(rules, v, hands, seed)
+    }
+
+    /// Pickling: the game is made again from how it began and the moves and deals since.
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (String,))> {
+        let state = slf.borrow().state()?;
+        let restore = slf.get_type().getattr("_restore")?.unbind();
+        Ok((restore, (state,)))
+    }
+
+    /// The game a `__reduce__` state makes (for pickle; not a public format).
+    #[staticmethod]
+    fn _restore(state: &str) -> PyResult<Game> {
+        Game::restore(state)
     }
 
     fn __repr__(&self) -> String {
@@ -374,12 +578,12 @@ impl Game {
 /// Plays `games` whole games of random moves inside Rust, exactly as `tarneeb simulate
 /// --players random` (seeds `seed`, `seed+1`, ...), and returns its summary as a dict.
 #[pyfunction]
-#[pyo3(signature = (games, rules = None, seed = 1, players = None))]
+#[pyo3(signature = (games, rules = None, seed = None, players = None))]
 pub fn playout(
     py: Python<'_>,
-    games: u64,
+    games: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
-    seed: u64,
+    seed: Option<&Bound<'_, PyAny>>,
     players: Option<Vec<String>>,
 ) -> PyResult<PyObject> {
     let rules = match rules {
@@ -407,6 +611,25 @@ pub fn playout(
             )))
         }
     };
-    let summary = py.allow_threads(|| simulate::run(&rules, games, seed, kinds));
-    to_py(py, &summary)
+    let games: u64 = int_arg(games, "games", 0, u64::MAX.into())?;
+    let seed = seed.map(|s| seed_arg(s, "seed")).transpose()?.unwrap_or(1);
+    // Ctrl-C: the signal handlers run only with the GIL, so it is taken every 64 games to ask.
+    let mut interrupted = None;
+    let summary = py.allow_threads(|| {
+        let mut n = 0u64;
+        simulate::run_until(&rules, games, seed, kinds, || {
+            n += 1;
+            if !n.is_multiple_of(64) {
+                return false;
+            }
+            Python::with_gil(|py| py.check_signals())
+                .map_err(|e| interrupted = Some(e))
+                .is_err()
+        })
+    });
+    match (summary, interrupted) {
+        (Some(s), _) => to_py(py, &s),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(TarneebError::new_err("the playout stopped")),
+    }
 }

@@ -9,24 +9,28 @@
 #![allow(clippy::useless_conversion)]
 
 mod game;
+mod observe;
 mod search;
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
 use serde::Serialize;
 
 use tarneeb_referee::rules::Rules;
 use tarneeb_referee::rules_file;
 
+// Named `tarneeb._core.TarneebError` (the module Python imports them from), so pickle finds
+// them: a worker's error reaches a multiprocessing parent as itself.
 create_exception!(
-    _core,
+    tarneeb._core,
     TarneebError,
     PyValueError,
     "Bad input to the tarneeb package (rules, deals, views, positions); the message says what and how to fix it."
 );
 create_exception!(
-    _core,
+    tarneeb._core,
     IllegalMoveError,
     TarneebError,
     "A move that is not legal now, with the referee's reason."
@@ -51,6 +55,41 @@ pub(crate) fn json_dumps(obj: &Bound<'_, PyAny>) -> PyResult<String> {
         .import_bound("json")?
         .call_method1("dumps", (obj,))?
         .extract()
+}
+
+/// An integer argument from `lo` to `hi` (the range of `T` or narrower): a TypeError for what
+/// is not an int, a TarneebError naming the argument and its range for an int out of it (never
+/// an OverflowError, which is not a ValueError).
+pub(crate) fn int_arg<T: TryFrom<i128>>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: i128,
+    hi: i128,
+) -> PyResult<T> {
+    if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
+        let kind = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an int, not {kind}"
+        )));
+    }
+    obj.extract::<i128>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            TarneebError::new_err(format!(
+                "{what} is {obj}, out of range: give an int from {lo} to {hi}"
+            ))
+        })
+}
+
+/// A seed: 0 to 2**64 - 1.
+pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    int_arg(obj, what, 0, u64::MAX.into())
 }
 
 /// Rules from a preset name, a path to a rules file, or a dict in the rules file format.
@@ -102,6 +141,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .map(|mv| (mv.kind().as_str(), mv.text().as_str().to_string()))
             .collect::<Vec<_>>(),
     )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("OBS_SIZE", observe::OBS_SIZE)?;
+    m.add(
+        "OBS_LAYOUT",
+        observe::OBS_LAYOUT
+            .iter()
+            .map(|&(n, l)| (n.to_string(), l))
+            .collect::<Vec<_>>(),
+    )?;
+    m.add("SCORE_SCALE", observe::SCORE_SCALE)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(game::playout, m)?)?;

@@ -77,8 +77,17 @@ fn plays(v: &Value) -> PyResult<Vec<(Seat, String)>> {
 pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<RulesGame> {
     let me = seat_field(v, "seat")?;
     let dealer = seat_field(v, "dealer")?;
-    let hand_number = u32::try_from(int(v, "hand_number")?)
-        .map_err(|_| bad("the view's hand_number is negative"))?;
+    let hand_number = field(v, "hand_number")?
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| {
+            bad(format!(
+                "the view's hand_number is {}: give the hand's number, from 1 to {}",
+                v["hand_number"],
+                u32::MAX
+            ))
+        })?;
     let plays = plays(v)?;
     let mut dealt = held;
     for (seat, c) in &plays {
@@ -217,7 +226,7 @@ pub fn rebuild(rules: &Rules, v: &Value, held: BySeat<CardSet>) -> PyResult<Rule
 #[pyo3(signature = (view, rng_seed, constraints = None, rules = None))]
 pub fn sample_hidden(
     view: &Bound<'_, PyAny>,
-    rng_seed: u64,
+    rng_seed: &Bound<'_, PyAny>,
     constraints: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Vec<&'static str>>> {
@@ -225,6 +234,7 @@ pub fn sample_hidden(
         Some(r) => load_rules(r)?,
         None => Rules::classic(),
     };
+    let rng_seed = crate::seed_arg(rng_seed, "rng_seed")?;
     let text = json_dumps(view)?;
     let vin: ViewIn = serde_json::from_str(&text)
         .map_err(|e| bad(format!("the view does not read as a request's view: {e}")))?;
@@ -250,10 +260,15 @@ pub fn sample_hidden(
         view: &vin,
         deadline: Instant::now(),
         max_samples: 1,
-        read_bids: c
-            .get("use_auction")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        read_bids: match c.get("use_auction") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(bad(format!(
+                    "constraints: use_auction is {other}: give true or false"
+                )))
+            }
+        },
         score_play: false,
         // Nothing to cancel: sampling only, no solving.
         cancel: None,
@@ -268,23 +283,68 @@ pub fn sample_hidden(
             .map_err(|_| bad(format!("constraints: '{key}' is not a seat (0-3)")))?;
         seat_of(n)
     };
-    if let Some(voids) = c.get("void").and_then(Value::as_object) {
-        for (s, suits) in voids {
-            let seat = seat_key(s)?;
-            for ch in suits.as_str().unwrap_or("").chars() {
-                let suit = Suit::from_letter(ch).ok_or_else(|| {
-                    bad(format!("constraints: '{ch}' is not a suit (C, D, H, S)"))
-                })?;
-                k.show_out(seat, suit);
+    let void_example = "like {\"void\": {\"1\": \"HS\"}} (seat 1 has no hearts and no spades)";
+    match c.get("void") {
+        None => {}
+        Some(Value::Object(voids)) => {
+            for (s, suits) in voids {
+                let seat = seat_key(s)?;
+                let Some(suits) = suits.as_str() else {
+                    return Err(bad(format!(
+                        "constraints: the voids of seat {seat} are {suits}: give a string of suit letters, {void_example}"
+                    )));
+                };
+                for ch in suits.chars() {
+                    let suit = Suit::from_letter(ch).ok_or_else(|| {
+                        bad(format!("constraints: '{ch}' is not a suit (C, D, H, S)"))
+                    })?;
+                    if seat == k.me && !k.mine.of_suit(suit).is_empty() {
+                        return Err(bad(format!(
+                            "constraints: seat {seat} is yours and holds {suit}: it is not void in them"
+                        )));
+                    }
+                    k.show_out(seat, suit);
+                }
             }
+        }
+        Some(other) => {
+            return Err(bad(format!(
+                "constraints: void is {other}: give a dict of seat to suits, {void_example}"
+            )))
         }
     }
     let mut fixed = BySeat([CardSet::EMPTY; 4]);
-    if let Some(holds) = c.get("holds").and_then(Value::as_object) {
+    let holds_example = "like {\"holds\": {\"2\": [\"AS\", \"QH\"]}}";
+    let holds = match c.get("holds") {
+        None => None,
+        Some(Value::Object(h)) => Some(h),
+        Some(other) => {
+            return Err(bad(format!(
+                "constraints: holds is {other}: give a dict of seat to a list of cards, {holds_example}"
+            )))
+        }
+    };
+    if let Some(holds) = holds {
         for (s, cards) in holds {
             let seat = seat_key(s)?;
-            for card in cards.as_array().into_iter().flatten() {
-                let card = card_of(card.as_str().unwrap_or(""))?;
+            let Some(cards) = cards.as_array() else {
+                return Err(bad(format!(
+                    "constraints: the cards seat {seat} holds are {cards}: give a list of cards, {holds_example}"
+                )));
+            };
+            for card in cards {
+                let Some(card) = card.as_str() else {
+                    return Err(bad(format!(
+                        "constraints: {card} (held by seat {seat}) is not a card string like \"QS\""
+                    )));
+                };
+                let card = card_of(card)?;
+                if k.void[seat] & (1 << card.suit().index()) != 0 {
+                    return Err(bad(format!(
+                        "constraints: seat {seat} cannot hold {card}: it is void in {} (by the play or the void constraint)",
+                        card.suit()
+                    )));
+                }
                 if !k.unseen.contains(card) || seat == k.me {
                     return Err(bad(format!(
                         "constraints: seat {seat} cannot hold {card}: it is played, in your hand, or the seat is yours"
@@ -313,7 +373,11 @@ pub fn sample_hidden(
     } else {
         Value::Null
     };
-    for _ in 0..ANNOUNCED_TRIES {
+    for tries in 0..ANNOUNCED_TRIES {
+        // Ctrl-C: 20,000 rebuilt games can take seconds.
+        if tries % 256 == 255 {
+            view.py().check_signals()?;
+        }
         let hands = if table.read_bids {
             k.sample_fitting(&mut rng)
         } else {
@@ -356,8 +420,20 @@ fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         }
         return Ok(p);
     }
+    if !obj.is_instance_of::<pyo3::types::PyDict>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "dd_solve takes a Game in its card play or a dict {\"hands\", \"trump\", \"leader\", \"table\"}",
+        ));
+    }
     let v: Value = serde_json::from_str(&json_dumps(obj)?)
         .map_err(|e| bad(format!("the position is not JSON: {e}")))?;
+    for k in v.as_object().into_iter().flat_map(|o| o.keys()) {
+        if !["hands", "trump", "leader", "table", "must_lead"].contains(&k.as_str()) {
+            return Err(bad(format!(
+                "the position has an unknown key '{k}': the keys are hands, trump, leader, table and must_lead"
+            )));
+        }
+    }
     let hands: Vec<Vec<String>> =
         serde_json::from_value(field(&v, "hands")?.clone()).map_err(|e| {
             bad(format!(
@@ -365,36 +441,73 @@ fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
             ))
         })?;
     let held = hands_of(hands, "the position")?;
-    let trump = match v.get("trump").and_then(Value::as_str) {
-        Some(t) => match Move::parse(DecisionKind::Trump, t) {
+    const TRUMPS: &str =
+        "give \"C\", \"D\", \"H\", \"S\", \"NT\", or \"first-lead\" (no trump yet: the first card led names it)";
+    // "first-lead" is None: the trump the first lead will name.
+    let trump = match v.get("trump") {
+        Some(Value::String(t)) if t == "first-lead" => None,
+        Some(Value::String(t)) => match Move::parse(DecisionKind::Trump, t) {
             Ok(Move::Trump(s)) => Some(s),
             _ => {
                 return Err(bad(format!(
-                    "the position's trump '{t}' is not C, D, H, S or NT"
+                    "the position's trump '{t}' is not a trump: {TRUMPS}"
                 )))
             }
         },
-        None => None,
+        Some(other) => return Err(bad(format!("the position's trump is {other}: {TRUMPS}"))),
+        None => return Err(bad(format!("the position has no 'trump': {TRUMPS}"))),
     };
     let leader = seat_field(&v, "leader")?;
     let mut table = Trick::new(leader);
-    for c in v
-        .get("table")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        table.push(card_of(c.as_str().unwrap_or(""))?);
+    let cards = match v.get("table") {
+        None => &[][..],
+        Some(Value::Array(a)) => &a[..],
+        Some(other) => {
+            return Err(bad(format!(
+                "the position's table is {other}: give a list of the cards on the table in play order (at most 3), like [\"2C\", \"KC\"]"
+            )))
+        }
+    };
+    if cards.len() > 3 {
+        return Err(bad(format!(
+            "the position's table has {} cards: a trick on the table has at most 3 (a fourth completes it)",
+            cards.len()
+        )));
+    }
+    if trump.is_none() && !cards.is_empty() {
+        return Err(bad(
+            "the position's trump is \"first-lead\" with cards on the table: the first card led names trump, so give that suit as trump",
+        ));
+    }
+    for c in cards {
+        let c = c.as_str().ok_or_else(|| {
+            bad(format!(
+                "the position's table card {c} is not a card string like \"QS\""
+            ))
+        })?;
+        table.push(card_of(c)?);
     }
     let mut p = Position::new(held, trump, leader);
     p.table = table;
-    if let Some(s) = v.get("must_lead").and_then(Value::as_str) {
-        p.must_lead = Some(
-            s.chars()
-                .next()
-                .and_then(Suit::from_letter)
-                .ok_or_else(|| bad(format!("the position's must_lead '{s}' is not a suit")))?,
-        );
+    match v.get("must_lead") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) if s.len() == 1 => {
+            p.must_lead = Some(
+                s.chars()
+                    .next()
+                    .and_then(Suit::from_letter)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "the position's must_lead '{s}' is not a suit (C, D, H, S)"
+                        ))
+                    })?,
+            );
+        }
+        Some(other) => {
+            return Err(bad(format!(
+            "the position's must_lead is {other}: give a suit letter (C, D, H, S) or leave it out"
+        )))
+        }
     }
     Ok(p)
 }

@@ -2,11 +2,37 @@
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-RulesArg = Union[str, Mapping[str, Any], None]
+from typing_extensions import final
+
+__all__ = [
+    "ALL_MOVES",
+    "Game",
+    "IllegalMoveError",
+    "OBS_LAYOUT",
+    "OBS_SIZE",
+    "PRESETS",
+    "SCORE_SCALE",
+    "TarneebError",
+    "__version__",
+    "dd_solve",
+    "playout",
+    "rules",
+    "sample_hidden",
+]
+
+_RulesArg = Union[str, Mapping[str, Any], None]
 """A preset name (classic, egyptian, 400, 41), a path to a rules file, or a rules dict."""
-Hands = Sequence[Sequence[str]]
+_Hands = Sequence[Sequence[str]]
 """Four lists of card strings ("AS", "TD", "2C"), in seat order 0-3."""
 
+__version__: str
+"""The package's version (python/Cargo.toml's)."""
+OBS_SIZE: int
+"""The length of tarneeb.env's observation vector."""
+OBS_LAYOUT: List[Tuple[str, int]]
+"""tarneeb.env's observation blocks in order, as (name, length)."""
+SCORE_SCALE: float
+"""tarneeb.env's observation gives scores divided by this."""
 PRESETS: List[str]
 """The preset names: classic, egyptian, 400, 41."""
 ALL_MOVES: List[Tuple[str, str]]
@@ -18,9 +44,10 @@ class TarneebError(ValueError):
 class IllegalMoveError(TarneebError):
     """A move that is not legal now, with the referee's reason."""
 
-def rules(preset: RulesArg = None) -> Dict[str, Any]:
+def rules(preset: _RulesArg = None) -> Dict[str, Any]:
     """The complete rules of a preset, a rules file or a rules dict, as `tarneeb rules` prints."""
 
+@final
 class Game:
     """One game, by the referee's rules engine.
 
@@ -32,33 +59,39 @@ class Game:
     over or the deals ran out (see :meth:`deal`).
     """
 
-    def __init__(
-        self,
-        rules: RulesArg = None,
+    def __new__(
+        cls,
+        rules: _RulesArg = None,
         seed: Optional[int] = None,
-        deals: Optional[Sequence[Hands]] = None,
+        deals: Optional[Sequence[_Hands]] = None,
         scores: Optional[Sequence[int]] = None,
         first_dealer: Optional[int] = None,
-    ) -> None: ...
+    ) -> "Game": ...
     def to_move(self) -> Optional[int]:
         """The seat to move (0-3), or None when the game is over or waits for a deal."""
     def decision(self) -> Optional[str]:
         """The decision now: "throw-in", "call", "trump" or "play" (None if there is none)."""
     def legal_moves(self) -> List[str]:
         """The legal moves now, as the protocol's ``legal`` list writes them."""
-    def apply(self, move: str) -> None:
+    def apply(self, mv: str) -> None:
         """Makes ``move`` for the seat to move; raises IllegalMoveError with the referee's reason."""
     def view(self, seat: int) -> Dict[str, Any]:
         """The protocol's request ``view`` for ``seat`` (protocol.md), as a dict."""
     def view_json(self, seat: int) -> str:
         """The same view as JSON text."""
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        """Pickling: the game is made again from how it began and the moves and deals since."""
+    @staticmethod
+    def _restore(state: str) -> "Game": ...
     def clone(self) -> "Game":
         """An independent copy (also ``copy.copy`` and ``copy.deepcopy``)."""
     def is_over(self) -> bool:
         """Whether the game has ended."""
     def needs_deal(self) -> bool:
         """Whether a hand ended and no deal is left to start the next one."""
-    def deal(self, hands: Hands) -> None:
+    def deal(self, hands: _Hands) -> None:
         """Starts the next hand with ``hands`` (when :meth:`needs_deal`)."""
     def result(self) -> Optional[Dict[str, Any]]:
         """The protocol's ``game_end`` fields (winner, reason, hands, team_scores, ...), or None."""
@@ -81,11 +114,16 @@ class Game:
         """The cards each seat holds now: the full, secret state (for search)."""
     def playout(self, seed: int, hand_only: bool = False) -> int:
         """Plays random legal moves to the end of the game (or hand); returns the moves made."""
+    def observe(self, seat: int) -> Tuple[bytes, bytes]:
+        """tarneeb.env's observation of ``seat`` (float32 little-endian bytes, OBS_LAYOUT) and
+        action mask (a byte per action of ALL_MOVES), built from the seat's view only."""
+    def apply_action(self, action: int) -> None:
+        """Makes the move with index ``action`` in ALL_MOVES (IllegalMoveError if not legal)."""
     @staticmethod
     def from_view(
         view: Mapping[str, Any],
-        hands: Hands,
-        rules: RulesArg = None,
+        hands: _Hands,
+        rules: _RulesArg = None,
         seed: Optional[int] = None,
     ) -> "Game":
         """Rebuilds the full game a seat's ``view`` shows, with ``hands`` as every seat's cards
@@ -95,18 +133,19 @@ class Game:
 
 def playout(
     games: int,
-    rules: RulesArg = None,
-    seed: int = 1,
+    rules: _RulesArg = None,
+    seed: Optional[int] = None,
     players: Optional[Sequence[str]] = None,
 ) -> Dict[str, Any]:
     """Plays ``games`` whole games inside Rust exactly as ``tarneeb simulate --json`` (players
-    "random" or "greedy", one or four), returning its summary (games_per_second, wins, ...)."""
+    "random" or "greedy", one or four; ``seed`` 1 if None), returning its summary (games_per_second,
+    wins, ...). Ctrl-C stops it (KeyboardInterrupt)."""
 
 def sample_hidden(
     view: Mapping[str, Any],
     rng_seed: int,
     constraints: Optional[Mapping[str, Any]] = None,
-    rules: RulesArg = None,
+    rules: _RulesArg = None,
 ) -> List[List[str]]:
     """One deal of the cards ``view``'s seat cannot see, as four hands of cards held now (the
     seat's own hand included): the cards played are out, each seat holds ``cards_left``, and a
@@ -118,5 +157,7 @@ def dd_solve(position: Union[Game, Mapping[str, Any]]) -> Dict[str, Any]:
     """Double-dummy values (DDS) of each legal card for the player on turn: ``{"seat", "tricks",
     "values": {card: tricks}, "best": [cards]}``, where a card's value is the tricks its side
     takes of the tricks left (the one on the table included). ``position`` is a Game in its
-    card play, or ``{"hands": held cards, "trump": "S" | "NT" | None, "leader": seat, "table":
-    [cards on the table], "must_lead": suit or absent}``."""
+    card play, or ``{"hands": held cards, "trump": "C" | "D" | "H" | "S" | "NT" | "first-lead",
+    "leader": seat, "table": [at most 3 cards on the table], "must_lead": suit or absent}``;
+    ``"first-lead"`` (the trump is not named yet: the first card led names it) needs an empty
+    table."""

@@ -2,12 +2,37 @@
 
 - Agents ``player_0`` .. ``player_3`` (seat order; partners 0+2 and 1+3).
 - Actions: ``Discrete(len(tarneeb.ALL_MOVES))``, one per (decision, move text) of every game;
-  ``observation["action_mask"]`` marks the legal ones.
-- Observations: a 0/1 vector built from the seat's protocol view only (its hand, the cards each
-  seat played this hand, the trick on the table, the trump, the contract, whose turn and the
-  decision), seats relative to the observer; ``env.view(agent)`` gives the view itself.
+  ``observation["action_mask"]`` marks the legal ones (int8).
+- Observations: a float32 vector built in Rust from the seat's protocol view only (no other
+  seat's unplayed card), seats relative to the observer (0 = the observer, 1 = the next seat
+  to play, 2 = the partner, 3 = the seat before), in these blocks (``OBS_LAYOUT``):
+
+  ================== ======= =========================================================
+  block              length  values
+  ================== ======= =========================================================
+  hand               52      1 for each card held (index suit*13 + rank, C D H S, 2..A)
+  played_by_seat     4 x 52  the cards each seat played this hand (the table's too)
+  table_by_seat      4 x 52  the cards on the table, by who played them
+  trump              6       one-hot C, D, H, S, NT, not known yet
+  decision           4       one-hot throw-in, call, trump, play (none: all 0)
+  contract_level     14      one-hot the contract's level (0: no contract)
+  declarer           4       one-hot the declarer
+  to_move            4       one-hot the seat to move
+  multiplier         3       one-hot undoubled, doubled, redoubled (no contract: all 0)
+  last_call_by_seat  4 x 82  one-hot each seat's last call this hand: the 81 calls of
+                             ALL_MOVES in order (pass, double, redouble, bids), or none
+  bid_by_seat        4 x 14  400 / Forty-One: one-hot each seat's bid (0: none yet)
+  tricks_won_by_seat 4 x 14  one-hot the tricks each seat won this hand (0-13)
+  scores             6       the observer's team's score, the other team's, then each
+                             seat's (400 / 41; else 0), all divided by SCORE_SCALE (100)
+  announced_by_seat  4 x 2   dakak, out-of-call announced by each seat
+  ================== ======= =========================================================
+
+  ``env.view(agent)`` gives the view itself.
 - Rewards: at the end of each hand, each agent gets its partnership's score change (400 and
   Forty-One: its own), divided by ``reward_scale``; the episode ends with the game.
+- ``render()``: ``render_mode="human"`` prints the table and returns None, ``"ansi"`` returns
+  the text.
 
 Needs ``pip install pettingzoo gymnasium numpy`` (``pip install tarneeb[env]``).
 """
@@ -19,60 +44,23 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import ALL_MOVES, Game
+from ._core import OBS_LAYOUT, OBS_SIZE, SCORE_SCALE
 
-__all__ = ["TarneebEnv", "env", "ACTIONS", "OBS_SIZE"]
+__all__ = ["TarneebEnv", "env", "ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "SCORE_SCALE"]
 
 ACTIONS = list(ALL_MOVES)
-_INDEX = {m: i for i, m in enumerate(ACTIONS)}
-_RANKS = "23456789TJQKA"
-_SUITS = "CDHS"
-_DECISIONS = ["throw-in", "call", "trump", "play"]
-_STRAINS = ["C", "D", "H", "S", "NT"]
-# hand 52, played by relative seat 4x52, table by relative seat 4x52, trump 5 + unknown 1,
-# decision 4, contract level 14 (0 = none), declarer relative seat 4, to-move relative seat 4
-OBS_SIZE = 52 + 4 * 52 + 4 * 52 + 6 + 4 + 14 + 4 + 4
 
 
-def _card(c: str) -> int:
-    return _SUITS.index(c[1]) * 13 + _RANKS.index(c[0])
-
-
-def encode(view: Dict[str, Any], decision: Optional[str], to_move: Optional[int]) -> np.ndarray:
-    """The observation vector of a protocol view (seats relative to the view's seat)."""
-    me = view["seat"]
-    obs = np.zeros(OBS_SIZE, dtype=np.int8)
-    for c in view["hand"]:
-        obs[_card(c)] = 1
-    base = 52
-    for t in view["tricks"]:
-        for i, c in enumerate(t["cards"]):
-            obs[base + ((t["leader"] + i - me) % 4) * 52 + _card(c)] = 1
-    base += 4 * 52
-    t = view["current_trick"]
-    for i, c in enumerate(t["cards"]):
-        rel = (t["leader"] + i - me) % 4
-        obs[base + rel * 52 + _card(c)] = 1
-        obs[52 + rel * 52 + _card(c)] = 1
-    base += 4 * 52
-    trump = view.get("trump")
-    obs[base + (_STRAINS.index(trump) if trump in _STRAINS else 5)] = 1
-    base += 6
-    if decision in _DECISIONS:
-        obs[base + _DECISIONS.index(decision)] = 1
-    base += 4
-    contract = view.get("contract")
-    level = 0
-    if contract:
-        digits = "".join(ch for ch in contract["bid"] if ch.isdigit())
-        level = int(digits) if digits else 0
-    obs[base + min(level, 13)] = 1
-    base += 14
-    if contract:
-        obs[base + (contract["declarer"] - me) % 4] = 1
-    base += 4
-    if to_move is not None:
-        obs[base + (to_move - me) % 4] = 1
-    return obs
+def _bounds():
+    low = np.zeros(OBS_SIZE, dtype=np.float32)
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    at = 0
+    for name, n in OBS_LAYOUT:
+        if name == "scores":
+            low[at : at + n] = -np.inf
+            high[at : at + n] = np.inf
+        at += n
+    return low, high
 
 
 class TarneebEnv(AECEnv):
@@ -86,11 +74,12 @@ class TarneebEnv(AECEnv):
         self.render_mode = render_mode
         self.reward_scale = reward_scale
         self.possible_agents = [f"player_{i}" for i in range(4)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         self._individual = "individual" in Game(rules=rules, seed=0).rules
         n = len(ACTIONS)
         space = spaces.Dict({
-            "observation": spaces.Box(0, 1, (OBS_SIZE,), dtype=np.int8),
+            "observation": spaces.Box(*_bounds(), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
         })
         self.observation_spaces = {a: space for a in self.possible_agents}
@@ -125,25 +114,21 @@ class TarneebEnv(AECEnv):
         return self.game.view(self.possible_agents.index(agent))
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(ACTIONS), dtype=np.int8)
-        decision = self.game.decision()
-        if self.game.to_move() == seat and decision is not None:
-            for m in self.game.legal_moves():
-                mask[_INDEX[(decision, m)]] = 1
-        obs = encode(self.game.view(seat), decision, self.game.to_move())
-        return {"observation": obs, "action_mask": mask}
+        obs, mask = self.game.observe(self._seat[agent])
+        return {
+            "observation": np.frombuffer(obs, dtype="<f4").copy(),
+            "action_mask": np.frombuffer(mask, dtype=np.int8).copy(),
+        }
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        decision, text = ACTIONS[int(action)]
-        if decision != self.game.decision():
-            raise ValueError(f"action {action} ({decision} {text}) is not a {self.game.decision()} move: use the action_mask")
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < len(ACTIONS):
+            raise ValueError(f"action {action!r} is not an action: give an int from 0 to {len(ACTIONS) - 1} that the action_mask allows")
         hand = self.game.hand_number
-        self.game.apply(text)
+        self.game.apply_action(int(action))
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in self.agents}
         if self.game.hand_number != hand or self.game.is_over():
@@ -160,11 +145,23 @@ class TarneebEnv(AECEnv):
             self.render()
 
     def render(self):
+        """Per PettingZoo: "human" prints and returns None, "ansi" returns the text."""
         if self.render_mode is None:
             return None
-        text = repr(self.game)
+        g = self.game
+        lines = [repr(g)]
+        hands = g.hands()
+        seat = g.to_move()
+        view = g.view(seat if seat is not None else 0)
+        trick = view["current_trick"]
+        lines.append(f"trump {view.get('trump')}  contract {view.get('contract')}  tricks won {view['tricks_won']}")
+        lines.append(f"table (led by seat {trick['leader']}): {' '.join(trick['cards']) or '-'}")
+        for i, h in enumerate(hands):
+            lines.append(f"  seat {i}: {' '.join(h)}")
+        text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
+            return None
         return text
 
     def close(self) -> None:

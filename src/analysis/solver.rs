@@ -117,7 +117,11 @@ fn plan(p: &Position) -> Plan {
 
 pub(super) fn board(p: &Position) -> Result<Board, PositionError> {
     p.validate()?;
-    let trump = p.trump.expect("a direct plan has a trump");
+    let trump = p.trump.ok_or_else(|| {
+        PositionError::Rejected(
+            "no trump with cards on the table: the first card led names it".into(),
+        )
+    })?;
     let table: Vec<_> = p.table.plays().map(|(_, c)| card_to_dds(c)).collect();
     let trick = CurrentTrick::from_slice(strain_to_dds(trump), seat_to_dds(p.table.leader), &table)
         .map_err(|e| PositionError::Rejected(e.to_string()))?;

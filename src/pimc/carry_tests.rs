@@ -439,3 +439,47 @@ fn the_endgame_search_takes_carried_deals_and_leaves_its_worlds_to_carry() {
     // The search gives up only past its work cap or deadline (an hour away here).
     assert!(fused >= 15, "{fused} of 20 decisions were searched");
 }
+
+#[test]
+fn a_declarer_who_led_a_side_suit_to_trick_one_under_trump_first_lead_holds_no_trump() {
+    // docs/rules.md, contract.trump-first-lead: "The declarer's lead to the first trick must be
+    // a trump if they hold one": a declarer (seat 0, spades trump) who led 2H held no spade.
+    let clubs: Vec<String> = "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let v = serde_json::json!({
+        "seat": Seat::S1, "dealer": Seat::S3, "hand": clubs, "trump": "S",
+        "contract": {"declarer": Seat::S0, "bid": "7"},
+        "tricks": [], "current_trick": {"leader": Seat::S0, "cards": ["2H"]},
+        "cards_left": [12, 13, 13, 13],
+    });
+    let view: ViewIn = serde_json::from_value(v).unwrap();
+    let mut rng = Pcg64::seed_from_u64(3);
+    for on in [true, false] {
+        let mut rules = Rules::classic();
+        rules.contract.as_mut().unwrap().trump_first_lead = on;
+        let table = Table {
+            rules: &rules,
+            view: &view,
+            deadline: std::time::Instant::now(),
+            max_samples: 0,
+            read_bids: false,
+            score_play: false,
+            cancel: None,
+            fusion: crate::pimc::fusion::Fusion::Off,
+            cap_equity: false,
+        };
+        let k = table.knowledge();
+        assert_eq!(k.void[Seat::S0] & (1 << Suit::Spades.index()) != 0, on);
+        // 12 of the 38 unseen cards with 13 spades among them: without the rule, a deal
+        // without a spade for seat 0 is rare; with it, every deal has none.
+        let spadeless = (0..200)
+            .filter(|_| {
+                let hands = k.sample(&mut rng).unwrap();
+                hands[Seat::S0].of_suit(Suit::Spades).is_empty()
+            })
+            .count();
+        assert_eq!(spadeless == 200, on, "{spadeless} of 200 deals (rule {on})");
+    }
+}

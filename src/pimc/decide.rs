@@ -144,6 +144,25 @@ impl Table<'_> {
             .map(|t| (t.leader, t.cards.clone()))
             .collect();
         let trump = self.trump().and_then(Strain::trump);
+        // contract.trump-first-lead: "The declarer's lead to the first trick must be a trump if
+        // they hold one" (docs/rules.md), so a declarer who led another suit to it held none,
+        // and holds none now.
+        if let (Some(c), Some(contract), Some(t)) =
+            (&self.rules.contract, &self.view.contract, trump)
+        {
+            let first = self
+                .view
+                .tricks
+                .first()
+                .or(self.view.current_trick.as_ref());
+            if let Some(first) =
+                first.filter(|f| c.trump_first_lead && f.leader == contract.declarer)
+            {
+                if first.cards.first().is_some_and(|lead| lead.suit() != t) {
+                    k.show_out(contract.declarer, t);
+                }
+            }
+        }
         k.ducks = read_play::ducks(self.me(), &done, trump);
         k.unseen = k.unseen.minus(played);
         k.counts = BySeat(self.view.cards_left.map(u32::from));

@@ -78,10 +78,10 @@ pub fn read_key(dir: &Path) -> KeyRead {
 /// `results.seal`: the MAC of the first `bytes` bytes of `results.jsonl`, which hold `rows`
 /// rows (for people; readers count the rows themselves).
 #[derive(Serialize, Deserialize)]
-struct SealFile {
-    rows: u64,
-    bytes: u64,
-    mac: String,
+pub(crate) struct SealFile {
+    pub(crate) rows: u64,
+    pub(crate) bytes: u64,
+    pub(crate) mac: String,
 }
 
 /// Why rows were checked against their records instead of being taken under the seal.
@@ -327,13 +327,14 @@ impl Drop for Sealer {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(text: &str) -> Option<[u8; 32]> {
+/// 64 hex digits and nothing else (`from_str_radix` alone would also take a sign: `+f`).
+pub(crate) fn unhex(text: &str) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
-    if text.len() != 64 || !text.is_ascii() {
+    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     for (i, o) in out.iter_mut().enumerate() {

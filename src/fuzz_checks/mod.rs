@@ -12,9 +12,12 @@ mod inputs;
 mod protocol;
 mod record;
 
+/// A target's check: the fuzzer's bytes in, a panic when a property fails.
+pub type Check = fn(&[u8]);
+
 /// Every target: its name (a directory of `fuzz/corpus/` and a binary of `fuzz/`) and its
 /// check.
-pub const TARGETS: [(&str, fn(&[u8])); 9] = [
+pub const TARGETS: [(&str, Check); 9] = [
     ("reply", protocol::reply),
     ("hot_json", protocol::hot_json),
     ("control", protocol::control),

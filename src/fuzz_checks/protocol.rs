@@ -115,7 +115,7 @@ fn requests(g: &crate::rules::Game, id: &mut u64, compare: &mut impl FnMut(&ToBo
             view: &g.view(seat),
             time: TurnClock {
                 limit_ms: 30_000 + *id,
-                bank_ms: (*id % 3 == 0).then_some(*id * 7),
+                bank_ms: id.is_multiple_of(3).then_some(*id * 7),
             },
         });
     }

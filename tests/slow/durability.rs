@@ -98,3 +98,97 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
         .expect("the tournament directory is synced");
     assert!(dir_sync > seal, "{}", calls.join("\n"));
 }
+
+/// A two-game run (one deal set, duplicate) of the Python random bot with one deal key, so that
+/// every run of it plays the same games.
+fn two_games(dir: &std::path::Path) -> std::process::Output {
+    let bot = common::python_rel(RANDOM_BOT);
+    common::command()
+        .args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
+        .args(["--handshake-timeout", "120s", "--deal-key"])
+        .arg(common::shared_deal_key())
+        .arg("--rules")
+        .arg(common::temp_file(
+            "durable-cut-rules.json",
+            r#"{"preset":"classic","max-hands":4}"#,
+        ))
+        .arg("--out")
+        .arg(dir)
+        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
+        .output()
+        .unwrap()
+}
+
+/// The rows of a run without their timing, which differs between runs.
+fn rows_of(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut v: Vec<serde_json::Value> = common::json_lines(&dir.join("results.jsonl"));
+    for r in &mut v {
+        r.as_object_mut().unwrap().remove("referee_us_per_move");
+    }
+    v.sort_by_key(|r| r["game"].as_u64());
+    v
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    let ok = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+/// The offsets a line is cut at: its start, one byte in, its middle, and all but its newline.
+fn cuts(start: usize, end: usize) -> [usize; 4] {
+    [start, start + 1, (start + end) / 2, end - 1]
+}
+
+#[test]
+fn a_run_cut_anywhere_in_its_last_row_or_its_last_record_resumes_to_the_whole_run() {
+    let s = Scratch::new("durable-cut");
+    let whole = s.path("whole");
+    let out = two_games(&whole);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 2);
+    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let last_row = results[..results.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let last_game: serde_json::Value =
+        serde_json::from_slice(&results[last_row..]).expect("the last row");
+    let record_rel = last_game["record"].as_str().unwrap().to_owned();
+    let record = std::fs::read(whole.join(&record_rel)).unwrap();
+    let last_line = record[..record.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let mut tries = 0;
+    // The last row torn (killed while writing it): cut off and its game played again.
+    for at in cuts(last_row, results.len()) {
+        let d = s.path(&format!("row-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.jsonl"), &results[..at]).unwrap();
+        let out = two_games(&d);
+        assert!(out.status.success(), "row cut at {at}: {}", stderr(&out));
+        assert_eq!(rows_of(&d), expect, "row cut at {at}");
+        tries += 1;
+    }
+    // The last record torn before its row was written (killed mid-game, or a power loss
+    // before the seal's sync): the game has no row, so it is played again from the start.
+    for at in cuts(last_line, record.len()) {
+        let d = s.path(&format!("record-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.jsonl"), &results[..last_row]).unwrap();
+        std::fs::write(d.join(&record_rel), &record[..at]).unwrap();
+        let out = two_games(&d);
+        assert!(out.status.success(), "record cut at {at}: {}", stderr(&out));
+        assert_eq!(rows_of(&d), expect, "record cut at {at}");
+        let verified = common::tarneeb(&["replay", &d.join(&record_rel).display().to_string()]);
+        assert!(verified.status.success(), "{}", stderr(&verified));
+        tries += 1;
+    }
+    assert_eq!(tries, 8);
+}

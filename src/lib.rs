@@ -48,6 +48,8 @@ pub mod analysis;
 pub mod bot;
 pub mod conformance;
 pub mod deal_key;
+#[doc(hidden)]
+pub mod fuzz_checks;
 pub mod pimc;
 pub mod players;
 pub mod protocol;

@@ -32,7 +32,8 @@ use tarneeb_referee::rules_file::RulesInputError;
 
 #[derive(Parser)]
 #[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None,
-    after_help = "Guides (in the source tree): README.md, docs/writing-a-bot.md, docs/competitions.md,\ndocs/sandbox.md, docs/rules.md, docs/analysis.md, docs/performance.md; protocol.md for bots.")]
+    after_help = "Guides (in the source tree): README.md, docs/writing-a-bot.md, docs/competitions.md,\ndocs/sandbox.md, docs/rules.md, docs/analysis.md, docs/performance.md, docs/reliability.md;
+protocol.md for bots.")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -10,7 +10,7 @@
 mod fault_policy;
 mod game_name;
 mod hot_json;
-mod plain_reply;
+pub(crate) mod plain_reply;
 mod printable;
 
 pub use fault_policy::FaultPolicy;
@@ -386,7 +386,7 @@ pub fn read_move(line: &str) -> ReadReply<'_> {
 }
 
 /// Reads any line as a `move` reply through a JSON tree, to say exactly what is wrong.
-fn read_move_slow(line: &str) -> ReadReply<'static> {
+pub(crate) fn read_move_slow(line: &str) -> ReadReply<'static> {
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {

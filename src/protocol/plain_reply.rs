@@ -10,7 +10,7 @@
 //! same values; the tests check that on every line of a large generated set.
 
 /// `(id, move)` of a plain reply, or `None` for any other line.
-pub(super) fn read(line: &str) -> Option<(u64, &str)> {
+pub(crate) fn read(line: &str) -> Option<(u64, &str)> {
     let mut p = Cursor { line, at: 0 };
     p.space();
     p.eat(b'{')?;

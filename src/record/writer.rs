@@ -39,6 +39,16 @@ impl RecordWriter {
         })
     }
 
+    /// A writer into `out` rather than a file (the fuzzers' round trip writes to memory);
+    /// `path` only names it.
+    pub fn from_writer(out: Box<dyn Write + Send>, path: &Path) -> RecordWriter {
+        RecordWriter {
+            out,
+            path: path.to_path_buf(),
+            line: Vec::new(),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

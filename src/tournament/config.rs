@@ -125,13 +125,18 @@ pub fn read(path: &Path) -> Result<Value, String> {
             crate::protocol::io_text(&e)
         )
     })?;
-    if path.extension().is_some_and(|e| e == "json") {
-        serde_json::from_str(&text)
-            .map_err(|e| format!("--config {}: not JSON: {e}", path.display()))
+    let json = path.extension().is_some_and(|e| e == "json");
+    parse(&text, json, &path.display().to_string())
+}
+
+/// A config's text as JSON (`json`) or TOML; `origin` names it in messages.
+pub fn parse(text: &str, json: bool, origin: &str) -> Result<Value, String> {
+    if json {
+        serde_json::from_str(text).map_err(|e| format!("--config {origin}: not JSON: {e}"))
     } else {
-        let t: toml::Table = toml::from_str(&text)
-            .map_err(|e| format!("--config {}: not TOML: {e}", path.display()))?;
-        serde_json::to_value(t).map_err(|e| format!("--config {}: {e}", path.display()))
+        let t: toml::Table =
+            toml::from_str(text).map_err(|e| format!("--config {origin}: not TOML: {e}"))?;
+        serde_json::to_value(t).map_err(|e| format!("--config {origin}: {e}"))
     }
 }
 

@@ -104,7 +104,8 @@ impl ResultsFile {
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))?;
         if let Some(s) = self.seal.as_mut() {
-            s.add(line.as_bytes());
+            let dir = self.path.parent().unwrap_or(Path::new("."));
+            s.add(line.as_bytes(), Some(dir.join(&row.record)));
         }
         Ok(())
     }

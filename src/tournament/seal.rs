@@ -78,10 +78,10 @@ pub fn read_key(dir: &Path) -> KeyRead {
 /// `results.seal`: the MAC of the first `bytes` bytes of `results.jsonl`, which hold `rows`
 /// rows (for people; readers count the rows themselves).
 #[derive(Serialize, Deserialize)]
-struct SealFile {
-    rows: u64,
-    bytes: u64,
-    mac: String,
+pub(crate) struct SealFile {
+    pub(crate) rows: u64,
+    pub(crate) bytes: u64,
+    pub(crate) mac: String,
 }
 
 /// Why rows were checked against their records instead of being taken under the seal.
@@ -260,6 +260,9 @@ pub struct Sealer {
     sealed_rows: u64,
     last: Instant,
     failed: bool,
+    /// Records of the rows added since the last checkpoint: synced to the disk before the
+    /// seal that covers their rows (docs/reliability.md, "Power loss").
+    records: Vec<PathBuf>,
 }
 
 impl Sealer {
@@ -275,13 +278,16 @@ impl Sealer {
             sealed_rows: u64::MAX,
             last: Instant::now(),
             failed: false,
+            records: Vec::new(),
         };
         s.checkpoint();
         Some(s)
     }
 
-    /// A row's line (with its newline) was appended.
-    pub fn add(&mut self, line: &[u8]) {
+    /// A row's line (with its newline) was appended; `record` is its game's record, synced
+    /// with the row at the next checkpoint.
+    pub fn add(&mut self, line: &[u8], record: Option<PathBuf>) {
+        self.records.extend(record);
         self.state.hasher.update(line);
         self.state.bytes += line.len() as u64;
         self.state.rows += 1;
@@ -293,7 +299,13 @@ impl Sealer {
     /// Writes `results.seal` for everything added so far (a temporary file renamed over it,
     /// so a reader never sees half a seal). A failure is said once and leaves the rows
     /// checked against their records.
+    ///
+    /// Before the seal, what it covers reaches the disk: the new rows' records, their
+    /// directories, and `results.jsonl`; after it, the seal itself and its directory. So after
+    /// a power loss every sealed row is on the disk with its record, and only rows written
+    /// after the last checkpoint (at most a second or 1,000 rows) can be missing.
     pub fn checkpoint(&mut self) {
+        let synced = self.sync_covered();
         let seal = SealFile {
             rows: self.state.rows,
             bytes: self.state.bytes,
@@ -304,7 +316,10 @@ impl Sealer {
             self.dir.join(SEAL_FILE),
         );
         let text = serde_json::to_string(&seal).expect("a seal is JSON") + "\n";
-        let written = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &path));
+        let written = synced
+            .and_then(|()| write_synced(&tmp, text.as_bytes()))
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .and_then(|()| sync_dir(&self.dir));
         self.last = Instant::now();
         self.sealed_rows = self.state.rows;
         if let Err(e) = written {
@@ -319,6 +334,43 @@ impl Sealer {
     }
 }
 
+impl Sealer {
+    /// Syncs the records added since the last checkpoint, their directories and the rows.
+    fn sync_covered(&mut self) -> std::io::Result<()> {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for record in self.records.drain(..) {
+            // A record that cannot be opened is not the seal's to vouch for: its row is
+            // checked against it when read, as unsealed rows are.
+            if let Ok(f) = File::open(&record) {
+                f.sync_data()?;
+            }
+            if let Some(d) = record.parent().filter(|d| !dirs.iter().any(|x| x == d)) {
+                dirs.push(d.to_path_buf());
+            }
+        }
+        for d in &dirs {
+            sync_dir(d)?;
+        }
+        match File::open(self.dir.join(crate::tournament::directory::RESULTS_FILE)) {
+            Ok(f) => f.sync_data(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Writes `bytes` to a new file at `path` and syncs it.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_data()
+}
+
+/// Syncs a directory, so the names made or renamed in it survive a power loss.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
 impl Drop for Sealer {
     fn drop(&mut self) {
         if self.sealed_rows != self.state.rows {
@@ -327,13 +379,14 @@ impl Drop for Sealer {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(text: &str) -> Option<[u8; 32]> {
+/// 64 hex digits and nothing else (`from_str_radix` alone would also take a sign: `+f`).
+pub(crate) fn unhex(text: &str) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
-    if text.len() != 64 || !text.is_ascii() {
+    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     for (i, o) in out.iter_mut().enumerate() {
@@ -358,7 +411,7 @@ mod tests {
         let mut s = Sealer::resume(d, state, 0).unwrap();
         let mut text = String::new();
         for l in lines {
-            s.add(l.as_bytes());
+            s.add(l.as_bytes(), None);
             text.push_str(l);
         }
         std::fs::write(d.join("results.jsonl"), text).unwrap();

@@ -12,6 +12,7 @@ mod common;
 
 mod cli;
 mod errors;
+mod fuzz_corpus;
 mod hello_game;
 mod layout;
 mod properties;

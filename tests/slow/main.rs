@@ -13,6 +13,7 @@ mod common;
 mod analysis;
 mod check_bot;
 mod competitions;
+mod durability;
 mod human_seat;
 mod inherited_fds;
 mod kept_bots;

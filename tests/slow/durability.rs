@@ -1,0 +1,194 @@
+//! What reaches the disk before a seal vouches for it (docs/reliability.md, "Power loss"): the
+//! runner syncs each finished game's record, the records' directory and `results.jsonl`
+//! before it writes `results.seal`, and the seal (a synced temporary file renamed over the old
+//! one, then its directory) after. Seen from outside: the real tournament under strace, which
+//! logs the sync and rename calls with the files they name. A power cut itself cannot be made
+//! here; what it would keep follows from this order (the file system keeps what was synced).
+//!
+//! Needs bwrap (sealed runs are sandboxed ones) and strace: both installed by .ci/setup, so
+//! under CI (CI=true) this fails rather than passes without them.
+
+use crate::common;
+
+use common::{have_bwrap, python_bot, stderr, Scratch, RANDOM_BOT};
+
+fn have_strace() -> bool {
+    let ok = std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok || std::env::var("CI").is_err(),
+        "strace is missing: .ci/setup installs it"
+    );
+    ok
+}
+
+#[test]
+fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
+    if !have_bwrap() || !have_strace() {
+        return;
+    }
+    let s = Scratch::new("durable");
+    let (dir, trace) = (s.path("t"), s.path("calls.trace"));
+    let bot = python_bot(RANDOM_BOT, &[&s.marker]);
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-qq", "-y", "-e", "signal=none"])
+        .args(["-e", "trace=fsync,fdatasync,rename,renameat,renameat2"])
+        .arg("-o")
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_tarneeb"))
+        .args(["tournament", "--games", "1", "--seed", "4", "--jobs", "2"])
+        .args(["--handshake-timeout", "120s", "--rules"])
+        .arg(common::temp_file(
+            "durable-rules.json",
+            r#"{"preset":"classic","max-hands":6}"#,
+        ))
+        .arg("--out")
+        .arg(&dir)
+        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let calls: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("= -1"))
+        .map(str::to_owned)
+        .collect();
+    let dir = dir.canonicalize().unwrap();
+    let synced = |what: &str, path: &std::path::Path| {
+        let name = format!("{what}(");
+        let file = format!("<{}>", path.display());
+        calls
+            .iter()
+            .position(|c| c.contains(&name) && c.contains(&file))
+    };
+    // The last seal: everything must reach the disk before it is renamed into place.
+    let seal = calls
+        .iter()
+        .rposition(|c| c.contains("rename") && c.contains("results.seal\""))
+        .unwrap_or_else(|| panic!("no seal written:\n{}", calls.join("\n")));
+    let before = |what: &str, path: &std::path::Path| {
+        let at = synced(what, path)
+            .unwrap_or_else(|| panic!("{} never {what}ed:\n{}", path.display(), calls.join("\n")));
+        assert!(
+            at < seal,
+            "{} {what}ed after the seal:\n{}",
+            path.display(),
+            calls.join("\n")
+        );
+    };
+    let mut records = 0;
+    for r in std::fs::read_dir(dir.join("games")).unwrap().flatten() {
+        if r.path().extension().is_some_and(|e| e == "jsonl") {
+            before("fdatasync", &r.path());
+            records += 1;
+        }
+    }
+    assert_eq!(records, 2, "one deal set, duplicate: two games");
+    before("fsync", &dir.join("games"));
+    before("fdatasync", &dir.join("results.jsonl"));
+    before("fdatasync", &dir.join("results.seal.tmp"));
+    // And the rename itself is made durable: the directory is synced after it.
+    let dir_sync = calls
+        .iter()
+        .rposition(|c| c.contains("fsync(") && c.contains(&format!("<{}>", dir.display())))
+        .expect("the tournament directory is synced");
+    assert!(dir_sync > seal, "{}", calls.join("\n"));
+}
+
+/// A two-game run (one deal set, duplicate) of the Python random bot with one deal key, so that
+/// every run of it plays the same games.
+fn two_games(dir: &std::path::Path) -> std::process::Output {
+    let bot = common::python_rel(RANDOM_BOT);
+    common::command()
+        .args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
+        .args(["--handshake-timeout", "120s", "--deal-key"])
+        .arg(common::shared_deal_key())
+        .arg("--rules")
+        .arg(common::temp_file(
+            "durable-cut-rules.json",
+            r#"{"preset":"classic","max-hands":4}"#,
+        ))
+        .arg("--out")
+        .arg(dir)
+        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
+        .output()
+        .unwrap()
+}
+
+/// The rows of a run without their timing, which differs between runs.
+fn rows_of(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut v: Vec<serde_json::Value> = common::json_lines(&dir.join("results.jsonl"));
+    for r in &mut v {
+        r.as_object_mut().unwrap().remove("referee_us_per_move");
+    }
+    v.sort_by_key(|r| r["game"].as_u64());
+    v
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    let ok = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+/// The offsets a line is cut at: its start, one byte in, its middle, and all but its newline.
+fn cuts(start: usize, end: usize) -> [usize; 4] {
+    [start, start + 1, (start + end) / 2, end - 1]
+}
+
+#[test]
+fn a_run_cut_anywhere_in_its_last_row_or_its_last_record_resumes_to_the_whole_run() {
+    let s = Scratch::new("durable-cut");
+    let whole = s.path("whole");
+    let out = two_games(&whole);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 2);
+    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let last_row = results[..results.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let last_game: serde_json::Value =
+        serde_json::from_slice(&results[last_row..]).expect("the last row");
+    let record_rel = last_game["record"].as_str().unwrap().to_owned();
+    let record = std::fs::read(whole.join(&record_rel)).unwrap();
+    let last_line = record[..record.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let mut tries = 0;
+    // The last row torn (killed while writing it): cut off and its game played again.
+    for at in cuts(last_row, results.len()) {
+        let d = s.path(&format!("row-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.jsonl"), &results[..at]).unwrap();
+        let out = two_games(&d);
+        assert!(out.status.success(), "row cut at {at}: {}", stderr(&out));
+        assert_eq!(rows_of(&d), expect, "row cut at {at}");
+        tries += 1;
+    }
+    // The last record torn before its row was written (killed mid-game, or a power loss
+    // before the seal's sync): the game has no row, so it is played again from the start.
+    for at in cuts(last_line, record.len()) {
+        let d = s.path(&format!("record-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.jsonl"), &results[..last_row]).unwrap();
+        std::fs::write(d.join(&record_rel), &record[..at]).unwrap();
+        let out = two_games(&d);
+        assert!(out.status.success(), "record cut at {at}: {}", stderr(&out));
+        assert_eq!(rows_of(&d), expect, "record cut at {at}");
+        let verified = common::tarneeb(&["replay", &d.join(&record_rel).display().to_string()]);
+        assert!(verified.status.success(), "{}", stderr(&verified));
+        tries += 1;
+    }
+    assert_eq!(tries, 8);
+}

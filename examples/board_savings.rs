@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use rand::{Rng, SeedableRng};
 use tarneeb_referee::standings::boards::{unit_boards, BoardScale};
 use tarneeb_referee::standings::pairs::units;
-use tarneeb_referee::standings::sprt::{sprt, SprtConfig, SprtDecision};
+use tarneeb_referee::standings::sprt::{sprt, SprtConfig, SprtDecision, Units};
 use tarneeb_referee::tournament::directory::TournamentDir;
 
 fn main() {
@@ -93,7 +93,11 @@ fn main() {
                     continue;
                 }
                 scores[k].push(p[k]);
-                let s = sprt(&cfg, &scores[k]);
+                let s = sprt(
+                    &cfg,
+                    if k == 0 { Units::Pairs } else { Units::Games },
+                    &scores[k],
+                );
                 if s.decision != SprtDecision::Continue || step == cap {
                     done[k] = true;
                     total[k] += step;

@@ -224,20 +224,46 @@ pub fn bounds(cfg: &SprtConfig) -> (f64, f64) {
     )
 }
 
+/// What one observation of the test is: a duplicate pair's two games (scores 0, ¼, ½, ¾, 1:
+/// pentanomial, with twice a game's variance at the same Elo) or a single game, or a pair's
+/// boards (0, ½, 1: trinomial).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Units {
+    Pairs,
+    Games,
+}
+
 /// The LLR of `scores` (see the module documentation); 0 when there are none.
-pub fn llr(cfg: &SprtConfig, scores: &[f64]) -> f64 {
+pub fn llr(cfg: &SprtConfig, units: Units, scores: &[f64]) -> f64 {
     let mut classes = [0u64; 5];
     for &s in scores {
         classes[(s.clamp(0.0, 1.0) * 4.0).round() as usize] += 1;
     }
-    llr_of_classes(cfg, classes)
+    llr_of_classes(cfg, units, classes)
 }
 
 /// [`llr`] of scores given as counts per class 0, ¼, ½, ¾, 1 (all a running test needs to
 /// keep: its cost per game does not grow with the games).
-pub fn llr_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> f64 {
+///
+/// `model=normalized` is fastchess's computation exactly (`SPRT::getLLR` of its
+/// `sprt.cpp`): five classes for pairs whatever classes have been seen (a sample of pairs
+/// that all scored 0, ½ or 1 is still a sample of pairs, on the pairs' scale √2), three for
+/// games, and 0.001 for each empty class. `model=logistic` keeps the shared
+/// pseudo-observation of the module documentation.
+pub fn llr_of_classes(cfg: &SprtConfig, units: Units, classes: [u64; 5]) -> f64 {
     if classes.iter().all(|&c| c == 0) {
         return 0.0;
+    }
+    if cfg.model == SprtModel::Normalized {
+        let seen: Vec<f64> = match units {
+            Units::Pairs => classes.iter().map(|&c| c as f64).collect(),
+            Units::Games => [0, 2, 4].iter().map(|&k| classes[k] as f64).collect(),
+        };
+        let counts: Vec<f64> = seen
+            .iter()
+            .map(|&c| if c == 0.0 { 1e-3 } else { c })
+            .collect();
+        return llr_normalized(&counts, cfg.elo0, cfg.elo1);
     }
     let penta = classes[1] + classes[3] > 0;
     let mut counts: Vec<f64> = if penta {
@@ -266,23 +292,20 @@ pub fn llr_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> f64 {
         .map(|(k, c)| c * (value(k) - mean).powi(2))
         .sum::<f64>()
         / n;
-    if cfg.model == SprtModel::Normalized {
-        return llr_normalized(&counts, cfg.elo0, cfg.elo1);
-    }
     let s0 = expected_score(cfg.elo0);
     let s1 = expected_score(cfg.elo1);
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
 
-/// The test's state after `pair_scores` (each 0, .25, .5, .75 or 1 for duplicate pairs, or 0,
-/// .5, 1 for single games), from the point of view of the entrant under test.
-pub fn sprt(cfg: &SprtConfig, pair_scores: &[f64]) -> SprtState {
-    state(cfg, llr(cfg, pair_scores))
+/// The test's state after `scores` (each 0, .25, .5, .75 or 1 for duplicate pairs, or 0,
+/// .5, 1 for single games or boards), from the point of view of the entrant under test.
+pub fn sprt(cfg: &SprtConfig, units: Units, scores: &[f64]) -> SprtState {
+    state(cfg, llr(cfg, units, scores))
 }
 
 /// [`sprt`] of scores given as counts per class (see [`llr_of_classes`]).
-pub fn sprt_of_classes(cfg: &SprtConfig, classes: [u64; 5]) -> SprtState {
-    state(cfg, llr_of_classes(cfg, classes))
+pub fn sprt_of_classes(cfg: &SprtConfig, units: Units, classes: [u64; 5]) -> SprtState {
+    state(cfg, llr_of_classes(cfg, units, classes))
 }
 
 fn state(cfg: &SprtConfig, llr: f64) -> SprtState {
@@ -368,7 +391,7 @@ mod tests {
         let (a, b) = bounds(&cfg());
         assert!((a + 2.944439).abs() < 1e-6);
         assert!((b - 2.944439).abs() < 1e-6);
-        let s = sprt(&cfg(), &[]);
+        let s = sprt(&cfg(), Units::Pairs, &[]);
         assert_eq!((s.llr, s.decision), (0.0, SprtDecision::Continue));
     }
 
@@ -378,11 +401,14 @@ mod tests {
         // share one pseudo-observation (.5 each), so N = 2, x̄ = (.5 × .5 + 1) / 2 = .625 and
         // σ² = (.5 × .390625 + .5 × .015625 + .140625) / 2 = .171875; LLR =
         // 2 × .0143872 × (1.25 − 1.0143872) / (2 × .171875) = .01972: far from 2.944.
-        let s = sprt(&cfg(), &[1.0]);
+        let s = sprt(&cfg(), Units::Pairs, &[1.0]);
         assert!((s.llr - 0.01972).abs() < 1e-4, "{s:?}");
         assert_eq!(s.decision, SprtDecision::Continue);
         // Ten won pairs in a row still do not decide a 0-vs-10 Elo test...
-        assert_eq!(sprt(&cfg(), &[1.0; 10]).decision, SprtDecision::Continue);
+        assert_eq!(
+            sprt(&cfg(), Units::Pairs, &[1.0; 10]).decision,
+            SprtDecision::Continue
+        );
     }
 
     #[test]
@@ -396,7 +422,7 @@ mod tests {
         for (k, c) in [5, 20, 40, 25, 10].into_iter().enumerate() {
             scores.extend(std::iter::repeat_n(k as f64 * 0.25, c));
         }
-        let s = sprt(&cfg(), &scores);
+        let s = sprt(&cfg(), Units::Pairs, &scores);
         assert!((s.llr - 0.678967).abs() < 1e-5, "{s:?}");
         assert_eq!(s.decision, SprtDecision::Continue);
         assert_eq!(s.summary(), "LLR 0.68 (-2.94, 2.94): continue");
@@ -407,27 +433,67 @@ mod tests {
         // The counts of hand_checked_pentanomial_llr under model=normalized, elo0 = 0,
         // elo1 = 5: 0.27831 (bench/sprt_reference.py); the model changes the LLR.
         let cfg = parse_sprt("elo0=0,elo1=5,model=normalized").unwrap();
-        let s = sprt_of_classes(&cfg, [5, 20, 40, 25, 10]);
+        let s = sprt_of_classes(&cfg, Units::Pairs, [5, 20, 40, 25, 10]);
         assert!((s.llr - 0.27831).abs() < 1e-5, "{s:?}");
-        let logistic = sprt_of_classes(&parse_sprt("elo0=0,elo1=5").unwrap(), [5, 20, 40, 25, 10]);
+        let logistic = sprt_of_classes(
+            &parse_sprt("elo0=0,elo1=5").unwrap(),
+            Units::Pairs,
+            [5, 20, 40, 25, 10],
+        );
         assert!((logistic.llr - s.llr).abs() > 0.05, "{logistic:?}");
-        // One won pair does not decide (the shared pseudo-observation); twenty times the
+        // One won pair does not decide (LLR 0.020: fastchess's 0.001 in each empty class);
+        // twenty times the
         // counts do (LLR 20 × 0.278 = 5.6), and their mirror image accepts H0.
-        assert_eq!(sprt(&cfg, &[1.0]).decision, SprtDecision::Continue);
-        let s = sprt_of_classes(&cfg, [100, 400, 800, 500, 200]);
+        assert_eq!(
+            sprt(&cfg, Units::Pairs, &[1.0]).decision,
+            SprtDecision::Continue
+        );
+        let s = sprt_of_classes(&cfg, Units::Pairs, [100, 400, 800, 500, 200]);
         assert_eq!(s.decision, SprtDecision::AcceptH1, "{s:?}");
-        let s = sprt_of_classes(&cfg, [200, 500, 800, 400, 100]);
+        let s = sprt_of_classes(&cfg, Units::Pairs, [200, 500, 800, 400, 100]);
         assert_eq!(s.decision, SprtDecision::AcceptH0, "{s:?}");
+    }
+
+    #[test]
+    fn pairs_are_on_fastchess_s_pentanomial_scale_whatever_classes_were_seen() {
+        // Issue 40, point 3: 40 pairs [2, 0, 31, 0, 7] (no pair scored 1/4 or 3/4), elo0 = 0,
+        // elo1 = 20 normalized. fastchess's formula (five classes, 0.001 in each empty one,
+        // t = √2 · nelo / (800 / ln 10)), worked by bench/sprt_reference.py: 0.73423; read as
+        // three game outcomes without the √2 (as before) it was 0.54476.
+        let cfg = parse_sprt("elo0=0,elo1=20,model=normalized").unwrap();
+        let before = sprt_of_classes(&cfg, Units::Pairs, [2, 0, 31, 0, 7]);
+        assert!((before.llr - 0.73423).abs() < 1e-4, "{before:?}");
+        // The edited twin: one of the tested bot's wins in a split pair becomes a draw (that
+        // pair scores 1/4): fastchess 0.64629, lower, as a worse result must be (it rose to
+        // 0.722 before).
+        let after = sprt_of_classes(&cfg, Units::Pairs, [2, 1, 30, 0, 7]);
+        assert!((after.llr - 0.64629).abs() < 1e-4, "{after:?}");
+        assert!(after.llr < before.llr);
+        // The same scores as single games are three classes without the √2 (fastchess's WDL).
+        let games = sprt_of_classes(&cfg, Units::Games, [2, 0, 31, 0, 7]);
+        assert!((games.llr - 0.54476).abs() < 1e-3, "{games:?}");
+        // The logistic model falls too on the edit.
+        let logistic = parse_sprt("elo0=0,elo1=20").unwrap();
+        assert!(
+            sprt_of_classes(&logistic, Units::Pairs, [2, 1, 30, 0, 7]).llr
+                < sprt_of_classes(&logistic, Units::Pairs, [2, 0, 31, 0, 7]).llr
+        );
     }
 
     #[test]
     fn decisions() {
         let wins = vec![1.0; 40];
-        assert_eq!(sprt(&cfg(), &wins).decision, SprtDecision::AcceptH1);
+        assert_eq!(
+            sprt(&cfg(), Units::Pairs, &wins).decision,
+            SprtDecision::AcceptH1
+        );
         let losses = vec![0.0; 40];
-        assert_eq!(sprt(&cfg(), &losses).decision, SprtDecision::AcceptH0);
+        assert_eq!(
+            sprt(&cfg(), Units::Pairs, &losses).decision,
+            SprtDecision::AcceptH0
+        );
         let few = [1.0, 0.5, 0.0, 0.75];
-        let s = sprt(&cfg(), &few);
+        let s = sprt(&cfg(), Units::Pairs, &few);
         assert_eq!(s.decision, SprtDecision::Continue, "{s:?}");
         // Trinomial game scores: a clear edge (60% over 2000 games ≈ +70 Elo) accepts H1,
         // an even score over 10000 games accepts H0 (LLR = 10000 × 0.0143872 × (−0.0143872) / 0.5
@@ -436,8 +502,14 @@ mod tests {
         for i in 0..2000 {
             games.push(if i % 5 < 3 { 1.0 } else { 0.0 });
         }
-        assert_eq!(sprt(&cfg(), &games).decision, SprtDecision::AcceptH1);
+        assert_eq!(
+            sprt(&cfg(), Units::Games, &games).decision,
+            SprtDecision::AcceptH1
+        );
         let even: Vec<f64> = (0..10000).map(|i| (i % 2) as f64).collect();
-        assert_eq!(sprt(&cfg(), &even).decision, SprtDecision::AcceptH0);
+        assert_eq!(
+            sprt(&cfg(), Units::Games, &even).decision,
+            SprtDecision::AcceptH0
+        );
     }
 }

@@ -16,9 +16,8 @@
 //! p_i ← p̂_i / (1 + θ φ_i)
 //! ```
 //!
-//! until `p` stops moving; then `LLR = N Σ p̂_i (ln p1_i − ln p0_i)`. Empty classes get the
-//! shared pseudo-observation of [`super::sprt`] (fastchess gives each 0.001 instead; the two
-//! agree once every class has occurred).
+//! until `p` stops moving; then `LLR = N Σ p̂_i (ln p1_i − ln p0_i)`. The caller regularizes
+//! empty classes as fastchess does (0.001 each: [`super::sprt::llr_of_classes`]).
 
 /// The log-likelihood ratio of the normalized test on regularized `counts` (all positive) of
 /// the outcomes `k / (counts.len() − 1)`, for normalized Elo `nelo0` against `nelo1`.

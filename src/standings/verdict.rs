@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use super::boards::pair_boards;
 use super::row::GameRow;
-use super::sprt::{sprt, sprt_of_classes, SprtConfig, SprtDecision, SprtState};
+use super::sprt::{sprt, sprt_of_classes, SprtConfig, SprtDecision, SprtState, Units};
 
 /// The test as rows arrive.
 #[derive(Clone, Debug)]
@@ -26,6 +26,8 @@ pub struct SprtTracker {
     open: BTreeMap<(u64, u64, Option<String>), GameRow>,
     /// Units seen, by score class 0, ¼, ½, ¾, 1 (all the test needs).
     classes: [u64; 5],
+    /// Pairs of games (pentanomial) or single games or boards (trinomial).
+    units: Units,
     current: SprtState,
     decided: Option<Decided>,
     rows_seen: usize,
@@ -47,7 +49,12 @@ impl SprtTracker {
             entrant: entrant.to_string(),
             open: BTreeMap::new(),
             classes: [0; 5],
-            current: sprt(&cfg, &[]),
+            units: if cfg.boards.is_some() {
+                Units::Games
+            } else {
+                Units::Pairs
+            },
+            current: sprt(&cfg, Units::Pairs, &[]),
             decided: None,
             rows_seen: 0,
         }
@@ -80,7 +87,10 @@ impl SprtTracker {
         }
         let score = self.game_score(row);
         let unit = match (row.pair, self.cfg.boards) {
-            (None, None) => Some(score),
+            (None, None) => {
+                self.units = Units::Games;
+                Some(score)
+            }
             (None, Some(_)) => None, // a game without a twin has no boards
             (Some(p), boards) => {
                 let key = (row.seed, p, row.deals.clone());
@@ -105,7 +115,7 @@ impl SprtTracker {
         };
         let Some(unit) = unit else { return false };
         self.classes[(unit.clamp(0.0, 1.0) * 4.0).round() as usize] += 1;
-        self.current = sprt_of_classes(&self.cfg, self.classes);
+        self.current = sprt_of_classes(&self.cfg, self.units, self.classes);
         if self.decided.is_none() && self.current.decision != SprtDecision::Continue {
             self.decided = Some(Decided {
                 state: self.current,

@@ -160,7 +160,11 @@ mod tests {
             total: 10,
             running: 2,
             leader: Some(("alpha", rating)),
-            sprt: Some(crate::standings::sprt::sprt(&cfg, &[1.0, 0.5])),
+            sprt: Some(crate::standings::sprt::sprt(
+                &cfg,
+                crate::standings::sprt::Units::Pairs,
+                &[1.0, 0.5],
+            )),
         });
         assert!(l.starts_with("games 3/10 (2 running)"), "{l}");
         assert!(l.contains("leader alpha +42 Elo [+10, +75]"), "{l}");

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use common::{python_bot, tarneeb, text, Scratch, RANDOM_BOT};
 use serde_json::{json, Value};
-use tarneeb_referee::standings::sprt::{parse_sprt, sprt, SprtDecision};
+use tarneeb_referee::standings::sprt::{parse_sprt, sprt, SprtDecision, Units};
 
 fn rows(dir: &Path) -> Vec<Value> {
     std::fs::read_to_string(dir.join("results.jsonl"))
@@ -98,12 +98,12 @@ fn the_sprt_verdict_is_fixed_at_the_first_crossing() {
         scores.push(if a_wins { 1.0 } else { 0.0 });
         game += 1;
     };
-    while sprt(&cfg, &scores).decision == SprtDecision::Continue {
+    while sprt(&cfg, Units::Games, &scores).decision == SprtDecision::Continue {
         add(&mut scores, true);
     }
-    let at_crossing = sprt(&cfg, &scores);
+    let at_crossing = sprt(&cfg, Units::Games, &scores);
     assert_eq!(at_crossing.decision, SprtDecision::AcceptH1);
-    while sprt(&cfg, &scores).decision != SprtDecision::Continue {
+    while sprt(&cfg, Units::Games, &scores).decision != SprtDecision::Continue {
         add(&mut scores, false);
     }
     drop(file);

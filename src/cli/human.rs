@@ -248,14 +248,41 @@ fn read_choice(typed: &str, legal: &[String], view: &Value) -> Result<String, St
             )),
         };
     }
-    let up = typed.to_ascii_uppercase().replace("10", "T");
-    if let Some(m) = legal.iter().find(|m| m.to_ascii_uppercase() == up) {
-        return Ok(m.clone());
+    // As typed first (the bids `10`, `10H`, `10NT`), then as a card with its ten written `T`
+    // (`10H` in play): a bid and a card are never legal at the same decision.
+    let up = upper_with_suit_letters(typed);
+    let card = ten_as_t(&up);
+    for form in [&up, &card] {
+        if let Some(m) = legal.iter().find(|m| m.to_ascii_uppercase() == *form) {
+            return Ok(m.clone());
+        }
     }
-    Err(why_not(typed, &up, legal, view))
+    Err(why_not(typed, &card, legal, view))
 }
 
-/// Why `typed` (`up`: upper case, `10` as `T`) is not a legal move now.
+/// Upper case, with the suit symbols the legal list prints (`K♠`) read as letters (`KS`).
+fn upper_with_suit_letters(typed: &str) -> String {
+    typed
+        .chars()
+        .map(|c| match c {
+            '♠' | '♤' => 'S',
+            '♥' | '♡' => 'H',
+            '♦' | '♢' => 'D',
+            '♣' | '♧' => 'C',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
+
+/// A card's ten as the wire writes it: `10H` -> `TH`; anything else unchanged.
+fn ten_as_t(up: &str) -> String {
+    match up.strip_prefix("10") {
+        Some(suit) if suit.len() == 1 && "CDHS".contains(suit) => format!("T{suit}"),
+        _ => up.to_string(),
+    }
+}
+
+/// Why `typed` (`up`: upper case, suit letters, a card's `10` as `T`) is not a legal move now.
 fn why_not(typed: &str, up: &str, legal: &[String], view: &Value) -> String {
     let hand = strs(&view["hand"]);
     let trick = strs(&view["current_trick"]["cards"]);
@@ -466,5 +493,53 @@ mod tests {
         assert!(needs_confirmation("double").is_some() && needs_confirmation("12").is_none());
         assert_eq!(pretty("TH"), "10♥");
         assert_eq!(pretty("13NT"), "13NT");
+    }
+
+    /// The human seat reads back every legal move of every preset in the forms it prints
+    /// (`10♥`, `K♠`) and as the wire writes it, in either case; the bid `10` (issue 41: it
+    /// was read as a ten and refused) among them wherever it is legal.
+    #[test]
+    fn every_legal_move_of_every_preset_reads_back_as_printed_and_as_sent() {
+        use rand::{Rng, SeedableRng};
+        use tarneeb_referee::rules::{DealSource, Game, Rules, PRESETS};
+        let view = serde_json::json!({"hand": [], "current_trick": {"cards": []}});
+        let mut tens = 0;
+        for name in PRESETS {
+            for seed in 0..6 {
+                let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+                let mut deals = DealSource::from_seed(seed);
+                let mut game = Game::new(Rules::preset(name).unwrap(), deals.first_dealer());
+                while !game.is_over() && game.hands_dealt() <= 6 {
+                    if game.needs_deal() {
+                        game.deal(deals.next_deal());
+                        continue;
+                    }
+                    let Some(d) = game.decision() else { break };
+                    let moves = game.legal_moves();
+                    let legal: Vec<String> =
+                        moves.as_slice().iter().map(|m| m.to_string()).collect();
+                    for m in &legal {
+                        for typed in [
+                            pretty(m),
+                            m.clone(),
+                            m.to_lowercase(),
+                            pretty(m).to_lowercase(),
+                        ] {
+                            assert_eq!(
+                                read_choice(&typed, &legal, &view).as_deref(),
+                                Ok(m.as_str()),
+                                "{name}: '{typed}' among {legal:?}"
+                            );
+                        }
+                        if m.starts_with("10") {
+                            tens += 1;
+                        }
+                    }
+                    let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+                    game.apply(d.seat, mv).unwrap();
+                }
+            }
+        }
+        assert!(tens > 0, "no bid of 10 was legal in any game");
     }
 }

@@ -33,6 +33,9 @@ pub fn render_with(game: &VerifiedGame, analysis: Option<&GameAnalysis>) -> Stri
         ),
     };
     let meta = json!({
+        // As a string: JavaScript's numbers keep 53 bits, and a seed has 64 (a seed copied
+        // from the page must reproduce this game).
+        "seed": game.header.seed.to_string(),
         "rules": super::text::rules_text(&game.header.rules),
         "result": result,
         "facts": super::story::hand_facts(game),
@@ -316,7 +319,7 @@ const SCRIPT: &str = r##"
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
 
   // Header and hand selector.
-  $("game-title").textContent = "seed " + G.seed;
+  $("game-title").textContent = "seed " + META.seed;
   $("game-info").textContent = G.referee + " \u00b7 record format " + G.format + " \u00b7 rules: " + META.rules +
     " \u00b7 first dealer " + G.first_dealer + " \u00b7 " + G.hands.length + " hands \u00b7 verified";
   G.hands.forEach(function (h, hi) {

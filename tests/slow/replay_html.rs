@@ -179,6 +179,26 @@ fn unescape(s: &str) -> String {
 }
 
 #[test]
+fn the_page_shows_a_seed_past_2_to_the_53_exactly() {
+    // Issue 41: JavaScript numbers have 53 bits, so the page said 18027683188424382000 for
+    // this seed, and a seed copied from it reproduced another game.
+    let Some(chromium) = required_browser() else {
+        return;
+    };
+    let s = Scratch::new("bigseed");
+    let short = common::temp_file(
+        "bigseed-rules.json",
+        r#"{"preset":"classic","max-hands":2}"#,
+    );
+    let seed = 18_027_683_188_424_383_197u64;
+    let (page, game) = game_page_of(&s, short.to_str().unwrap(), seed, "big");
+    assert_eq!(game["seed"].as_u64(), Some(seed));
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let dom = browser(&chromium, &s.path("profile"), &["--dump-dom".into()], &url);
+    assert_eq!(inner(&dom, "game-title", "</"), format!("seed {seed}"));
+}
+
+#[test]
 fn html_page_steps_in_a_headless_browser() {
     let Some(chromium) = required_browser() else {
         return;

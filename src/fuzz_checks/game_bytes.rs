@@ -33,13 +33,26 @@ pub(super) fn rules(b: &mut Bytes<'_>) -> Rules {
     let flags = b.byte().unwrap_or(0);
     let name = ["classic", "egyptian", "400", "41"][usize::from(flags & 3)];
     let mut rules = Rules::preset(name).expect("the presets exist");
-    if let Some(c) = rules.contract.as_mut() {
-        c.dakak = flags & 4 != 0;
-        c.out_of_call = flags & 8 != 0;
-        c.throw_in_weak_hand = flags & 16 != 0;
-        c.throw_in_long_suit = flags & 32 != 0;
-        c.trump_first_lead = flags & 64 != 0;
-        c.defenders_multiplied = flags & 128 != 0;
+    type Flag = fn(&mut crate::rules::ContractRules) -> &mut bool;
+    let flags_of: [Flag; 6] = [
+        |c| &mut c.dakak,
+        |c| &mut c.out_of_call,
+        |c| &mut c.throw_in_weak_hand,
+        |c| &mut c.throw_in_long_suit,
+        |c| &mut c.trump_first_lead,
+        |c| &mut c.defenders_multiplied,
+    ];
+    for (bit, flag) in flags_of.iter().enumerate() {
+        let Some(c) = rules.contract.as_mut() else {
+            break;
+        };
+        let was = *flag(c);
+        *flag(c) = flags & (4 << bit) != 0;
+        // Only rules the validator accepts: `Game::new` trusts its caller (a flag that needs
+        // another option, such as a multiplier without doubling, stays as the preset has it).
+        if rules.validate().is_err() {
+            *flag(rules.contract.as_mut().expect("set above")) = was;
+        }
     }
     rules
 }

@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 pub const KEY_FILE: &str = ".seal-key";
+/// The file a seal covers: `directory::RESULTS_FILE`, named here too because the directory
+/// module reads seals (a test keeps the two equal).
+const COVERED_FILE: &str = "results.jsonl";
 pub const SEAL_FILE: &str = "results.seal";
 
 /// A checkpoint is written after this many unsealed rows ...
@@ -351,7 +354,7 @@ impl Sealer {
         for d in &dirs {
             sync_dir(d)?;
         }
-        match File::open(self.dir.join(crate::tournament::directory::RESULTS_FILE)) {
+        match File::open(self.dir.join(COVERED_FILE)) {
             Ok(f) => f.sync_data(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(e),
@@ -424,6 +427,11 @@ mod tests {
             sandboxed,
             &mut File::open(d.join("results.jsonl")).unwrap(),
         )
+    }
+
+    #[test]
+    fn the_file_synced_is_the_results_file() {
+        assert_eq!(COVERED_FILE, crate::tournament::directory::RESULTS_FILE);
     }
 
     #[test]

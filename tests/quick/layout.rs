@@ -16,7 +16,7 @@ fn layer(top: &str) -> Option<u8> {
         "protocol" | "players" | "rules_file" | "signals" | "bot" | "deal_key" | "standings" => 1,
         "record" => 2,
         "referee" | "replay" | "simulate" | "analysis" | "remote" => 3,
-        "tournament" | "pimc" | "conformance" | "site" => 4,
+        "tournament" | "pimc" | "conformance" | "site" | "fuzz_checks" => 4,
         "cli" | "main" | "serve" => 5,
         "lib" => 6,
         _ => return None,

@@ -67,3 +67,14 @@ def test_given_deals_and_scores():
         game.apply("AS")
     game.deal(deal)
     assert game.to_move() is not None
+
+
+def test_start_scores_out_of_range_or_of_a_decided_game_are_refused():
+    """Issue 45: scores wrapped (-2**31 'won' after one hand). BRIEF 400: a player at the
+    target whose partner is not positive has not won yet, so that start is allowed."""
+    with pytest.raises(tarneeb.TarneebError, match="out of range"):
+        tarneeb.Game("classic", scores=[-(2**31), 0])
+    with pytest.raises(tarneeb.TarneebError, match="already won"):
+        tarneeb.Game("400", scores=[41, 0, 5, 0])
+    game = tarneeb.Game("400", scores=[41, 0, 0, 0])
+    assert not game.is_over()

@@ -6,7 +6,7 @@
 //! given, or read from a record), so the state machine itself never draws random numbers.
 
 mod start;
-pub use start::StartScores;
+pub use start::{StartScores, START_SCORE_LIMIT};
 
 use super::auction::{
     individual_is_legal, individual_legal, individual_sum, trump_choices, trump_is_legal,

@@ -7,7 +7,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::Game;
+use crate::rules::score::{contract_winner, individual_winner};
 use crate::rules::{BySeat, ByTeam, RulesKind};
+
+/// The largest starting score either way. The games of BRIEF end near their targets (31, 41,
+/// 61), so a million is far beyond any real game, and a hand's points added to it stay far
+/// from `i32`'s limits (`-2147483648:0` once wrapped round to a win).
+pub const START_SCORE_LIMIT: i32 = 1_000_000;
 
 /// Scores at the start of a game: per partnership in classic and Egyptian, per player in 400
 /// and Forty-One. Written as `{"teams": [A, B]}` or `{"seats": [A, B, C, D]}` in a record.
@@ -56,24 +62,39 @@ impl std::str::FromStr for StartScores {
 
 impl Game {
     /// The game before its first deal, starting from `scores` instead of zero. The scores must
-    /// be of the game's kind and leave the game undecided (every score below the target).
+    /// be of the game's kind, within [`START_SCORE_LIMIT`], and leave the game undecided: only
+    /// scores under which the game would already be over are refused (in 400 a player at the
+    /// target whose partner is not positive has not won yet: BRIEF "400", the partner rule).
     pub fn with_scores(mut self, scores: StartScores) -> Result<Game, String> {
         let target = self.rules.target;
-        let check = |v: &[i32]| {
-            match v.iter().find(|&&s| s >= target) {
-            Some(s) => Err(format!(
-                "a starting score of {s} has already reached the target {target}: give scores below it"
+        let values: &[i32] = match &scores {
+            StartScores::Teams(t) => t,
+            StartScores::Seats(s) => s,
+        };
+        if let Some(s) = values
+            .iter()
+            .find(|s| s.unsigned_abs() > START_SCORE_LIMIT.unsigned_abs())
+        {
+            return Err(format!(
+                "a starting score of {s} is out of range: give scores from -{START_SCORE_LIMIT} to {START_SCORE_LIMIT}"
+            ));
+        }
+        let over = |winner: Option<crate::rules::Team>| {
+            match winner {
+            Some(t) => Err(format!(
+                "with these scores partnership {} has already won (target {target}): give scores under which the game is still open",
+                t.index()
             )),
             None => Ok(()),
         }
         };
         match (self.rules.kind(), scores) {
             (RulesKind::Contract(_), StartScores::Teams(t)) => {
-                check(&t)?;
+                over(contract_winner(target, ByTeam(t)))?;
                 self.team_scores = ByTeam(t);
             }
-            (RulesKind::Individual(_), StartScores::Seats(s)) => {
-                check(&s)?;
+            (RulesKind::Individual(i), StartScores::Seats(s)) => {
+                over(individual_winner(i, target, BySeat(s)))?;
                 self.seat_scores = BySeat(s);
             }
             (RulesKind::Contract(_), StartScores::Seats(_)) => {
@@ -100,6 +121,32 @@ impl Game {
 mod tests {
     use super::*;
     use crate::rules::{Rules, Seat};
+
+    /// BRIEF "400": a player wins at the target only with a positive partner, so 41 with a
+    /// partner at 0 is a game still open; with a partner at 1 it is over. Classic: a team at
+    /// the target has won (BRIEF "Target ... Checked at the end of a hand"). Scores out of
+    /// range are refused before they can wrap.
+    #[test]
+    fn only_scores_of_a_decided_game_or_out_of_range_are_refused() {
+        let four = Rules::preset("400").unwrap();
+        let g = |r: &Rules, s: &str| Game::new(r.clone(), Seat::S0).with_scores(s.parse().unwrap());
+        assert!(g(&four, "41,10,0,5").is_ok(), "partner at 0: not yet won");
+        let e = g(&four, "41,10,1,5").unwrap_err();
+        assert!(e.contains("already won"), "{e}");
+        let classic = Rules::preset("classic").unwrap();
+        assert!(g(&classic, "30:-5").is_ok());
+        assert!(g(&classic, &format!("{}:0", classic.target))
+            .unwrap_err()
+            .contains("already won"));
+        for s in ["-2147483648:0", "-1000001:0"] {
+            let e = g(&classic, s).unwrap_err();
+            assert!(e.contains("out of range"), "{s}: {e}");
+        }
+        assert!(g(&classic, "-1000000:0").is_ok());
+        assert!(g(&four, "0,0,2000000,0")
+            .unwrap_err()
+            .contains("out of range"));
+    }
 
     #[test]
     fn scores_parse_and_print_alike() {
@@ -144,8 +191,10 @@ mod tests {
         assert!(Game::new(rules.clone(), Seat::from_index(0))
             .with_scores(StartScores::Teams([1, 2]))
             .is_err());
+        // At the target with a positive partner the game is over (with a partner at 0 it is
+        // not: the test above).
         assert!(Game::new(rules, Seat::from_index(0))
-            .with_scores(StartScores::Seats([41, 0, 0, 0]))
+            .with_scores(StartScores::Seats([41, 0, 3, 0]))
             .unwrap_err()
             .contains("target"));
     }

@@ -1,5 +1,8 @@
 //! Bots of one entrant cannot pass cards through the kernel (issue "Secret cards"): the
-//! keyring, file locks on files every bot can read, /dev/shm and the cgroup tree. Four
+//! keyring, file locks on files every bot can read, /dev/shm and the cgroup tree; and issue
+//! 38's quieter ones: inotify, fanotify and dnotify on files every bot reads, the page cache
+//! as storage (probed with preadv2's RWF_NOWAIT and with mincore), the machine's counters in
+//! /proc, and an AF_VSOCK socket. Four
 //! processes of tests/bots/channel_bot.py publish their seat through one channel at every
 //! request and look for another seat's; with the sandbox none of them finds one, in the wide
 //! and the strict view. Without it (`--sandbox none`) the keyring and the locks carry the
@@ -40,7 +43,20 @@ fn no_kernel_channel_between_sandboxed_bots() {
     }
     let s = Scratch::new("channels");
     for view in ["wide", "strict"] {
-        for mode in ["keyring", "flock", "fcntl", "shm", "cgroup"] {
+        for mode in [
+            "keyring",
+            "flock",
+            "fcntl",
+            "shm",
+            "cgroup",
+            "inotify",
+            "fanotify",
+            "dnotify",
+            "pagecache:a",
+            "mincore:b",
+            "counters",
+            "vsock",
+        ] {
             let flags = ["--sandbox", "bwrap", "--sandbox-view", view];
             for v in verdicts(&s, mode, &flags) {
                 assert!(v.starts_with("NOTHING"), "{view} view, {mode}: {v}");
@@ -52,7 +68,15 @@ fn no_kernel_channel_between_sandboxed_bots() {
 #[test]
 fn without_the_sandbox_the_same_bots_talk() {
     let s = Scratch::new("channels-open");
-    for mode in ["keyring", "flock"] {
+    // Other page files than the sandboxed test's (a and b): the two tests run side by side.
+    for mode in [
+        "keyring",
+        "flock",
+        "inotify",
+        "dnotify",
+        "pagecache:c",
+        "mincore:d",
+    ] {
         let v = verdicts(&s, mode, &["--sandbox", "none"]);
         assert!(
             v.iter().any(|v| v.starts_with("RECEIVED")),

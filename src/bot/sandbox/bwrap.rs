@@ -18,7 +18,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::user::{listable_by_others, Staging};
-use super::{clean, find_on_path, Sandbox, View};
+use super::{clean, counters, find_on_path, Sandbox, View};
 
 /// System directories a strict sandbox shows (read-only; symlinks such as `/bin -> usr/bin`
 /// are recreated as symlinks).
@@ -86,7 +86,14 @@ impl Args {
     }
 }
 
-pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path) -> BwrapCommand {
+/// `proc_data`: the descriptors bwrap reads `counters::FIXED`'s contents from, in its order.
+pub(super) fn compose(
+    bwrap: &Path,
+    sb: &Sandbox,
+    command: &[String],
+    cwd: &Path,
+    proc_data: &[i32],
+) -> BwrapCommand {
     let cwd = clean(cwd);
     let mut a = Args(Vec::new());
     a.push(NAMESPACES);
@@ -144,16 +151,11 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
     // 2. Private /tmp, /proc, /dev; wide mode hides /run (sockets of system services).
     a.tmpfs(Path::new("/tmp"), Some(sb.limits.disk_bytes()));
     a.push(&["--proc", "/proc", "--dev", "/dev"]);
+    hide_counters(&mut a, sb.view, proc_data);
     // bwrap's /dev is a tmpfs of no size limit, its /dev/shm a directory on it: a capped
     // private /dev/shm (POSIX shared memory works), and /dev read-only.
     a.tmpfs(Path::new("/dev/shm"), Some(sb.limits.disk_bytes()));
     a.push(&["--remount-ro", "/dev"]);
-    // The wide view would show the host's cgroup tree: every bot's counters (a partner's
-    // pids.current is a channel). An empty read-only one instead.
-    if sb.view == View::Wide && Path::new("/sys/fs/cgroup").is_dir() {
-        a.tmpfs(Path::new("/sys/fs/cgroup"), Some(4096));
-        a.push(&["--remount-ro", "/sys/fs/cgroup"]);
-    }
     if sb.view == View::Wide && Path::new("/run").is_dir() {
         a.tmpfs(Path::new("/run"), Some(1 << 20));
     }
@@ -275,6 +277,39 @@ pub(super) fn compose(bwrap: &Path, sb: &Sandbox, command: &[String], cwd: &Path
         program: bwrap.to_path_buf(),
         args: a.0,
         staging,
+    }
+}
+
+/// Machine-wide counters out of sight (see `counters`): after `--proc` and `--dev`, before
+/// `/dev` is made read-only.
+fn hide_counters(a: &mut Args, view: View, proc_data: &[i32]) {
+    for (path, fd) in counters::FIXED.iter().zip(proc_data) {
+        if Path::new(path).exists() {
+            a.push(&["--ro-bind-data", &fd.to_string(), path]);
+        }
+    }
+    for path in counters::HIDDEN.iter().map(Path::new) {
+        if path.exists() {
+            a.op("--ro-bind", Path::new("/dev/null"), path);
+        }
+    }
+    for dir in counters::HIDDEN_DIRS.iter().map(Path::new) {
+        if dir.is_dir() {
+            a.tmpfs(dir, Some(4096));
+        }
+    }
+    a.tmpfs(Path::new("/dev/pts"), Some(4096));
+    // The wide view would show the host's /sys: the same counters for disks, memory and CPUs,
+    // and the cgroup tree (a partner's pids.current). An empty read-only one instead, with the
+    // CPU lists C libraries read.
+    if view == View::Wide && Path::new("/sys").is_dir() {
+        a.tmpfs(Path::new("/sys"), Some(4096));
+        for kept in counters::SYS_KEPT.iter().map(Path::new) {
+            if kept.exists() {
+                a.op("--ro-bind", kept, kept);
+            }
+        }
+        a.push(&["--remount-ro", "/sys"]);
     }
 }
 
@@ -451,7 +486,7 @@ mod tests {
         sb.mask(&dir.join("t"));
         let command = ["true".to_string(), dir.display().to_string()];
         let cwd = Path::new("/nonexistent-tarneeb-cwd");
-        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, cwd);
+        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, cwd, &[]);
         let text = args_text(&c);
         let (bind, mask) = (
             format!("--ro-bind {0} {0}", dir.display()),
@@ -474,7 +509,7 @@ mod tests {
         let mut sb = Sandbox::none();
         sb.bwrap = Some(PathBuf::from("/usr/bin/bwrap"));
         let command = ["python3".to_string(), bot.display().to_string()];
-        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, &cwd);
+        let c = compose(Path::new("/usr/bin/bwrap"), &sb, &command, &cwd, &[]);
         let text = args_text(&c);
         std::fs::remove_file(&bot).unwrap();
         assert!(!text.contains("--ro-bind /tmp /tmp"), "{text}");
@@ -497,6 +532,7 @@ mod tests {
             &sb,
             &["true".to_string()],
             &dir,
+            &[],
         );
         let text = args_text(&c);
         assert!(

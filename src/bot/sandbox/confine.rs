@@ -49,7 +49,14 @@ pub fn command(
     let mut filters: Vec<OwnedFd> = Vec::new();
     let mut user = None;
     let mut status = None;
-    let mut cmd = match sandbox.wrap(command, cwd) {
+    // bwrap reads /proc's fixed files from these (see `counters`), kept open like the filters.
+    let proc_data = if sandbox.bwrap.is_some() {
+        super::counters::data_fds()?
+    } else {
+        Vec::new()
+    };
+    let proc_fds: Vec<i32> = proc_data.iter().map(|f| f.as_raw_fd()).collect();
+    let mut cmd = match sandbox.wrap(command, cwd, &proc_fds) {
         Some(mut b) => {
             if let (Some(first), Some(staging)) = (sandbox.first_uid(), b.staging.take()) {
                 user = Some((UidLease::take(first)?, staging));
@@ -66,6 +73,7 @@ pub fn command(
             status = Some(status_r);
             // Kept open across the exec like the filters, dropped with them.
             filters.push(status_w);
+            filters.extend(proc_data);
             c.args(&b.args).env_clear().envs(sandbox.environment());
             // SAFETY: the closure only makes async-signal-safe calls (see `detach_terminal`).
             unsafe {

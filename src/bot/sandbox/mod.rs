@@ -20,6 +20,7 @@
 mod bwrap;
 mod confine;
 pub(crate) use confine::check_program;
+mod counters;
 mod limits;
 mod seccomp;
 mod user;
@@ -271,9 +272,9 @@ impl Sandbox {
 
     /// The command line that runs `command` (already split) in this sandbox with working
     /// directory `cwd` (absolute), or `None` without a sandbox.
-    pub fn wrap(&self, command: &[String], cwd: &Path) -> Option<BwrapCommand> {
+    pub fn wrap(&self, command: &[String], cwd: &Path, proc_data: &[i32]) -> Option<BwrapCommand> {
         let bwrap = self.bwrap.as_ref()?;
-        Some(bwrap::compose(bwrap, self, command, cwd))
+        Some(bwrap::compose(bwrap, self, command, cwd, proc_data))
     }
 
     /// A hint for a bot that failed in this sandbox (appended to its fault's detail).

@@ -133,7 +133,17 @@ impl LazyFile {
 impl Write for LazyFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.file.is_none() && !self.failed {
-            match File::create(&self.path) {
+            // Owner-only, like the record it sits beside (it may quote a bot's hand).
+            let created = {
+                use std::os::unix::fs::OpenOptionsExt;
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .mode(0o600)
+                    .open(&self.path)
+            };
+            match created {
                 Ok(f) => self.file = Some(f),
                 Err(e) => {
                     self.failed = true;

@@ -20,4 +20,5 @@ pub use format::{BotInfo, Header, MoveLine, RecordLine, RemoteSeat, RECORD_FORMA
 pub use reader::{read_record, LineError, NumberedLine, ReadError};
 pub use verified::VerifiedGame;
 pub use verify::{replay, replay_file, replay_text};
+pub(crate) use writer::create_private;
 pub use writer::RecordWriter;

@@ -16,19 +16,33 @@ pub struct RecordWriter {
     line: Vec<u8>,
 }
 
+/// Creates (or truncates) `path`, readable by its owner only when it is new: a record holds
+/// every hand, and a bot of a later run that runs as a user of its own (or any other user of
+/// the machine) must not find its own deal in it (issue 38: the same `--deal-key` deals the
+/// same hands again).
+pub(crate) fn create_private(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+}
+
 impl RecordWriter {
     /// Creates (or truncates) the record at `path`, creating its directory; a path ending in
     /// `.zst` gets a zstd-compressed record.
     pub fn create(path: &Path) -> std::io::Result<RecordWriter> {
         // The directory is made only when it is missing: a tournament writes every record
         // into one directory, and `create_dir_all` first would cost two system calls a game.
-        let file = match File::create(path) {
+        let file = match create_private(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 match path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     Some(dir) => std::fs::create_dir_all(dir)?,
                     None => return Err(e),
                 }
-                File::create(path)?
+                create_private(path)?
             }
             other => other?,
         };

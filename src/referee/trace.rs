@@ -12,7 +12,6 @@
 //! newline. A line the referee could not take as text is noted as `(not UTF-8)` or
 //! `(line longer than N bytes)`.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Sender};
@@ -54,7 +53,9 @@ impl Tracer {
         std::fs::create_dir_all(dir)?;
         let mut files = Vec::with_capacity(4);
         for seat in Seat::ALL {
-            files.push(BufWriter::new(File::create(trace_path(dir, record, seat))?));
+            files.push(BufWriter::new(crate::record::create_private(&trace_path(
+                dir, record, seat,
+            ))?));
         }
         let (tx, rx) = channel::<Vec<Entry>>();
         let writer = std::thread::Builder::new()

@@ -134,8 +134,7 @@ impl TournamentDir {
     ) -> Result<(TournamentDir, bool), String> {
         let Some(found) = existing else {
             let path = dir.join(TOURNAMENT_FILE);
-            std::fs::create_dir_all(dir.join("games"))
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            create_closed(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let text = serde_json::to_string_pretty(config).expect("JSON value") + "\n";
             std::fs::write(&path, text)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -416,6 +415,27 @@ fn first_line_of(path: &Path, game: u64) -> Option<usize> {
         let r: GameRow = serde_json::from_str(&l.ok()?).ok()?;
         (r.game == game).then_some(i + 1)
     })
+}
+
+/// Creates `dir` (and missing parents) and its `games/` open to their owner only: a
+/// tournament directory holds every deal, and a bot of a later run under the same
+/// `--deal-key` that runs as a user of its own (or any other user of the machine) must not
+/// read them (issue 38). A directory that was already there (`--out .`) keeps its mode; its
+/// `games/` is closed all the same.
+fn create_closed(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    let existed = dir.is_dir();
+    let closed = |d: &Path| -> std::io::Result<()> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(d)?;
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))
+    };
+    if !existed {
+        closed(dir)?;
+    }
+    closed(&dir.join("games"))
 }
 
 #[cfg(test)]

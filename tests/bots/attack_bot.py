@@ -80,6 +80,8 @@ def try_read(path):
 def attack_read_files():
     """The record and other seats' logs by path, and every regular file any process has open."""
     for path in ARGS:
+        # "@PATH": a path the command must not name, so the sandbox does not bind it.
+        path = path[1:] if path.startswith("@") else path
         data = try_read(path)
         if data is not None:
             gained.append(f"read {path} ({len(data)} bytes)")

@@ -183,3 +183,65 @@ fn a_sandbox_user_that_cannot_work_is_a_usage_error_naming_the_fix() {
         );
     }
 }
+
+/// Issue 38 (6): a bot of a second run with the same `--deal-key` found its own deal in the
+/// first run's `round1/games/000000.jsonl`. Tournament directories are now closed to other
+/// users and records are owner-only, so a bot running as a user of its own reads neither.
+#[test]
+fn an_earlier_runs_records_are_closed_to_a_later_runs_bots() {
+    use std::os::unix::fs::PermissionsExt;
+    if !have_bwrap() || !running_as_root() {
+        return;
+    }
+    let s = Scratch::new("user-earlier-run");
+    let round1 = s.path("round1");
+    let random = python_bot(RANDOM_BOT, &[]);
+    let mut args: Vec<String> = vec!["tournament".into()];
+    for name in ["a", "b"] {
+        args.push("--bot".into());
+        args.push(format!("{name}={random}"));
+    }
+    for f in ["--games", "1", "--jobs", "1", "--sandbox", "bwrap", "--out"] {
+        args.push(f.into());
+    }
+    args.push(round1.display().to_string());
+    let o = tarneeb(&args);
+    assert!(o.status.success(), "round 1: {}", text(&o.stderr));
+    let record = round1.join("games/000000.jsonl");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&round1), 0o700, "{}", round1.display());
+    assert_eq!(mode(&round1.join("games")), 0o700);
+    assert_eq!(mode(&record), 0o600, "{}", record.display());
+    // A game's own record, outside any tournament, is owner-only too.
+    let first = s.path("first.jsonl");
+    attack_log(&s, "first", &random, &[]);
+    assert_eq!(mode(&first), 0o600);
+
+    let targets = [record.display().to_string(), first.display().to_string()];
+    let attack = |name: &str, flags: &[&str]| {
+        let mut a = vec!["read-files".to_string(), s.marker.clone()];
+        // "@": not named as paths, or the sandbox would bind them (and fail as the bot's user).
+        a.extend(targets.iter().map(|t| format!("@{t}")));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        // In a directory of its own: a record's directory is hidden from its game's bots.
+        attack_log(
+            &s,
+            &format!("round2/{name}"),
+            &python_bot(ATTACK_BOT, &a),
+            flags,
+        )
+    };
+    // The scratch directory is under /tmp, which the sandbox replaces: shown with --sandbox-ro.
+    for view in ["wide", "strict"] {
+        let extra = format!("--sandbox-ro={}", s.dir.display());
+        let log = attack(view, &["--sandbox-view", view, &extra]);
+        assert!(log.contains("NOTHING: read-files"), "{view} view: {log}");
+    }
+    // The attack works where the bot is root outside: as the referee's user.
+    let extra = format!("--sandbox-ro={}", s.dir.display());
+    let log = attack("referee", &["--sandbox-user", "referee", &extra]);
+    assert!(
+        log.contains(&format!("GAINED: read {}", targets[0])),
+        "--sandbox-user referee: {log}"
+    );
+}

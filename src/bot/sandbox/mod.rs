@@ -228,9 +228,12 @@ impl Sandbox {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 let _ = std::fs::create_dir_all(dir);
             }
+            // Owner-only from the start: it becomes a record or a log (see `RecordWriter`).
+            use std::os::unix::fs::OpenOptionsExt;
             let _ = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
+                .mode(0o600)
                 .open(path);
         }
         self.mask(path);

@@ -210,7 +210,7 @@ fn other_families() -> SeccompFilter {
 /// bit fails with `ENOSYS`; elsewhere, and for other calls, the filter allows.
 fn no_x32() -> Vec<seccompiler::sock_filter> {
     use seccompiler::sock_filter;
-    const LD_W_ABS: u16 = 0x00 | 0x00 | 0x20;
+    const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
     const JEQ_K: u16 = 0x05 | 0x10;
     const JGE_K: u16 = 0x05 | 0x30;
     const RET_K: u16 = 0x06;

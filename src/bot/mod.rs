@@ -131,6 +131,10 @@ pub enum BotError {
     Unbalanced { input: String },
     #[error("cannot start bot '{command}': {source}; check that the program exists, is executable (chmod +x, and a #! line for a script) and is on PATH, or run it through its interpreter, e.g. 'python3 bot.py'")]
     Spawn { command: String, source: io::Error },
+    /// The referee itself is out of descriptors (EMFILE) or the system is (ENFILE): the
+    /// referee's limit, never the bot's fault.
+    #[error("cannot start bot '{command}': the referee has run out of file descriptors ({source}); this is the referee's limit, not the bot's fault: raise it (ulimit -n), run fewer games at once (--jobs), or look for what holds the referee's connections open")]
+    Descriptors { command: String, source: io::Error },
     #[error("cannot create the stderr log {} for bot '{command}': {source}; check that the directory is writable", path.display())]
     StderrLog {
         command: String,
@@ -277,6 +281,23 @@ impl fmt::Debug for Bot {
     }
 }
 
+/// A bot's start failed with `source`: out of descriptors is the referee's own failure
+/// ([`BotError::Descriptors`]), anything else the bot's command's.
+pub fn spawn_error(command: &str, source: io::Error) -> BotError {
+    // EMFILE (this process's limit) and ENFILE (the system's).
+    if matches!(source.raw_os_error(), Some(24 | 23)) {
+        BotError::Descriptors {
+            command: command.to_string(),
+            source,
+        }
+    } else {
+        BotError::Spawn {
+            command: command.to_string(),
+            source,
+        }
+    }
+}
+
 impl Bot {
     /// Starts the bot in a new process group with all three pipes captured, and hands its
     /// stderr to the thread that drains it.
@@ -285,10 +306,13 @@ impl Bot {
         if spec.command.is_empty() {
             return Err(BotError::EmptyCommand { input: command });
         }
-        prepare_log(&spec.stderr_log).map_err(|source| BotError::StderrLog {
-            command: command.clone(),
-            path: spec.stderr_log.clone(),
-            source,
+        prepare_log(&spec.stderr_log).map_err(|source| match spawn_error(&command, source) {
+            BotError::Spawn { source, .. } => BotError::StderrLog {
+                command: command.clone(),
+                path: spec.stderr_log.clone(),
+                source,
+            },
+            descriptors => descriptors,
         })?;
         let log = stderr_log::log_slot(spec.stderr_log.clone(), spec.stderr_cap);
 
@@ -300,13 +324,8 @@ impl Bot {
             command: command.clone(),
             source,
         })?;
-        let (mut cmd, confinement) =
-            sandbox::command(&spec.sandbox, &spec.command, &cwd).map_err(|source| {
-                BotError::Spawn {
-                    command: command.clone(),
-                    source,
-                }
-            })?;
+        let (mut cmd, confinement) = sandbox::command(&spec.sandbox, &spec.command, &cwd)
+            .map_err(|source| spawn_error(&command, source))?;
         cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -317,10 +336,7 @@ impl Bot {
         let mut child = cmd.spawn().map_err(|source| {
             // Nothing ran, so nothing is left behind: the log was created for this bot only.
             let _ = std::fs::remove_file(&spec.stderr_log);
-            BotError::Spawn {
-                command: command.clone(),
-                source,
-            }
+            spawn_error(&command, source)
         })?;
         let pid = child.id();
         let stdin = child.stdin.take().expect("stdin is piped");

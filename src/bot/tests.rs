@@ -625,6 +625,24 @@ fn spawn_errors_name_the_command() {
     assert!(matches!(err, BotError::EmptyCommand { .. }), "{err:?}");
 }
 
+/// Issue 39: 600 idle connections to the live page once made the referee run out of
+/// descriptors, and the next bot's start was reported as "check that the program exists". A
+/// referee out of descriptors (EMFILE, or the system's ENFILE) is named as that.
+#[test]
+fn out_of_descriptors_is_the_referees_failure_not_the_bots() {
+    for errno in [24, 23] {
+        let err = super::spawn_error("python3 bot.py", io::Error::from_raw_os_error(errno));
+        assert!(matches!(err, BotError::Descriptors { .. }), "{err:?}");
+        let msg = err.to_string();
+        assert!(msg.contains("python3 bot.py"), "{msg}");
+        assert!(msg.contains("not the bot's fault"), "{msg}");
+        assert!(msg.contains("ulimit -n"), "{msg}");
+        assert!(!msg.contains("program exists"), "{msg}");
+    }
+    let err = super::spawn_error("x", io::Error::from_raw_os_error(2));
+    assert!(matches!(err, BotError::Spawn { .. }), "{err:?}");
+}
+
 #[test]
 fn unwritable_stderr_log_is_an_error_naming_the_path() {
     let dir = Scratch::new("badlog");

@@ -184,12 +184,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let sandbox = std::sync::Arc::new(sandbox);
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
+        let mut env = Vec::new();
         let command = if cmd.trim() == "human" {
             let exe = std::env::current_exe()
                 .map_err(|e| anyhow::anyhow!("cannot find the tarneeb program itself: {e}"))?;
             vec![exe.display().to_string(), "human-seat".into()]
         } else if cmd.trim() == "web" {
-            super::web_seat::command(i, a.web_listen)?
+            let (command, token) = super::web_seat::command(i, a.web_listen)?;
+            env.push(token);
+            command
         } else if remote[i].is_some() {
             vec!["remote".to_string()]
         } else {
@@ -202,14 +205,16 @@ pub fn run(a: PlayArgs) -> Result<()> {
         } else {
             sandbox.clone()
         };
-        specs.push(BotSpec::beside_record(
+        let mut spec = BotSpec::beside_record(
             command,
             &record,
             i,
             a.limits.stderr_cap,
             a.limits.max_line,
             seat_sandbox,
-        ));
+        );
+        spec.env.extend(env);
+        specs.push(spec);
     }
     let bots: [BotSpec; 4] = specs
         .try_into()

@@ -37,9 +37,8 @@ pub fn start(
         for k in 0..SEATS {
             let server = seat::bind(SocketAddr::new(ip, 0))?;
             let addr = server
-                .server_addr()
-                .to_ip()
-                .ok_or_else(|| "web seat: not an IP address".to_string())?;
+                .local_addr()
+                .map_err(|e| format!("web seat: its address: {e}"))?;
             let token = super::web_seat::fresh_token();
             let (ours, theirs) = std::os::unix::net::UnixStream::pair()
                 .map_err(|e| format!("web seat: cannot make its socket pair: {e}"))?;

@@ -16,10 +16,12 @@ pub struct WebSeatArgs {
     token_env: String,
 }
 
-/// The command for a web seat at `seat`: a free port on `ip`, a fresh token from the OS put
-/// in this process's environment (the seat is started unsandboxed and inherits it; sandboxed
-/// bots get a clean environment), and the address to open, printed now.
-pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
+/// The command for a web seat at `seat`: a free port on `ip`, a fresh token from the OS, and
+/// the address to open, printed now. The token goes in the seat's own environment only (the
+/// variable and its value returned beside the command, for its `BotSpec::env`), never in this
+/// process's: an unsandboxed bot inherits the referee's environment, and read the tokens of
+/// every web seat there (issue 39).
+pub fn command(seat: usize, ip: IpAddr) -> Result<(Vec<String>, (String, String))> {
     let exe = std::env::current_exe()
         .map_err(|e| anyhow!("cannot find the tarneeb program itself: {e}"))?;
     let port = TcpListener::bind((ip, 0))
@@ -28,7 +30,6 @@ pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
         .port();
     let token = fresh_token();
     let var = format!("TARNEEB_WEB_TOKEN_{seat}");
-    std::env::set_var(&var, &token);
     let addr = SocketAddr::new(ip, port);
     eprintln!(
         "seat {seat}: play it in your browser: {}",
@@ -37,14 +38,17 @@ pub fn command(seat: usize, ip: IpAddr) -> Result<Vec<String>> {
     if !ip.is_loopback() {
         eprintln!("tarneeb: warning: {ip} is not a loopback address: keep the address to yourself");
     }
-    Ok(vec![
-        exe.display().to_string(),
-        "web-seat".into(),
-        "--listen".into(),
-        addr.to_string(),
-        "--token-env".into(),
-        var,
-    ])
+    Ok((
+        vec![
+            exe.display().to_string(),
+            "web-seat".into(),
+            "--listen".into(),
+            addr.to_string(),
+            "--token-env".into(),
+            var.clone(),
+        ],
+        (var, token),
+    ))
 }
 
 /// A web seat's one-time token: 128 bits from the OS, in hex.

@@ -5,6 +5,7 @@
 //! and `/games/NNNNNN.html` a finished game's replay page (a game still being played has none:
 //! its cards stay on the server until its record ends). The server only reads the directory.
 
+pub mod http;
 pub mod live;
 pub mod page;
 pub mod public;
@@ -21,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tiny_http::{Header, Request, Response, Server};
+use http::{Limits, Request, Server};
 
 use crate::record::verify::replay_file;
 use crate::replay::html;
@@ -34,6 +35,13 @@ const TICK: Duration = Duration::from_millis(400);
 /// Pages listening to `/events` at once; more get 503 (a tab left open per spectator is fine,
 /// a flood is not).
 const MAX_LISTENERS: usize = 64;
+/// Connections to the live server at once (the listeners among them); more are closed at
+/// once. With the web seats' and the bots' this keeps the referee's descriptors well within
+/// their limit whatever strangers open.
+const MAX_CONNECTIONS: usize = 128;
+/// How long an event stream may leave a write untaken before it is dropped: a reader that
+/// stops reading frees its thread and descriptor.
+const WRITE_TIME: Duration = Duration::from_secs(10);
 
 struct Shared {
     live: Mutex<Live>,
@@ -57,7 +65,7 @@ const PAGE_CACHE: usize = 32;
 pub struct ServeHandle {
     addr: SocketAddr,
     shared: Arc<Shared>,
-    server: Arc<Server>,
+    server: Server,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -74,12 +82,12 @@ impl ServeHandle {
     }
 
     /// Stops serving (`serve` on Ctrl-C).
-    pub fn shutdown(self) {
+    pub fn shutdown(mut self) {
         self.shared.stop.store(true, Ordering::SeqCst);
         for l in self.shared.listeners.lock().expect("listeners").drain(..) {
             let _ = l.try_send(None);
         }
-        self.server.unblock();
+        self.server.stop();
         for t in self.threads {
             let _ = t.join();
         }
@@ -94,11 +102,6 @@ pub fn is_loopback(addr: &SocketAddr) -> bool {
 /// Starts serving `dir` on `addr` (port 0: any free port; see [`ServeHandle::addr`]).
 pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHandle, String> {
     let live = Live::open(dir, total)?;
-    let server = Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| format!("cannot listen on {addr}: not an IP address"))?;
     let title = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -114,7 +117,6 @@ pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHa
             .unwrap_or(false),
         pages: Mutex::new(VecDeque::new()),
     });
-    let server = Arc::new(server);
     let mut threads = Vec::new();
     {
         let shared = Arc::clone(&shared);
@@ -125,19 +127,17 @@ pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHa
             }
         }));
     }
-    {
+    let limits = Limits {
+        connections: MAX_CONNECTIONS,
+        write_time: WRITE_TIME,
+        ..Limits::default()
+    };
+    let server = {
         let shared = Arc::clone(&shared);
-        let server = Arc::clone(&server);
-        threads.push(std::thread::spawn(move || {
-            while !shared.stop.load(Ordering::SeqCst) {
-                match server.recv_timeout(Duration::from_millis(250)) {
-                    Ok(Some(rq)) => handle(&shared, rq),
-                    Ok(None) => {}
-                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
-                }
-            }
-        }));
-    }
+        Server::start(addr, limits, move |rq| handle(&shared, rq))
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?
+    };
+    let bound = server.addr();
     Ok(ServeHandle {
         addr: bound,
         shared,
@@ -168,17 +168,16 @@ fn tick(shared: &Shared) {
         .retain(|l| l.try_send(Some(event.clone())).is_ok());
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
 fn respond(rq: Request, status: u16, kind: &str, body: String) {
-    let r = Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", kind))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
-    let _ = rq.respond(r);
+    rq.respond(
+        status,
+        &[
+            ("Content-Type", kind),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+        ],
+        body.as_bytes(),
+    );
 }
 
 fn not_found(rq: Request, why: &str) {
@@ -188,10 +187,7 @@ fn not_found(rq: Request, why: &str) {
 const HTML: &str = "text/html; charset=utf-8";
 
 fn handle(shared: &Arc<Shared>, rq: Request) {
-    if !matches!(
-        rq.method(),
-        tiny_http::Method::Get | tiny_http::Method::Head
-    ) {
+    if !matches!(rq.method.as_str(), "GET" | "HEAD") {
         respond(
             rq,
             405,
@@ -200,7 +196,7 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         );
         return;
     }
-    let path = rq.url().split(['?', '#']).next().unwrap_or("/").to_string();
+    let path = rq.path().to_string();
     match path.as_str() {
         "/" | "/index.html" => respond(rq, 200, HTML, page::live_page(&shared.title)),
         "/state.json" => {
@@ -209,9 +205,7 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         }
         "/events" => events(shared, rq),
         // No icon: an empty answer rather than a 404 in every page's console.
-        "/favicon.ico" => {
-            let _ = rq.respond(Response::empty(204));
-        }
+        "/favicon.ico" => rq.respond(204, &[], b""),
         "/games.html" => {
             let live = shared.live.lock().expect("live");
             let body = pages::games(live.rows(), &live.links());
@@ -301,8 +295,10 @@ fn events(shared: &Arc<Shared>, rq: Request) {
     }
     let first = shared.live.lock().expect("live").state().to_string();
     let over = shared.over.load(Ordering::SeqCst);
-    std::thread::spawn(move || {
-        let mut w = rq.into_writer();
+    // The connection's own thread streams: its writes time out ([`WRITE_TIME`]), so a page
+    // that stops reading is dropped rather than holding the thread for ever.
+    {
+        let (mut w, _slot) = rq.into_stream();
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\nretry: 2000\n\n";
         if w.write_all(head.as_bytes()).is_err()
             || w.write_all(format!("data: {first}\n\n").as_bytes())
@@ -326,7 +322,7 @@ fn events(shared: &Arc<Shared>, rq: Request) {
                 return;
             }
         }
-    });
+    }
 }
 
 /// `serve`'s directory argument checked: a tournament directory.

@@ -5,15 +5,15 @@
 //! whoever holds the one-time token in the printed address can see the page or move: every
 //! request without it gets 403. The page only ever gets what the protocol gave this seat.
 
-use std::io::{BufRead, Read, Write};
-use std::net::SocketAddr;
+use std::io::{BufRead, Write};
+use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+use super::http::{Limits, Request, Server};
 use serde_json::{json, Value};
-use tiny_http::{Header, Method, Request, Response, Server};
 
 /// What the page shows: the seat's last request (view, legal moves, time), the last messages
 /// the seat was told (tricks, hand ends, the game's end), and a version that moves on each.
@@ -80,15 +80,19 @@ pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
     )
 }
 
-/// The seat's HTTP server on `listen` (port 0: any free one; see `server_addr`).
-pub fn bind(listen: SocketAddr) -> Result<Server, String> {
-    Server::http(listen).map_err(|e| format!("web seat: cannot listen on {listen}: {e}"))
+/// The seat's listening socket on `listen` (port 0: any free one; see `local_addr`).
+pub fn bind(listen: SocketAddr) -> Result<TcpListener, String> {
+    TcpListener::bind(listen).map_err(|e| format!("web seat: cannot listen on {listen}: {e}"))
 }
+
+/// Connections to one seat's server at once; more are closed at once. A page holds one (its
+/// long poll) and a move a second; strangers without the token get no more than this.
+const MAX_CONNECTIONS: usize = 24;
 
 /// A tournament's web seat: plays game after game through `end` (the other end is the
 /// referee's connection to this seat) on a thread of its own, until the connection closes.
 pub fn start_series(
-    server: Server,
+    server: TcpListener,
     token: String,
     end: std::os::unix::net::UnixStream,
 ) -> Result<std::thread::JoinHandle<()>, String> {
@@ -103,7 +107,7 @@ pub fn start_series(
 
 /// The seat: the page's server, and the protocol read from `input` and answered on `output`.
 fn serve(
-    server: Server,
+    listener: TcpListener,
     token: String,
     input: impl BufRead,
     mut stdout: impl Write,
@@ -122,17 +126,15 @@ fn serve(
         looked: AtomicBool::new(false),
         polls: AtomicUsize::new(0),
     });
-    let server = Arc::new(server);
-    {
+    let limits = Limits {
+        connections: MAX_CONNECTIONS,
+        ..Limits::default()
+    };
+    let mut server = {
         let shared = Arc::clone(&shared);
-        let server = Arc::clone(&server);
-        std::thread::spawn(move || loop {
-            match server.recv() {
-                Ok(rq) => dispatch(&shared, rq),
-                Err(_) => return,
-            }
-        });
-    }
+        Server::from_listener(listener, limits, move |rq| dispatch(&shared, rq))
+            .map_err(|e| format!("web seat: cannot serve: {e}"))?
+    };
     for line in input.lines() {
         let line = line.map_err(|e| format!("web seat: reading the referee: {e}"))?;
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -214,7 +216,7 @@ fn serve(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    server.unblock();
+    server.stop();
     Ok(())
 }
 
@@ -239,9 +241,7 @@ const MAX_POLLS: usize = 8;
 /// that poll timed out: 20 s a move with the page showing nothing to play meanwhile, past
 /// 400's ten-second rule and any `--move-timeout` under 20 s.
 fn dispatch(shared: &Arc<Shared>, rq: Request) {
-    let url = rq.url();
-    let path = url.split('?').next().unwrap_or("/");
-    if !(*rq.method() == Method::Get && path == "/state" && has_token(url, &shared.token)) {
+    if !(rq.method == "GET" && rq.path() == "/state" && has_token(&rq.url, &shared.token)) {
         return handle(shared, rq);
     }
     if shared.polls.fetch_add(1, Ordering::SeqCst) >= MAX_POLLS {
@@ -253,21 +253,19 @@ fn dispatch(shared: &Arc<Shared>, rq: Request) {
             "too many pages are open on this seat: close the others\n".into(),
         );
     }
-    let shared = Arc::clone(shared);
-    std::thread::spawn(move || {
-        handle(&shared, rq);
-        shared.polls.fetch_sub(1, Ordering::SeqCst);
-    });
+    handle(shared, rq);
+    shared.polls.fetch_sub(1, Ordering::SeqCst);
 }
 
 fn respond(rq: Request, status: u16, kind: &str, body: String) {
-    let header = |n: &str, v: &str| Header::from_bytes(n.as_bytes(), v.as_bytes()).expect("header");
-    let _ = rq.respond(
-        Response::from_string(body)
-            .with_status_code(status)
-            .with_header(header("Content-Type", kind))
-            .with_header(header("Cache-Control", "no-store"))
-            .with_header(header("Referrer-Policy", "no-referrer")),
+    rq.respond(
+        status,
+        &[
+            ("Content-Type", kind),
+            ("Cache-Control", "no-store"),
+            ("Referrer-Policy", "no-referrer"),
+        ],
+        body.as_bytes(),
     );
 }
 
@@ -288,12 +286,11 @@ fn has_token(url: &str, token: &str) -> bool {
             == 0
 }
 
-fn handle(shared: &Arc<Shared>, mut rq: Request) {
-    let url = rq.url().to_string();
+fn handle(shared: &Arc<Shared>, rq: Request) {
+    let url = rq.url.clone();
     let path = url.split('?').next().unwrap_or("/");
     if path == "/favicon.ico" {
-        let _ = rq.respond(Response::empty(204));
-        return;
+        return rq.respond(204, &[], b"");
     }
     if !has_token(&url, &shared.token) {
         return respond(
@@ -303,8 +300,8 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             "this seat needs its token: open the address tarneeb printed\n".into(),
         );
     }
-    match (rq.method(), path) {
-        (Method::Get, "/") => respond(
+    match (rq.method.as_str(), path) {
+        ("GET", "/") => respond(
             rq,
             200,
             "text/html; charset=utf-8",
@@ -312,7 +309,7 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
                 .replace("{{STYLE}}", &crate::site::pages::style())
                 .replace("{{DECK}}", crate::replay::deck::TOGGLE),
         ),
-        (Method::Get, "/state") => {
+        ("GET", "/state") => {
             // Long poll: answers at once when the page is behind, else when something changes
             // (or after 20 s), so a page asks about once per move, not in a loop.
             let seen: u64 = url
@@ -339,13 +336,10 @@ fn handle(shared: &Arc<Shared>, mut rq: Request) {
             respond(rq, 200, "application/json", body);
             shared.served.fetch_max(version, Ordering::SeqCst);
         }
-        (Method::Post, "/move") => {
-            let mut body = String::new();
-            if std::io::Read::read_to_string(&mut rq.as_reader().take(64 * 1024), &mut body)
-                .is_err()
-            {
-                return respond(rq, 400, "text/plain", "unreadable body\n".into());
-            }
+        ("POST", "/move") => {
+            let Ok(body) = String::from_utf8(rq.body.clone()) else {
+                return respond(rq, 400, "text/plain", "the body is not UTF-8\n".into());
+            };
             let Ok(v) = serde_json::from_str::<Value>(&body) else {
                 return respond(
                     rq,

@@ -20,6 +20,7 @@ mod kept_bots;
 mod kernel_channels;
 mod live_analysis;
 mod live_page;
+mod open_doors;
 mod pimc;
 mod remote;
 mod replay_html;

@@ -22,7 +22,7 @@ use crate::protocol::PROTOCOL_VERSION;
 
 use super::lobby::Lobby;
 use super::tokens::Tokens;
-use super::{Control, AUTH_LINE_MAX};
+use super::{refusal, Control, AUTH_LINE_MAX};
 
 /// Connections being authenticated at once, over all addresses.
 pub const MAX_PENDING: usize = 64;
@@ -175,18 +175,24 @@ fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
         }
         let open = c.per_address.get(&ip).copied().unwrap_or(0);
         if failed >= MAX_FAILURES {
-            Some("too many failed attempts from this address: wait a minute")
+            Some((
+                refusal::THROTTLED,
+                "too many failed attempts from this address: wait a minute",
+            ))
         } else if open >= shared.cfg.per_address {
-            Some("too many connections from this address")
+            Some((
+                refusal::ADDRESS_FULL,
+                "too many connections from this address",
+            ))
         } else if shared.pending.load(Ordering::SeqCst) >= MAX_PENDING {
-            Some("the server is busy: try again shortly")
+            Some((refusal::BUSY, "the server is busy: try again shortly"))
         } else {
             *c.per_address.entry(ip).or_default() += 1;
             None
         }
     };
-    if let Some(reason) = refusal {
-        refuse_plain(stream, reason);
+    if let Some((code, reason)) = refusal {
+        refuse_plain(stream, code, reason);
         return;
     }
     let place = Place {
@@ -208,12 +214,9 @@ fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
 }
 
 /// Best effort, never blocking: a refused connection gets its line if the socket takes it.
-fn refuse_plain(stream: TcpStream, reason: &str) {
+fn refuse_plain(stream: TcpStream, code: &str, reason: &str) {
     let _ = stream.set_nonblocking(true);
-    let line = Control::Refused {
-        reason: reason.into(),
-    }
-    .line();
+    let line = Control::refused(code, reason).line();
     let _ = (&stream).write(&line);
 }
 
@@ -283,15 +286,17 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
         Ok(line) => line,
         Err(reason) => {
             failed(shared, peer.ip());
-            refuse(&mut conn, reason);
+            refuse(&mut conn, refusal::TIMEOUT, reason);
             return;
         }
     };
     let token = match serde_json::from_slice::<Control>(&line) {
         Ok(Control::Auth { protocol, token }) if protocol == PROTOCOL_VERSION => token,
         Ok(Control::Auth { protocol, .. }) => {
+            // A failure like any other: it held an authenticating slot (issue 39).
+            failed(shared, peer.ip());
             let reason = format!("protocol {protocol} is not spoken here: this server speaks protocol {PROTOCOL_VERSION}");
-            refuse(&mut conn, reason);
+            refuse(&mut conn, refusal::PROTOCOL, reason);
             return;
         }
         _ => {
@@ -299,13 +304,17 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
             let reason =
                 "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line"
                     .to_string();
-            refuse(&mut conn, reason);
+            refuse(&mut conn, refusal::NOT_AUTH, reason);
             return;
         }
     };
     let Some((entrant, name)) = shared.tokens.entrant_of(&token) else {
         failed(shared, peer.ip());
-        refuse(&mut conn, "unknown token".to_string());
+        refuse(
+            &mut conn,
+            refusal::UNKNOWN_TOKEN,
+            "unknown token".to_string(),
+        );
         return;
     };
     let name = name.to_string();
@@ -318,7 +327,7 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
                 "entrant {name} already has {} connections, the most this server allows (--remote-connections)",
                 shared.cfg.per_entrant
             );
-            refuse(&mut conn, reason);
+            refuse(&mut conn, refusal::ENTRANT_FULL, reason);
             return;
         }
         *n += 1;
@@ -360,8 +369,8 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
 }
 
 /// The one line a refused connection hears (best effort: it is closed next).
-fn refuse(conn: &mut Conn, reason: String) {
-    let _ = conn.write_all(&Control::Refused { reason }.line());
+fn refuse(conn: &mut Conn, code: &str, reason: String) {
+    let _ = conn.write_all(&Control::refused(code, reason).line());
     let _ = conn.flush();
 }
 

@@ -33,13 +33,52 @@ pub enum Control {
     Auth { protocol: u32, token: String },
     /// The token is good: the connection now waits for a game.
     Welcome { entrant: String },
-    /// The connection is refused, with the reason; the server closes it.
-    Refused { reason: String },
+    /// The connection is refused, with a machine-readable [`code`](refusal) and a reason for
+    /// people; the server closes it. A relay decides on the code, never on the text.
+    Refused {
+        #[serde(default)]
+        code: String,
+        reason: String,
+    },
     /// The tournament has no more games: the relay may exit.
     Over,
 }
 
+/// The codes of a `refused` line (protocol.md section 9). Only [`refusal::UNKNOWN_TOKEN`] and
+/// [`refusal::PROTOCOL`] are final: retrying cannot mend them; a relay tries the others again.
+pub mod refusal {
+    /// The token is no entrant's (or is malformed).
+    pub const UNKNOWN_TOKEN: &str = "unknown_token";
+    /// The `auth` line names a protocol version this server does not speak.
+    pub const PROTOCOL: &str = "protocol";
+    /// The first line is not an `auth` line.
+    pub const NOT_AUTH: &str = "not_auth";
+    /// No `auth` line within the handshake time, or one too long.
+    pub const TIMEOUT: &str = "timeout";
+    /// The entrant has its most connections (`--remote-connections`).
+    pub const ENTRANT_FULL: &str = "entrant_full";
+    /// The address has its most connections, every one of them playing or waiting to play.
+    pub const ADDRESS_FULL: &str = "address_full";
+    /// Too many failed attempts from the address lately: wait a minute.
+    pub const THROTTLED: &str = "throttled";
+    /// Too many connections are authenticating at once: try again shortly.
+    pub const BUSY: &str = "busy";
+
+    /// Whether a refusal with `code` is final (the relay gives up) rather than passing.
+    pub fn is_final(code: &str) -> bool {
+        matches!(code, UNKNOWN_TOKEN | PROTOCOL)
+    }
+}
+
 impl Control {
+    /// A refusal with its code and reason.
+    pub fn refused(code: &str, reason: impl Into<String>) -> Control {
+        Control::Refused {
+            code: code.to_string(),
+            reason: reason.into(),
+        }
+    }
+
     /// The message as one line, with its newline.
     pub fn line(&self) -> Vec<u8> {
         let mut v = serde_json::to_vec(self).expect("control messages serialize");

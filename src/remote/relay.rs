@@ -196,12 +196,14 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
         Ok(Control::Welcome { entrant }) => {
             eprintln!("relay: connected to {} as {entrant}", cfg.addr);
         }
-        Ok(Control::Refused { reason })
-            if reason.contains("token") || reason.contains("protocol") =>
-        {
-            return Session::Fatal(format!("the server refused: {reason}"))
+        // Decided on the code, never on the text: an entrant called `tokenizer` once gave up
+        // on a per-entrant cap whose reason named it (issue 39).
+        Ok(Control::Refused { code, reason }) if super::refusal::is_final(&code) => {
+            return Session::Fatal(format!("the server refused ({code}): {reason}"))
         }
-        Ok(Control::Refused { reason }) => return dropped(format!("the server refused: {reason}")),
+        Ok(Control::Refused { code, reason }) => {
+            return dropped(format!("the server refused ({code}): {reason}"))
+        }
         Ok(Control::Over) => return Session::Over,
         _ => {
             return dropped(format!(
@@ -256,6 +258,9 @@ impl LocalBot {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
+            // The entrant's token is the relay's, never its bot's (issue 39: "the relay
+            // passes `TARNEEB_TOKEN` to its bot").
+            .env_remove("TARNEEB_TOKEN")
             .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", command.join(" ")))?;

@@ -493,7 +493,7 @@ fn a_ca_certificate_as_the_servers_own_is_explained() {
 /// schema's `transport` say.
 #[test]
 fn transport_messages_match_the_schema() {
-    use tarneeb_referee::remote::Control;
+    use tarneeb_referee::remote::{refusal, Control};
     let v = common::schema_validator("transport");
     for msg in [
         Control::Auth {
@@ -503,9 +503,8 @@ fn transport_messages_match_the_schema() {
         Control::Welcome {
             entrant: "alice".into(),
         },
-        Control::Refused {
-            reason: "unknown token".into(),
-        },
+        Control::refused(refusal::UNKNOWN_TOKEN, "unknown token"),
+        Control::refused(refusal::THROTTLED, "too many failed attempts"),
         Control::Over,
     ] {
         let value: serde_json::Value = serde_json::from_slice(&msg.line()).unwrap();
@@ -515,6 +514,27 @@ fn transport_messages_match_the_schema() {
     // A bot's hello is not a transport message.
     let hello = serde_json::json!({"type": "hello", "name": "x"});
     assert!(v.iter_errors(&hello).next().is_some());
+    // Every code the server sends is one the schema names, and only those are final.
+    for code in [
+        refusal::UNKNOWN_TOKEN,
+        refusal::PROTOCOL,
+        refusal::NOT_AUTH,
+        refusal::TIMEOUT,
+        refusal::ENTRANT_FULL,
+        refusal::ADDRESS_FULL,
+        refusal::THROTTLED,
+        refusal::BUSY,
+    ] {
+        let value: serde_json::Value =
+            serde_json::from_slice(&Control::refused(code, "x").line()).unwrap();
+        assert!(v.iter_errors(&value).next().is_none(), "{value}");
+        assert_eq!(
+            refusal::is_final(code),
+            code == refusal::UNKNOWN_TOKEN || code == refusal::PROTOCOL
+        );
+    }
+    let unknown = serde_json::json!({"type": "refused", "code": "tokenizer", "reason": "x"});
+    assert!(v.iter_errors(&unknown).next().is_some());
 }
 
 /// `play --bot remote:NAME` (issue 25 item 1) with `--latency-allowance` (item 4): a remote

@@ -51,7 +51,13 @@ const VALUE_FLAGS: &[&str] = &[
 const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env", "peers"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
-const SWITCHES: &[&str] = &["no_pin", "analyze", "public_deals", "freeze_off_turn"];
+const SWITCHES: &[&str] = &[
+    "no_pin",
+    "analyze",
+    "public_deals",
+    "freeze_off_turn",
+    "twins_apart",
+];
 
 /// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
 /// flags the file stands for, ahead of the other flags. Arguments without `--config` come

@@ -368,7 +368,7 @@ impl Schedule {
                         .into(),
                 );
             }
-            if n % 2 != 0 {
+            if !n.is_multiple_of(2) {
                 return Err(format!(
                     "--twins-apart with --shard {k}/{n}: N must be even (shards 1 to N/2 play the first game of every pair, N/2+1 to N the second), like --shard {k}/{}",
                     n + 1

@@ -6,10 +6,11 @@ Usage: twin_bot.py DIR [RANDOM_SHARE]. DIR is a directory the test made, written
 outside any sandbox (the test runs with --sandbox none): it stands for the channel a machine
 leaves between the two games of a pair (the page cache of issue 38, or a record the bot can
 read). At the first deal of every game each of the entrant's seats leaves its hand there. A
-game whose first hand together with two hands left earlier (disjoint, from one earlier game)
-makes three quarters of a deal is the second game of a pair: those two hands are the ones the
-opponents now hold, so the bot knows every hand. This stand-in does not solve the deal with
-them: it plays the heuristic sample bot's cards in second games, and in first games a random
+game whose first hand together with two hands left earlier (disjoint from each other and
+from it: two hands of other deals almost never are, about 2e-7 a try) makes three quarters of
+a deal is the second game of a pair: those two hands are the ones the opponents now hold, so
+the bot knows every hand. This stand-in does not use them (tests/bots/twin_endgame_bot.py
+does, and is much harder to catch: docs/competitions.md, "The duplicate twin"): it plays the heuristic sample bot's cards in second games, and in first games a random
 legal card with probability RANDOM_SHARE (default 1), the heuristic's card otherwise. Calls
 and trump choices are the heuristic's in both, so contracts stay alike.
 """

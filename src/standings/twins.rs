@@ -121,6 +121,10 @@ pub fn add_pair(
     second: &GameRow,
     index: impl Fn(&str) -> usize,
 ) {
+    // Rows without an analysis (most tournaments) cost nothing here.
+    if first.accuracy.is_none() || second.accuracy.is_none() {
+        return;
+    }
     let mut names: Vec<&str> = first.seats.iter().map(String::as_str).collect();
     names.sort_unstable();
     names.dedup();

@@ -19,7 +19,7 @@ use tarneeb_referee::tournament::directory::TOURNAMENT_FILE;
 use tarneeb_referee::tournament::results::STANDINGS_FILE;
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
-use tarneeb_referee::tournament::shard::SHARD_UNIT;
+use tarneeb_referee::tournament::shard::{SHARD_UNIT, TWINS_APART_UNIT};
 use tarneeb_referee::tournament::swiss_shards::{self, Shard};
 use tarneeb_referee::{deal_key, out, rules_file, signals};
 
@@ -116,6 +116,12 @@ pub struct TournamentArgs {
     /// A Swiss shard needs --round, and --peers from round 2 on.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
+    /// With --shard K/N (N even; round-robin or gauntlet, duplicate): the two games of every
+    /// duplicate pair in different shards, shards 1 to N/2 playing every pair's first game and
+    /// N/2+1 to N its second. Run the two halves on machines that share no kernel, and no
+    /// machine plays both games of a pair (docs/competitions.md, "The duplicate twin").
+    #[arg(long, requires = "shard")]
+    twins_apart: bool,
     /// Swiss: play the rounds up to R only (the same command with a larger R goes on). With
     /// --shard, all shards play round R before any plays round R+1.
     #[arg(long, value_name = "R")]
@@ -236,6 +242,11 @@ fn swiss_shard(a: &TournamentArgs) -> Result<Option<(Shard, u64)>, Failure> {
         }
     }
     let sharded = a.format == Format::Swiss && a.shard.is_some();
+    if sharded && a.twins_apart {
+        return Err(usage(
+            "--twins-apart works with round-robin and gauntlet shards, not a Swiss (its pairing reads the other shards' results each round); shard a Swiss without it",
+        ));
+    }
     if !a.peers.is_empty() && !sharded {
         return Err(usage(
             "--peers is for a Swiss played in shards (--format swiss --shard K/N --round R)",
@@ -353,7 +364,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     .map_err(usage)?;
     let total = match (swiss_shard, a.shard) {
         (Some((shard, round)), _) => swiss_shards::games_through(&plan, shard, round),
-        (None, Some((k, n))) => schedule.shard(k, n).map_err(usage)?,
+        (None, Some((k, n))) => schedule.shard_as(k, n, a.twins_apart).map_err(usage)?,
         (None, None) => schedule.total_games(),
     };
     let sprt = match &a.sprt {
@@ -457,6 +468,10 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         // Written only where it applies, so that unsharded directories resume as before; a
         // shard directory of a version that split duplicate pairs lacks it and is refused.
         config["shard_unit"] = json!(SHARD_UNIT);
+    }
+    if a.twins_apart {
+        config["shard_unit"] = json!(TWINS_APART_UNIT);
+        config["twins_apart"] = json!(true);
     }
     if a.rounds > 0 {
         config["rounds"] = json!(a.rounds);

@@ -8,7 +8,7 @@
 //! rows; [`ratings`] fits the Bradley-Terry ratings, [`stats`] and [`pairwise`] give
 //! head-to-head intervals and the crosstable (both on [`small_sample`]); [`sprt`] is the
 //! sequential test and [`verdict`] fixes it at its first crossing; [`accuracy`] is the
-//! double-dummy column of `--analyze`; [`table`] puts the standings together and [`report`]
+//! double-dummy column of `--analyze` and [`twins`] its first-against-second-twin check; [`table`] puts the standings together and [`report`]
 //! writes them as text or JSON.
 
 pub mod accuracy;
@@ -27,4 +27,5 @@ pub mod sprt_normalized;
 pub mod stats;
 pub mod table;
 pub mod tally;
+pub mod twins;
 pub mod verdict;

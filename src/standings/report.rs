@@ -195,6 +195,12 @@ pub fn render(s: &Standings) -> String {
     if s.entrants.iter().any(|e| e.dd_lost.is_some()) {
         out.push_str(accuracy::LEGEND);
     }
+    out.push_str(&super::twins::render(
+        &s.entrants
+            .iter()
+            .map(|e| (e.name.clone(), e.twin_order.clone()))
+            .collect::<Vec<_>>(),
+    ));
     let forfeits: Vec<String> = s
         .entrants
         .iter()

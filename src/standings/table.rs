@@ -25,6 +25,7 @@ use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
 use super::places::{self, RankKey, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
+use super::twins::TwinOrder;
 
 pub use super::row::GameRow;
 
@@ -58,6 +59,10 @@ pub struct EntrantStanding {
     /// `--analyze`: double-dummy tricks lost per hand per seat (see [`super::accuracy`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dd_lost: Option<EntrantAccuracy>,
+    /// `--analyze`: its play in the first against the second game of its duplicate pairs (see
+    /// [`super::twins`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin_order: Option<TwinOrder>,
 }
 
 impl EntrantStanding {
@@ -178,8 +183,12 @@ pub fn from_totals(t: Totals) -> Standings {
             elo_high: 0.0,
             board_elo: None,
             dd_lost: c.accuracy.finish(),
+            twin_order: None,
         })
         .collect();
+    for (e, o) in table.iter_mut().zip(&t.twin_order) {
+        e.twin_order = o.clone();
+    }
     let n = t.names.len();
     let fit = ratings::fit_with(n, &t.observations, &ratings::FitOptions::default());
     for (e, r) in table.iter_mut().zip(&fit.ratings) {

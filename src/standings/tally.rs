@@ -24,6 +24,7 @@ use super::pairs::{game_score0, pair_key, team};
 use super::pairwise::{Cell, Meeting};
 use super::ratings::Observation;
 use super::row::GameRow;
+use super::twins::{self, TwinOrder, TwinSum};
 
 /// Where a row came: its game number, then its arrival (ties of pooled tournaments keep input
 /// order).
@@ -95,6 +96,8 @@ pub struct Tally {
     rows: u64,
     pairs: u64,
     board_pairs: u64,
+    /// Per entrant (by index): first against second twin, `--analyze` (see [`super::twins`]).
+    twin_sums: Vec<TwinSum>,
 }
 
 /// The totals with entrants in their final order (first appearance in schedule order).
@@ -111,6 +114,8 @@ pub struct Totals {
     /// Complete duplicate pairs, and those with hand results.
     pub pairs: u64,
     pub board_pairs: u64,
+    /// Per entrant: its first-against-second-twin comparison (`None` without analysed pairs).
+    pub twin_order: Vec<Option<TwinOrder>>,
 }
 
 impl Tally {
@@ -258,6 +263,8 @@ impl Tally {
             true,
         );
         self.pairs += 1;
+        let index = &self.index;
+        twins::add_pair(&mut self.twin_sums, &x, &y, |n| index[n]);
         if let Some(b) = pair_boards(&x, &y, BoardScale::Points) {
             self.board_pairs += 1;
             let w = self
@@ -333,6 +340,10 @@ impl Tally {
             rows: self.rows,
             pairs: self.pairs,
             board_pairs: self.board_pairs,
+            twin_order: order
+                .iter()
+                .map(|&i| self.twin_sums.get(i).and_then(TwinSum::finish))
+                .collect(),
         }
     }
 }

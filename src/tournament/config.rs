@@ -8,6 +8,7 @@
 //!
 //! Keys: every flag of `tarneeb tournament` by its name with `_` or `-` (`format`, `games`,
 //! `seed`, `rules`, `move_timeout = "2s"`, `no_duplicate = true`, `jobs`, `sprt`, `shard`,
+//! `twins_apart = true`,
 //! `out`, ...), one `[[bot]]` table per entrant with `name` and `command` (a string split like
 //! a shell would, or an array of arguments), and the normalized keys `tournament.json` holds:
 //! `entrants` (the same as `[[bot]]`), `duplicate`, `rules` as a table, and `time` with
@@ -51,7 +52,13 @@ const VALUE_FLAGS: &[&str] = &[
 const LIST_FLAGS: &[&str] = &["sandbox_ro", "sandbox_env", "peers"];
 
 /// Flags without a value: `key = true` gives the flag, `false` nothing.
-const SWITCHES: &[&str] = &["no_pin", "analyze", "public_deals", "freeze_off_turn"];
+const SWITCHES: &[&str] = &[
+    "no_pin",
+    "analyze",
+    "public_deals",
+    "freeze_off_turn",
+    "twins_apart",
+];
 
 /// Replaces `--config FILE` (or `--config=FILE`) after the `tournament` subcommand by the
 /// flags the file stands for, ahead of the other flags. Arguments without `--config` come
@@ -411,6 +418,18 @@ mod tests {
         assert!(e.contains("both list the entrants"), "{e}");
         // Saying the same thing twice is no contradiction.
         assert!(flags("duplicate = false\nno_duplicate = true\n").is_ok());
+    }
+
+    #[test]
+    fn twins_apart_and_its_shard_unit_come_back_from_tournament_json() {
+        // A --twins-apart shard's tournament.json, fed back: the switch and the shard, and
+        // the shard unit (which follows from them) says nothing more.
+        let v = serde_json::json!({"shard": "3/4", "twins_apart": true,
+            "shard_unit": crate::tournament::shard::TWINS_APART_UNIT});
+        let f = to_flags(&v, true).unwrap();
+        assert!(f.contains(&"--twins-apart".to_string()), "{f:?}");
+        assert!(f.contains(&"--shard=3/4".to_string()), "{f:?}");
+        assert_eq!(f.len(), 2, "{f:?}");
     }
 
     #[test]

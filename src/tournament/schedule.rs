@@ -346,6 +346,12 @@ impl Schedule {
     /// Keeps only the games of shard `k` of `n` (`--shard K/N`, 1 <= K <= N; see [`Shard`]) of
     /// a static schedule; returns how many games that leaves.
     pub fn shard(&mut self, k: u64, n: u64) -> Result<u64, String> {
+        self.shard_as(k, n, false)
+    }
+
+    /// [`Schedule::shard`], with `apart` the two games of every duplicate pair in different
+    /// shards (`--twins-apart`: see [`Shard::twins_apart`]); `n` must then be even.
+    pub fn shard_as(&mut self, k: u64, n: u64, apart: bool) -> Result<u64, String> {
         if !self.plan.format.is_static() {
             return Err(format!(
                 "--shard works with round-robin, gauntlet and swiss (with --round), not {} (its games depend on earlier results)",
@@ -355,7 +361,23 @@ impl Schedule {
         if n == 0 || k == 0 || k > n {
             return Err(format!("--shard {k}/{n}: use K/N with 1 <= K <= N"));
         }
-        let shard = Shard::new(k, n, self.plan.duplicate);
+        let shard = if apart {
+            if !self.plan.duplicate {
+                return Err(
+                    "--twins-apart splits the two games of each duplicate pair: drop --no-duplicate"
+                        .into(),
+                );
+            }
+            if !n.is_multiple_of(2) {
+                return Err(format!(
+                    "--twins-apart with --shard {k}/{n}: N must be even (shards 1 to N/2 play the first game of every pair, N/2+1 to N the second), like --shard {k}/{}",
+                    n + 1
+                ));
+            }
+            Shard::twins_apart(k, n)
+        } else {
+            Shard::new(k, n, self.plan.duplicate)
+        };
         self.shard = Some(shard);
         self.cursor = 0;
         self.skip_others();

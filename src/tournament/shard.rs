@@ -14,7 +14,13 @@ pub struct Shard {
     pub n: u64,
     /// Games of one deal set: 2 in duplicate, else 1.
     per_deal_set: u64,
+    /// `--twins-apart`: shards own games, not deal sets (see [`Shard::twins_apart`]).
+    apart: bool,
 }
+
+/// What a shard owns with `--twins-apart` (`shard_unit` of its `tournament.json`).
+pub const TWINS_APART_UNIT: &str =
+    "game: first twins in shards 1 to N/2, second twins in N/2+1 to N";
 
 impl Shard {
     /// Shard `k` of `n` (the caller checks 1 <= k <= n).
@@ -23,11 +29,35 @@ impl Shard {
             k,
             n,
             per_deal_set: if duplicate { 2 } else { 1 },
+            apart: false,
         }
+    }
+
+    /// Shard `k` of `n` of a duplicate tournament with the two games of every pair apart
+    /// (`--twins-apart`): shards 1 to n/2 play the first game of every pair, shards n/2+1 to n
+    /// the second, deal set d's games going to shards d mod n/2 + 1 and that plus n/2. Run on
+    /// hosts that share no kernel between the halves, no host plays both games of a pair.
+    /// The caller checks that `n` is even and 1 <= k <= n.
+    pub fn twins_apart(k: u64, n: u64) -> Shard {
+        Shard {
+            k,
+            n,
+            per_deal_set: 2,
+            apart: true,
+        }
+    }
+
+    /// Whether the two games of a pair go to different shards (`--twins-apart`).
+    pub fn is_apart(self) -> bool {
+        self.apart
     }
 
     /// The shard (its K) that plays game `game`.
     pub fn owner(self, game: u64) -> u64 {
+        if self.apart {
+            let half = (self.n / 2).max(1);
+            return (game / 2) % half + 1 + (game % 2) * half;
+        }
         (game / self.per_deal_set) % self.n + 1
     }
 
@@ -40,6 +70,14 @@ impl Shard {
     pub fn next_from(self, game: u64) -> u64 {
         if self.owns(game) {
             return game;
+        }
+        if self.apart {
+            // This shard's games are 2 d + p for the deal sets d = r modulo n/2.
+            let half = (self.n / 2).max(1);
+            let (r, p) = ((self.k - 1) % half, u64::from(self.k > half));
+            let least = (game.saturating_sub(p)).div_ceil(2);
+            let d = least + (r + half - least % half) % half;
+            return 2 * d + p;
         }
         // Straight to this shard's deal set in the cycle of `n` deal sets `game` is in, or
         // the next cycle's if that one is behind.
@@ -54,6 +92,10 @@ impl Shard {
 
     /// How many of the games `0..total` this shard plays.
     pub fn games_of(self, total: u64) -> u64 {
+        if self.apart {
+            let start = total / self.n * self.n;
+            return total / self.n + (start..total).filter(|&g| self.owns(g)).count() as u64;
+        }
         let cycle = self.per_deal_set * self.n;
         let before = (self.k - 1) * self.per_deal_set;
         let rest = (total % cycle)
@@ -66,6 +108,38 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn twins_apart_puts_the_two_games_of_every_pair_in_the_two_halves() {
+        for n in [2u64, 4, 6] {
+            let half = n / 2;
+            for total in (0..30).filter(|t| t % 2 == 0) {
+                let mut counted = 0;
+                for k in 1..=n {
+                    let s = Shard::twins_apart(k, n);
+                    let mine: Vec<u64> = (0..total).filter(|&g| s.owns(g)).collect();
+                    assert_eq!(s.games_of(total), mine.len() as u64, "{k}/{n} of {total}");
+                    for &g in &mine {
+                        // First twins (even games) in the first half, second twins in the other.
+                        assert_eq!(g % 2 == 0, k <= half, "{k}/{n} owns game {g}");
+                        // Its twin is in the other half.
+                        let twin = g ^ 1;
+                        assert!(!s.owns(twin));
+                        assert_eq!(s.owner(twin), if k <= half { k + half } else { k - half });
+                    }
+                    counted += mine.len();
+                    let firsts: Vec<u64> = (0..total)
+                        .map(|g| s.next_from(g))
+                        .filter(|&g| g < total)
+                        .collect();
+                    assert!(firsts.iter().all(|&g| s.owns(g)));
+                    assert!(mine.iter().all(|g| firsts.contains(g)));
+                    assert!((0..total).all(|g| s.next_from(g) >= g));
+                }
+                assert_eq!(counted as u64, total, "every game in exactly one shard");
+            }
+        }
+    }
 
     #[test]
     fn shards_split_the_deal_sets_and_count_their_games() {

@@ -38,5 +38,6 @@ mod swiss_shards;
 mod symlinked_paths;
 mod tournament;
 mod tournament_scale;
+mod twins;
 mod web_seat;
 mod web_seat_tournament;

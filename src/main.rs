@@ -13,6 +13,10 @@ use clap::Parser;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // This binary can end its own bots after a kill -9 (bot::sandbox::guardian).
+    if let Ok(exe) = std::env::current_exe() {
+        tarneeb_referee::bot::sandbox::guardian::enable(exe);
+    }
     // `tournament --config FILE` stands for the flags in FILE, ahead of the others.
     let args = match tarneeb_referee::tournament::config::expand_args(std::env::args_os().collect())
     {

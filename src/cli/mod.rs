@@ -125,6 +125,20 @@ enum Command {
     /// A seat that plays given moves in order (for `replay --ask`; not for users).
     #[command(hide = true)]
     ReplaySeat(replay_ask::ReplaySeatArgs),
+    /// Ends a killed referee's bots (started by the referee itself; not for users).
+    #[command(hide = true)]
+    GuardBots(GuardBotsArgs),
+}
+
+/// `tarneeb guard-bots`: see `bot::sandbox::guardian`.
+#[derive(Debug, clap::Args)]
+pub struct GuardBotsArgs {
+    /// The referee whose bot cgroups to end once its end of the pipe on stdin closes.
+    #[arg(long)]
+    referee: u32,
+    /// A directory holding the referee's bot cgroups (one per controller hierarchy).
+    #[arg(long = "dir")]
+    dirs: Vec<std::path::PathBuf>,
 }
 
 /// An error caused by the user's input: exit code 2.
@@ -150,6 +164,10 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::ScriptedBot(a) => check_bot::run_scripted(a).map(|()| 0),
         Command::ReplaySeat(a) => replay_ask::run_seat(a).map(|()| 0),
         Command::WebSeat(a) => web_seat::run(a).map(|()| 0),
+        Command::GuardBots(a) => {
+            tarneeb_referee::bot::sandbox::guardian::guard(a.referee, &a.dirs)?;
+            Ok(0)
+        }
     }
 }
 

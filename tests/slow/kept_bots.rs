@@ -282,3 +282,63 @@ fn resume_with_kept_bots_gives_the_same_results() {
     assert_eq!(comparable(&cut), comparable(&whole));
     common::assert_no_leftovers(&s.marker);
 }
+
+/// Issue 39 (5): "nothing outlives a killed referee". Bots kept up between games are frozen
+/// while they wait (and, with `--freeze-off-turn`, while others move); a frozen process cannot
+/// die, so after a `kill -9` of the referee they stayed, bwrap's processes with them, with
+/// parent 1. The referee's guardian (bot::sandbox::guardian) now ends them.
+#[test]
+fn frozen_kept_bots_do_not_outlive_a_referee_killed_with_sigkill() {
+    if !common::have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("frozen-kill9");
+    let bot = python_bot(MULTI, &["multi", &s.marker]);
+    let dir = s.path("t");
+    let mut child = common::command()
+        .args([
+            "tournament",
+            "--bot",
+            &format!("a={bot}"),
+            "--bot",
+            &format!("b={bot}"),
+            "--games",
+            "200",
+            "--jobs",
+            "1",
+            "--sandbox",
+            "bwrap",
+            "--freeze-off-turn",
+            "--handshake-timeout",
+            "120s",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Two games done: the kept bots have been frozen between games and are frozen off turn.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let done = || {
+        std::fs::read_to_string(dir.join("results.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    while done() < 2 {
+        assert!(Instant::now() < deadline, "two games never finished");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        !common::leftovers(&s.marker).is_empty(),
+        "the kept bots run while the tournament does"
+    );
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !common::leftovers(&s.marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let left = common::leftovers(&s.marker);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}

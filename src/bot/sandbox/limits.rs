@@ -208,6 +208,7 @@ fn find_base() -> Option<Base> {
         let dir = root.join(rel.trim_start_matches('/'));
         if v2_delegate(&dir).is_ok() {
             remove_stale(&dir);
+            super::guardian::start(std::slice::from_ref(&dir));
             return Some(Base::V2(dir));
         }
         return None;
@@ -229,6 +230,14 @@ fn find_base() -> Option<Base> {
     let (cpu, freezer) = (v1("cpu"), v1("freezer"));
     for dir in [&memory, &pids, &cpu, &freezer].into_iter().flatten() {
         remove_stale(dir);
+    }
+    let dirs: Vec<PathBuf> = [&memory, &pids, &cpu, &freezer]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    if memory.is_some() || pids.is_some() {
+        super::guardian::start(&dirs);
     }
     (memory.is_some() || pids.is_some()).then_some(Base::V1 {
         memory,

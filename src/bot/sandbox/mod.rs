@@ -21,6 +21,7 @@ mod bwrap;
 mod confine;
 pub(crate) use confine::check_program;
 mod counters;
+pub mod guardian;
 mod limits;
 mod seccomp;
 mod user;

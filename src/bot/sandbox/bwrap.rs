@@ -300,15 +300,10 @@ fn hide_counters(a: &mut Args, view: View, proc_data: &[i32]) {
     }
     a.tmpfs(Path::new("/dev/pts"), Some(4096));
     // The wide view would show the host's /sys: the same counters for disks, memory and CPUs,
-    // and the cgroup tree (a partner's pids.current). An empty read-only one instead, with the
-    // CPU lists C libraries read.
+    // and the cgroup tree (a partner's pids.current). An empty read-only one instead, as the
+    // strict view has none.
     if view == View::Wide && Path::new("/sys").is_dir() {
         a.tmpfs(Path::new("/sys"), Some(4096));
-        for kept in counters::SYS_KEPT.iter().map(Path::new) {
-            if kept.exists() {
-                a.op("--ro-bind", kept, kept);
-            }
-        }
         a.push(&["--remount-ro", "/sys"]);
     }
 }

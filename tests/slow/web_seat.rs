@@ -351,3 +351,49 @@ fn http(port: u16, method: &str, path: &str, body: &str) -> Option<(u16, String)
     let body = text.split_once("\r\n\r\n")?.1.to_string();
     Some((status, body))
 }
+
+/// Issue 39 (3): "a web seat's token in every bot's environment". The referee put
+/// `TARNEEB_WEB_TOKEN_N` in its own environment, which an unsandboxed bot inherits: any other
+/// seat could then play the web seat's moves. Now only the seat's own process gets it. Three
+/// bots that print their environment at start, no sandbox, a web seat nobody opens (it times
+/// out and forfeits).
+#[test]
+fn no_other_bot_gets_a_web_seats_token() {
+    let s = Scratch::new("web-token-env");
+    let record = s.path("game.jsonl");
+    let dumper = format!(
+        "sh -c 'env >&2; exec {}' {}",
+        python_bot(RANDOM_BOT, &[]),
+        s.marker
+    );
+    let out = command()
+        .args([
+            "play",
+            "--sandbox",
+            "none",
+            "--move-timeout",
+            "2s",
+            "--record",
+        ])
+        .arg(&record)
+        .args([
+            "--bot", "web", "--bot", &dumper, "--bot", &dumper, "--bot", &dumper,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("play it in your browser"), "{stderr}");
+    for seat in 1..4 {
+        let log = std::fs::read_to_string(tarneeb_referee::bot::stderr_log_path(&record, seat))
+            .unwrap_or_default();
+        assert!(
+            log.contains("PATH="),
+            "seat {seat} printed its environment: {log}"
+        );
+        assert!(
+            !log.contains("TARNEEB_WEB_TOKEN"),
+            "seat {seat} got a web seat's token: {log}"
+        );
+    }
+}

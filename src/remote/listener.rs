@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -24,9 +24,15 @@ use super::lobby::Lobby;
 use super::tokens::Tokens;
 use super::{refusal, Control, AUTH_LINE_MAX};
 
-/// Connections being authenticated at once, over all addresses.
+/// Connections being authenticated at once, over all addresses: a new one past this evicts
+/// the oldest.
 pub const MAX_PENDING: usize = 64;
-/// Failed attempts from one address within [`FAILURE_WINDOW`] before it is refused outright.
+/// Connections one address may have authenticating at once: a new one past this evicts that
+/// address's oldest, so idle sockets cannot hold the door (issue 39) and a relay that sends
+/// its `auth` line at once always gets its turn.
+pub const PENDING_PER_ADDRESS: usize = 4;
+/// Failed attempts from one address within [`FAILURE_WINDOW`] after which it authenticates one
+/// connection at a time. A valid token is never refused or delayed for its address's record.
 pub const MAX_FAILURES: usize = 20;
 pub const FAILURE_WINDOW: Duration = Duration::from_secs(60);
 
@@ -38,7 +44,7 @@ pub struct ListenConfig {
     pub tls: Option<Arc<rustls::ServerConfig>>,
     /// Time for a connection to finish TLS and send its `auth` line.
     pub handshake: Duration,
-    /// Open connections (authenticated or not) from one address.
+    /// Authenticated connections from one address.
     pub per_address: usize,
     /// Authenticated connections of one entrant.
     pub per_entrant: usize,
@@ -48,12 +54,38 @@ pub struct ListenConfig {
     pub allowance: Duration,
 }
 
-/// Counts that outlive a connection's thread: who is connected, who failed.
+/// Counts that outlive a connection's thread: who is connected, who failed, who is still
+/// authenticating.
 #[derive(Default)]
 struct Counts {
     per_address: HashMap<IpAddr, usize>,
     per_entrant: HashMap<usize, usize>,
     failures: HashMap<IpAddr, Vec<Instant>>,
+    /// Connections authenticating, oldest first: (id, address, a handle to shut it down).
+    pending: std::collections::VecDeque<(u64, IpAddr, TcpStream)>,
+    next_id: u64,
+}
+
+impl Counts {
+    /// Shuts down and forgets the oldest pending connection that `pick` accepts.
+    fn evict_oldest(&mut self, pick: impl Fn(IpAddr) -> bool) {
+        if let Some(i) = self.pending.iter().position(|(_, ip, _)| pick(*ip)) {
+            if let Some((_, _, s)) = self.pending.remove(i) {
+                let _ = s.shutdown(std::net::Shutdown::Both);
+            }
+        }
+    }
+
+    /// Whether `id` is still pending (not evicted), forgetting it.
+    fn finish(&mut self, id: u64) -> bool {
+        match self.pending.iter().position(|(i, _, _)| *i == id) {
+            Some(i) => {
+                self.pending.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 struct Shared {
@@ -61,7 +93,6 @@ struct Shared {
     tokens: Tokens,
     lobby: Arc<Lobby>,
     counts: Mutex<Counts>,
-    pending: AtomicUsize,
     stop: AtomicBool,
 }
 
@@ -75,10 +106,13 @@ struct Place {
 impl Drop for Place {
     fn drop(&mut self) {
         let mut c = self.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = c.per_address.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                c.per_address.remove(&self.ip);
+        // Counted under the address and the entrant only once authenticated.
+        if self.entrant.is_some() {
+            if let Some(n) = c.per_address.get_mut(&self.ip) {
+                *n -= 1;
+                if *n == 0 {
+                    c.per_address.remove(&self.ip);
+                }
             }
         }
         if let Some(e) = self.entrant {
@@ -107,7 +141,6 @@ impl Server {
             tokens,
             lobby,
             counts: Mutex::new(Counts::default()),
-            pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
         });
         let s = Arc::clone(&shared);
@@ -160,11 +193,14 @@ fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
-/// Refuses at once, without a thread, when a cap says so; otherwise authenticates in a
-/// thread of its own.
+/// Takes every connection to authenticate in a thread of its own, evicting the oldest of its
+/// address (or of all) when their slots are full: nothing is refused before its token is read.
 fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
     let ip = peer.ip();
-    let refusal = {
+    let Ok(handle) = stream.try_clone() else {
+        return;
+    };
+    let id = {
         let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         let failures = c.failures.entry(ip).or_default();
@@ -173,51 +209,44 @@ fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
         if failed == 0 {
             c.failures.remove(&ip);
         }
-        let open = c.per_address.get(&ip).copied().unwrap_or(0);
-        if failed >= MAX_FAILURES {
-            Some((
-                refusal::THROTTLED,
-                "too many failed attempts from this address: wait a minute",
-            ))
-        } else if open >= shared.cfg.per_address {
-            Some((
-                refusal::ADDRESS_FULL,
-                "too many connections from this address",
-            ))
-        } else if shared.pending.load(Ordering::SeqCst) >= MAX_PENDING {
-            Some((refusal::BUSY, "the server is busy: try again shortly"))
+        let slots = if failed >= MAX_FAILURES {
+            1
         } else {
-            *c.per_address.entry(ip).or_default() += 1;
-            None
+            PENDING_PER_ADDRESS
+        };
+        while c.pending.iter().filter(|(_, p, _)| *p == ip).count() >= slots {
+            c.evict_oldest(|p| p == ip);
         }
+        while c.pending.len() >= MAX_PENDING {
+            c.evict_oldest(|_| true);
+        }
+        let id = c.next_id;
+        c.next_id += 1;
+        c.pending.push_back((id, ip, handle));
+        id
     };
-    if let Some((code, reason)) = refusal {
-        refuse_plain(stream, code, reason);
-        return;
-    }
     let place = Place {
         shared: Arc::clone(shared),
         ip,
         entrant: None,
     };
-    shared.pending.fetch_add(1, Ordering::SeqCst);
     let s = Arc::clone(shared);
     let spawned = std::thread::Builder::new()
         .name("remote-handshake".into())
         .spawn(move || {
-            handshake(stream, peer, place, &s);
-            s.pending.fetch_sub(1, Ordering::SeqCst);
+            handshake(stream, peer, place, id, &s);
+            s.counts
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .finish(id);
         });
     if spawned.is_err() {
-        shared.pending.fetch_sub(1, Ordering::SeqCst);
+        shared
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish(id);
     }
-}
-
-/// Best effort, never blocking: a refused connection gets its line if the socket takes it.
-fn refuse_plain(stream: TcpStream, code: &str, reason: &str) {
-    let _ = stream.set_nonblocking(true);
-    let line = Control::refused(code, reason).line();
-    let _ = (&stream).write(&line);
 }
 
 /// Either side of an authenticating connection.
@@ -259,7 +288,20 @@ impl Write for Conn {
     }
 }
 
-fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc<Shared>) {
+fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, shared: &Arc<Shared>) {
+    // A failure counts unless the connection was evicted for a newer one (it may be honest).
+    let failed = |shared: &Shared, ip: IpAddr| {
+        let evicted = !shared
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pending
+            .iter()
+            .any(|(i, _, _)| *i == id);
+        if !evicted {
+            failed(shared, ip);
+        }
+    };
     let deadline = Instant::now() + shared.cfg.handshake;
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
@@ -320,6 +362,15 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
     let name = name.to_string();
     {
         let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if c.per_address.get(&peer.ip()).copied().unwrap_or(0) >= shared.cfg.per_address {
+            drop(c);
+            let reason = format!(
+                "this address already has {} connections, the most this server allows",
+                shared.cfg.per_address
+            );
+            refuse(&mut conn, refusal::ADDRESS_FULL, reason);
+            return;
+        }
         let n = c.per_entrant.entry(entrant).or_default();
         if *n >= shared.cfg.per_entrant {
             drop(c);
@@ -331,6 +382,7 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, shared: &Arc
             return;
         }
         *n += 1;
+        *c.per_address.entry(peer.ip()).or_default() += 1;
         place.entrant = Some(entrant);
     }
     if conn

@@ -57,12 +57,8 @@ pub mod refusal {
     pub const TIMEOUT: &str = "timeout";
     /// The entrant has its most connections (`--remote-connections`).
     pub const ENTRANT_FULL: &str = "entrant_full";
-    /// The address has its most connections, every one of them playing or waiting to play.
+    /// The address has its most authenticated connections.
     pub const ADDRESS_FULL: &str = "address_full";
-    /// Too many failed attempts from the address lately: wait a minute.
-    pub const THROTTLED: &str = "throttled";
-    /// Too many connections are authenticating at once: try again shortly.
-    pub const BUSY: &str = "busy";
 
     /// Whether a refusal with `code` is final (the relay gives up) rather than passing.
     pub fn is_final(code: &str) -> bool {

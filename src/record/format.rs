@@ -113,13 +113,33 @@ pub struct BotInfo {
     pub remote: Option<RemoteSeat>,
 }
 
-/// How a remote seat was connected, as the server saw it.
+/// How a remote seat was connected. Not where from: records are published (replay pages, the
+/// site), and an entrant's IP address is the organiser's to know, in the server's log
+/// (issue 39). Records of earlier versions that name a `peer` still read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RemoteSeat {
     /// The entrant whose token the connection used.
     pub entrant: String,
-    /// The peer's address and port.
-    pub peer: String,
     /// Added to each of the seat's time limits for the network (`--latency-allowance`).
     pub latency_allowance_ms: u64,
+}
+
+#[cfg(test)]
+mod remote_seat_tests {
+    use super::RemoteSeat;
+
+    #[test]
+    fn a_remote_seat_is_written_without_its_address_and_old_ones_still_read() {
+        let seat = RemoteSeat {
+            entrant: "alice".into(),
+            latency_allowance_ms: 50,
+        };
+        let text = serde_json::to_string(&seat).unwrap();
+        assert_eq!(text, r#"{"entrant":"alice","latency_allowance_ms":50}"#);
+        let old: RemoteSeat = serde_json::from_str(
+            r#"{"entrant":"alice","peer":"127.0.0.1:43764","latency_allowance_ms":50}"#,
+        )
+        .unwrap();
+        assert_eq!(old, seat);
+    }
 }

@@ -124,7 +124,7 @@ impl Table<'_, '_> {
     pub(super) fn exit_detail(&mut self, seat: Seat) -> String {
         let bot = &mut self.seats[seat.index()].bot;
         if let Some(r) = bot.remote() {
-            return format!("the connection from {} closed", r.peer);
+            return format!("the connection of remote entrant {} closed", r.entrant);
         }
         for _ in 0..20 {
             if let Some(status) = bot.exit_status() {

@@ -419,7 +419,6 @@ impl Table<'_, '_> {
                     .remote()
                     .map(|r| crate::record::RemoteSeat {
                         entrant: r.entrant.clone(),
-                        peer: r.peer.clone(),
                         latency_allowance_ms: r.allowance.as_millis() as u64,
                     }),
             })

@@ -397,6 +397,8 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, sha
     {
         return;
     }
+    // The organiser's log, not the record: records are published (issue 39).
+    eprintln!("remote: {name} connected from {peer}");
     let info = RemoteInfo {
         entrant: name,
         peer: peer.to_string(),

@@ -5,8 +5,6 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// mimalloc rather than the system allocator: reading results rows allocates their strings on
 /// one thread and frees them on another, where glibc's malloc spent a third of `standings`.
 #[global_allocator]
@@ -26,7 +24,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cli = match cli::Cli::try_parse_from(&args) {
+    let cli = match parse_cli(&args) {
         Ok(c) => c,
         Err(e) => {
             // A bad value from a --config file is blamed on the file and its key, not on a
@@ -56,6 +54,17 @@ fn main() -> ExitCode {
 
 /// `tournament.toml: games = "two": invalid digit found in string` for a value clap refused
 /// that came from the config file, or `None`.
+/// The command line parsed with negative numbers read as values (`--seed -1` is then a bad
+/// seed, named with its flag, not "unexpected argument '-1'"; issue 41), in every subcommand.
+fn parse_cli(args: &[std::ffi::OsString]) -> Result<cli::Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    fn negatives(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    let matches = negatives(cli::Cli::command()).try_get_matches_from(args)?;
+    cli::Cli::from_arg_matches(&matches)
+}
+
 fn config_value_error(args: &[std::ffi::OsString], e: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     let flag = match e.get(ContextKind::InvalidArg)? {

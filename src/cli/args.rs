@@ -76,18 +76,18 @@ impl SandboxArgs {
 #[derive(clap::Args, Clone, Debug)]
 pub struct BotLimits {
     /// Time for a bot to answer the handshake.
-    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    #[arg(long, default_value = "10s", value_parser = parse_limit_ms, allow_hyphen_values = true)]
     pub handshake_timeout: u64,
     /// Hard limit for each reply; going over it is a timeout fault. (400's ten-second rule is
     /// a rules option counted in strikes, separate from this.) Default: 30s; with a human seat
     /// (`play --bot human`), no limit.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, value_parser = parse_limit_ms, allow_hyphen_values = true)]
     pub move_timeout: Option<u64>,
     /// A chess-clock time bank per seat for the whole game (default: none).
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, value_parser = parse_duration_ms, allow_hyphen_values = true)]
     pub time_bank: Option<u64>,
     /// Added to a seat's bank after each of its replies.
-    #[arg(long, default_value = "0s", value_parser = parse_duration_ms)]
+    #[arg(long, default_value = "0s", value_parser = parse_duration_ms, allow_hyphen_values = true)]
     pub increment: u64,
     /// What a fault costs: forfeit (the partnership loses) or substitute[:N] (the referee plays
     /// a random legal move; a partnership's N+1-th fault forfeits; N defaults to 3).
@@ -127,6 +127,17 @@ impl BotLimits {
     }
 }
 
+/// A time limit a bot must answer within: a duration of at least 1 ms (`0s` made every bot
+/// forfeit at its first request, issue 41).
+pub fn parse_limit_ms(text: &str) -> Result<u64, String> {
+    match parse_duration_ms(text)? {
+        0 => Err(format!(
+            "'{text}' leaves a bot no time to answer: give at least 1ms (the default is 30s for moves, 10s for the handshake)"
+        )),
+        n => Ok(n),
+    }
+}
+
 /// `250ms`, `10s`, `2m`: a whole number with its unit. A bare number is refused: `5` read as
 /// milliseconds made `--move-timeout 5` a 5 ms limit that every bot lost on.
 pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
@@ -135,13 +146,19 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
         .into_iter()
         .find_map(|(suffix, mult)| t.strip_suffix(suffix).map(|n| (n.trim(), mult)));
     match unit {
-        Some((num, mult)) => num
+        Some((num, mult)) if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) => num
             .parse::<u64>()
             .ok()
             .and_then(|n| n.checked_mul(mult))
             .ok_or_else(|| {
-                format!("'{text}' is not a duration: write a whole number and a unit, like 500ms, 10s or 5m")
+                format!("'{text}' is too long a duration: at most {} hours", u64::MAX / 3_600_000)
             }),
+        Some((num, _)) if num.starts_with('-') => Err(format!(
+            "'{text}' is negative: a duration is a whole number of 0 or more and a unit, like 500ms, 10s or 5m"
+        )),
+        Some(_) => Err(format!(
+            "'{text}' is not a duration: write a whole number and a unit, like 500ms, 10s or 5m"
+        )),
         None if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
             "'{text}' has no unit: write {t}ms, {t}s or {t}m (a bare number is not taken as milliseconds)"
         )),

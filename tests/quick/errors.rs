@@ -390,3 +390,56 @@ fn config_messages_name_the_file_and_key() {
         assert!(!err.contains("os error"), "{args:?}: {err}");
     }
 }
+
+/// Issue 41 (5): negative numbers were "unexpected argument '-1'", overflowing durations "not a
+/// duration", and `--move-timeout 0s` made every bot forfeit at its first request. Each is now
+/// a usage error naming the flag and what is wrong with the value.
+#[test]
+fn negative_overflowing_and_zero_numbers_are_named_with_their_flag() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["play", "--seed", "-1"], "invalid value '-1' for '--seed"),
+        (
+            &[
+                "tournament",
+                "--games",
+                "-3",
+                "--out",
+                "x",
+                "--bot",
+                "a=x",
+                "--bot",
+                "b=y",
+            ],
+            "invalid value '-3' for '--games",
+        ),
+        (
+            &["bot", "pimc", "--ms", "-5"],
+            "invalid value '-5' for '--ms",
+        ),
+        (&["play", "--move-timeout", "-1s"], "'-1s' is negative"),
+        (&["play", "--time-bank", "-5s"], "'-5s' is negative"),
+        (
+            &["play", "--move-timeout", "99999999999999999999m"],
+            "is too long a duration",
+        ),
+        (
+            &["play", "--move-timeout", "0s"],
+            "leaves a bot no time to answer",
+        ),
+        (
+            &["play", "--handshake-timeout", "0ms"],
+            "leaves a bot no time to answer",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if args[0] == "play" {
+            all.extend(four_random());
+        }
+        let o = tarneeb(&all);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}

@@ -227,7 +227,7 @@ fn python_crate_modules_import_round_no_circle() {
         }
         let text = code(&std::fs::read_to_string(f).unwrap());
         let deps = edges.entry(me.clone()).or_default();
-        for path in named_paths(&[me.clone()], &text) {
+        for path in named_paths(std::slice::from_ref(&me), &text) {
             if let Some(first) = path.first().filter(|p| stems.contains(*p) && **p != me) {
                 deps.insert(first.clone());
             }

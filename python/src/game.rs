@@ -10,11 +10,11 @@ use serde_json::Value;
 use tarneeb_referee::players::{random_move, PlayerKind};
 use tarneeb_referee::protocol::{game_end_msg, hand_end_msg, HandEndMsg};
 use tarneeb_referee::rules::{
-    BySeat, Card, CardSet, Deal, DealSource, Game as RulesGame, Move, Rules, RulesKind, Seat,
-    StartScores,
+    Deal, DealSource, Game as RulesGame, Move, Rules, RulesKind, Seat, StartScores,
 };
 use tarneeb_referee::{rules_file, simulate};
 
+use crate::view::{cards_py, hands_of, seat_of};
 use crate::{int_arg, json_dumps, load_rules, seed_arg, to_py, IllegalMoveError, TarneebError};
 
 /// How a game began, enough to make it again (pickling replays this and then the steps).
@@ -68,42 +68,9 @@ pub struct Game {
     steps: Vec<Step>,
 }
 
-pub(crate) fn seat_of(i: i64) -> PyResult<Seat> {
-    u8::try_from(i)
-        .ok()
-        .and_then(Seat::new)
-        .ok_or_else(|| TarneebError::new_err(format!("{i} is not a seat: seats are 0, 1, 2 and 3")))
-}
-
 /// A seat argument: an int 0-3.
 pub(crate) fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<Seat> {
     seat_of(int_arg(obj, "seat", 0, 3)?)
-}
-
-pub(crate) fn card_of(text: &str) -> PyResult<Card> {
-    text.parse::<Card>()
-        .map_err(|e| TarneebError::new_err(format!("'{text}': {e}")))
-}
-
-/// Four hands (lists of card strings, seat order) as card sets.
-pub(crate) fn hands_of(hands: Vec<Vec<String>>, what: &str) -> PyResult<BySeat<CardSet>> {
-    if hands.len() != 4 {
-        return Err(TarneebError::new_err(format!(
-            "{what} has {} hands: give four lists of cards, one per seat in seat order",
-            hands.len()
-        )));
-    }
-    let mut out = BySeat([CardSet::EMPTY; 4]);
-    for (i, h) in hands.iter().enumerate() {
-        for c in h {
-            out.0[i].insert(card_of(c)?);
-        }
-    }
-    Ok(out)
-}
-
-pub(crate) fn cards_py(set: CardSet) -> Vec<&'static str> {
-    set.display_order().map(Card::as_str).collect()
 }
 
 impl Game {
@@ -215,7 +182,7 @@ impl Game {
         seed: Option<u64>,
     ) -> PyResult<Game> {
         let held = hands_of(hands.clone(), "hands")?;
-        let game = crate::search::rebuild(&rules, &v, held)?;
+        let game = crate::view::rebuild(&rules, &v, held)?;
         let origin = Origin::FromView {
             view: v,
             hands,

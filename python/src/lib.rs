@@ -11,6 +11,7 @@
 mod game;
 mod observe;
 mod search;
+mod view;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};

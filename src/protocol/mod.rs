@@ -88,19 +88,6 @@ pub enum FaultKind {
     Disk,
 }
 
-impl From<crate::bot::LimitKind> for FaultKind {
-    fn from(k: crate::bot::LimitKind) -> FaultKind {
-        use crate::bot::LimitKind as L;
-        match k {
-            L::Memory => FaultKind::Memory,
-            L::Processes => FaultKind::Processes,
-            L::FileSize => FaultKind::FileSize,
-            L::CpuTime => FaultKind::CpuTime,
-            L::Disk => FaultKind::Disk,
-        }
-    }
-}
-
 impl std::fmt::Display for FaultKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let v = serde_json::to_value(self).expect("fault kinds serialize");

@@ -19,6 +19,7 @@ mod properties;
 mod protocol_examples;
 mod protocol_schema;
 mod purity;
+mod readme;
 mod referee;
 mod replay;
 mod replay_ask;

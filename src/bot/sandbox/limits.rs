@@ -44,6 +44,21 @@ pub enum LimitKind {
     Disk,
 }
 
+/// The fault kind of each limit: the bot layer speaks the protocol's terms (the arrow points
+/// down, from bot to protocol).
+impl From<LimitKind> for crate::protocol::FaultKind {
+    fn from(k: LimitKind) -> crate::protocol::FaultKind {
+        use crate::protocol::FaultKind as F;
+        match k {
+            LimitKind::Memory => F::Memory,
+            LimitKind::Processes => F::Processes,
+            LimitKind::FileSize => F::FileSize,
+            LimitKind::CpuTime => F::CpuTime,
+            LimitKind::Disk => F::Disk,
+        }
+    }
+}
+
 /// A limit a bot ran into, with a detail naming the limit and the flag that raises it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitHit {

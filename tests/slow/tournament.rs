@@ -270,6 +270,29 @@ fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
         text(&one.stdout),
         text(&o.stdout).split("champion").next().unwrap()
     );
+
+    // Issue 40 point 4: "A full run merged with one of its own shards counts games twice
+    // ... refuse or de-duplicate, and say which." The whole run and its shard 1/2 are one
+    // command; the shard's 4 games are the whole run's and count once, as the output says,
+    // and the standings are the whole run's.
+    let twice = tarneeb(&[
+        "standings".into(),
+        whole.display().to_string(),
+        s1.display().to_string(),
+    ]);
+    assert!(twice.status.success(), "{}", text(&twice.stderr));
+    let twice = text(&twice.stdout);
+    let from: Vec<&str> = twice.lines().filter(|l| l.starts_with("from ")).collect();
+    assert_eq!(from.len(), 2, "{twice}");
+    assert!(
+        from[1].contains(
+            ", shard 1/2, 4 games (4 games also in an earlier directory, with the same results: counted once)"
+        ),
+        "{twice}"
+    );
+    assert!(!twice.contains("different commands"), "{twice}");
+    let without: Vec<&str> = twice.lines().filter(|l| !l.starts_with("from ")).collect();
+    assert_eq!(without.join("\n") + "\n", text(&one.stdout));
 }
 
 #[test]

@@ -681,3 +681,26 @@ fn a_double_handshake_forfeit_is_charged_to_both_sides() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 40 point 6: "Progress lines when stderr is not a terminal (`--progress every=30s`,
+/// default on in that case)". stderr is a pipe here; a games-based interval makes the lines
+/// deterministic: one a game, each in plain text (no terminal escapes) with games done of the
+/// total, the rate and the time left.
+#[test]
+fn a_redirected_tournament_prints_progress_lines() {
+    let dir = out_dir("progress");
+    let o = tarneeb(&three(&dir, &["--progress", "every=1"]));
+    let e = text(&o.stderr);
+    assert!(o.status.success(), "{e}");
+    let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("progress: ")).collect();
+    assert!(!lines.is_empty(), "{e}");
+    assert!(lines.iter().any(|l| l.contains("games 6/6 ")), "{e}");
+    for l in &lines {
+        assert!(l.contains("/min, ETA "), "{l}");
+        assert!(!l.contains('\x1b') && !l.contains('\r'), "{l:?}");
+    }
+    let refused = tarneeb(&three(&out_dir("progress-bad"), &["--progress", "every=0"]));
+    let e = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{e}");
+    assert!(e.contains("--progress") && e.contains("every=30s"), "{e}");
+}

@@ -16,6 +16,7 @@ use tarneeb_referee::tournament::bracket;
 use tarneeb_referee::tournament::deal_sets::load_deals;
 use tarneeb_referee::tournament::directory::TournamentDir;
 use tarneeb_referee::tournament::directory::TOURNAMENT_FILE;
+use tarneeb_referee::tournament::progress::ProgressMode;
 use tarneeb_referee::tournament::results::STANDINGS_FILE;
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
 use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
@@ -61,6 +62,11 @@ pub struct TournamentArgs {
     /// Play each deal set once (sides alternating) instead of twice with the sides swapped.
     #[arg(long)]
     no_duplicate: bool,
+    /// Progress on stderr: `auto` (a line rewritten in place on a terminal, else a plain
+    /// line every 30 s), `every=30s`, `every=10` (games) or `off`. A plain line: games done
+    /// of the total, games per minute, time left, leader.
+    #[arg(long, default_value = "auto", value_parser = ProgressMode::parse)]
+    progress: ProgressMode,
     /// Tournament seed: every deal set's seed derives from it and the deal set's index; with
     /// the deal key it fixes the deals.
     #[arg(long, default_value_t = 1)]
@@ -518,6 +524,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deals,
         sprt,
         total,
+        progress: a.progress,
         sandbox: std::sync::Arc::new(sandbox),
         fresh_bots: a.fresh_bots,
         compress: a.compress,

@@ -19,6 +19,8 @@ pub mod places;
 pub mod ratings;
 #[cfg(test)]
 mod ratings_coverage;
+#[cfg(test)]
+mod ratings_symmetry;
 pub mod report;
 pub mod row;
 pub mod small_sample;

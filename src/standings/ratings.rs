@@ -57,7 +57,9 @@
 //! t on those degrees of freedom (1.96 from a few hundred on). Score classes (0, ¼, ½, ¾, 1;
 //! 0, ½, 1 for single games) the sample never reached share `ψ = ¼` of a pseudo-observation,
 //! `R` being its squared distance from the mean expected score, so identical scores keep a
-//! width; this is the head-to-head's rule (`stats`). Coverage by simulation:
+//! width; this is the head-to-head's rule (`stats`). Classes and mean are read with every row
+//! oriented from its lowest-numbered entrant's side, so the interval does not depend on which
+//! side a result row calls side 0 (issue 40 point 5). Coverage by simulation:
 //! `ratings_coverage`.
 //!
 //! For **two entrants** (all observations A against B) the MLE has `p = s̄` and
@@ -461,12 +463,23 @@ fn dispersion_of(n: usize, real: &[Term], r: &[f64], opts: &FitOptions) -> (f64,
     // sample never reached share a quarter of a pseudo-observation, around the mean expected
     // score, so a sample of identical scores keeps a width (as the head-to-head does, in
     // `stats`). The quantile is Student's t with N − (n − 1) degrees of freedom.
+    //
+    // Which side a result row calls side 0 must not matter (issue 40 point 5): the classes and
+    // the mean are read with every row oriented the same way, from the side of its
+    // lowest-numbered entrant (whose coefficient is then positive). A row whose sides cancel
+    // (the same entrants on both) is read from its better side; its expected score is ½.
     let params = n.saturating_sub(1) as f64;
     let mut counts = [0.0f64; 5];
     let mut expected = 0.0;
     for t in real {
-        counts[(t.score * 4.0).round() as usize] += t.weight;
-        expected += t.weight * expected_score(t.diff(r));
+        let p = expected_score(t.diff(r));
+        let (score, p) = match t.coef.first() {
+            Some(&(_, a)) if a > 0.0 => (t.score, p),
+            Some(_) => (1.0 - t.score, 1.0 - p),
+            None => (t.score.max(1.0 - t.score), 0.5),
+        };
+        counts[(score.clamp(0.0, 1.0) * 4.0).round() as usize] += t.weight;
+        expected += t.weight * p;
     }
     let empty = empty_classes(&counts);
     let (mut pseudo_resid, mut pseudo_weight) = (0.0, 0.0);

@@ -99,7 +99,9 @@ pub fn report(dirs: Vec<MergedDir>, configs: &[(Value, Value)]) -> MergeReport {
         None
     };
     let mut missing_shards = Vec::new();
-    if one_command {
+    // A whole run of the command (no shard) holds every shard's games: none is missing.
+    let whole = dirs.iter().any(|d| d.shard.is_none());
+    if one_command && !whole {
         let shards: BTreeSet<(u64, u64)> = dirs
             .iter()
             .filter_map(|d| {
@@ -139,7 +141,7 @@ impl MergeReport {
                 .map_or(String::new(), |s| format!(", shard {s}"));
             let dup = if d.rows > d.counted {
                 format!(
-                    " ({} games also in an earlier directory, with the same results)",
+                    " ({} games also in an earlier directory, with the same results: counted once)",
                     d.rows - d.counted
                 )
             } else {

@@ -1,7 +1,9 @@
 //! One progress line on stderr, rewritten in place, when stderr is a terminal: games done of
 //! the total, games per minute, the estimated time left, the leader with its rating and 95%
 //! interval (the fit of the standings, redone at most every two seconds), and for an SPRT the
-//! LLR against its bounds.
+//! LLR against its bounds. When stderr is not a terminal (a batch job's log, `nohup`, CI) the
+//! same facts are printed as plain lines, one every 30 seconds by default
+//! (`--progress every=30s`, `every=N` games, or `off`), as fastchess prints in its logs.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -10,8 +12,54 @@ use crate::standings::ratings::{fit, Rating};
 use crate::standings::sprt::SprtState;
 use crate::standings::tally::Tally;
 
+/// How progress is shown (`--progress`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// A line rewritten in place when stderr is a terminal, else plain lines every 30 s.
+    Auto,
+    /// Plain lines every so many seconds.
+    Seconds(u64),
+    /// Plain lines every so many games finished.
+    Games(u64),
+    Off,
+}
+
+impl ProgressMode {
+    /// `every=30s`, `every=10` (games), `auto` or `off`.
+    pub fn parse(s: &str) -> Result<ProgressMode, String> {
+        let bad = || {
+            format!(
+                "--progress {s:?}: give every=SECONDSs (every=30s), every=GAMES (every=10), auto or off"
+            )
+        };
+        match s {
+            "auto" => return Ok(ProgressMode::Auto),
+            "off" => return Ok(ProgressMode::Off),
+            _ => {}
+        }
+        let v = s.strip_prefix("every=").ok_or_else(bad)?;
+        let (num, secs) = match v.strip_suffix('s') {
+            Some(n) => (n, true),
+            None => (v, false),
+        };
+        let n: u64 = num.parse().map_err(|_| bad())?;
+        if n == 0 {
+            return Err(bad());
+        }
+        Ok(if secs {
+            ProgressMode::Seconds(n)
+        } else {
+            ProgressMode::Games(n)
+        })
+    }
+}
+
 pub struct Progress {
     enabled: bool,
+    /// Plain lines (not a terminal): every so many seconds or games, and when last printed.
+    lines: Option<ProgressMode>,
+    last_line: Instant,
+    last_games: u64,
     start: Instant,
     /// Games already finished before this run started (a resumed tournament).
     resumed: u64,
@@ -34,8 +82,22 @@ pub struct Snapshot<'a> {
 
 impl Progress {
     pub fn new(resumed: u64) -> Progress {
+        Progress::with_mode(resumed, ProgressMode::Auto)
+    }
+
+    pub fn with_mode(resumed: u64, mode: ProgressMode) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let lines = match mode {
+            ProgressMode::Auto if terminal => None,
+            ProgressMode::Auto => Some(ProgressMode::Seconds(30)),
+            ProgressMode::Off => None,
+            m => Some(m),
+        };
         Progress {
-            enabled: std::io::stderr().is_terminal(),
+            enabled: lines.is_some() || (terminal && mode == ProgressMode::Auto),
+            lines,
+            last_line: Instant::now(),
+            last_games: resumed,
             start: Instant::now(),
             resumed,
             shown: false,
@@ -102,6 +164,19 @@ impl Progress {
 
     pub fn show(&mut self, s: &Snapshot<'_>) {
         if !self.enabled {
+            return;
+        }
+        if let Some(mode) = self.lines {
+            let due = match mode {
+                ProgressMode::Seconds(n) => self.last_line.elapsed() >= Duration::from_secs(n),
+                ProgressMode::Games(n) => s.done >= self.last_games + n,
+                _ => false,
+            };
+            if due && s.done > self.last_games {
+                eprintln!("progress: {}", self.line(s));
+                self.last_line = Instant::now();
+                self.last_games = s.done;
+            }
             return;
         }
         let mut err = std::io::stderr().lock();

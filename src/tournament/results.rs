@@ -235,11 +235,14 @@ pub fn merged_stream_sealed(
 
 /// A `tournament.json` without what shards of one tournament may differ in (`shard`, the
 /// sandbox and its limits), and the sandbox's label: two shards of one tournament give the
-/// same value.
+/// same value, and so do a whole run and any of its shards (`shard_unit` only says how a
+/// sharded run split the schedule; the games are numbered as in the whole run), so that a
+/// game both hold counts once (issue 40 point 4).
 pub fn shard_neutral(mut v: Value) -> (Value, String) {
     let mut label = "none (made before sandboxes existed)".to_string();
     if let Some(o) = v.as_object_mut() {
         o.remove("shard");
+        o.remove("shard_unit");
         // Shards of one tournament may run under other limits on other machines.
         o.remove("limits");
         for k in SANDBOX_SETTINGS {

@@ -88,6 +88,8 @@ pub struct RunConfig {
     pub sprt: Option<SprtConfig>,
     /// Total games of this run (after sharding), for the progress line.
     pub total: u64,
+    /// `--progress`: how the progress is shown.
+    pub progress: super::progress::ProgressMode,
     /// The sandbox every bot runs in (the tournament directory is masked in it).
     pub sandbox: std::sync::Arc<crate::bot::Sandbox>,
     /// A fresh process for every bot in every game, also for bots that declare `multi_game`.
@@ -338,7 +340,7 @@ pub fn run(
         missing: Vec::new(),
     });
     let changed = Condvar::new();
-    let mut progress = Progress::new(resumed);
+    let mut progress = Progress::with_mode(resumed, cfg.progress);
     std::thread::scope(|scope| {
         for w in 0..cfg.jobs {
             let (shared, changed) = (&shared, &changed);

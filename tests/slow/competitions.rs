@@ -480,7 +480,9 @@ fn merging_two_runs_of_one_command_with_different_results_is_refused() {
         "{out}"
     );
     assert!(
-        out.contains("9 games (9 games also in an earlier directory, with the same results)"),
+        out.contains(
+            "9 games (9 games also in an earlier directory, with the same results: counted once)"
+        ),
         "{out}"
     );
     assert!(out.contains("\n9 games, 4 duplicate pairs\n"), "{out}");

@@ -270,6 +270,29 @@ fn an_interrupted_tournament_resumes_to_the_same_results_and_shards_merge() {
         text(&one.stdout),
         text(&o.stdout).split("champion").next().unwrap()
     );
+
+    // Issue 40 point 4: "A full run merged with one of its own shards counts games twice
+    // ... refuse or de-duplicate, and say which." The whole run and its shard 1/2 are one
+    // command; the shard's 4 games are the whole run's and count once, as the output says,
+    // and the standings are the whole run's.
+    let twice = tarneeb(&[
+        "standings".into(),
+        whole.display().to_string(),
+        s1.display().to_string(),
+    ]);
+    assert!(twice.status.success(), "{}", text(&twice.stderr));
+    let twice = text(&twice.stdout);
+    let from: Vec<&str> = twice.lines().filter(|l| l.starts_with("from ")).collect();
+    assert_eq!(from.len(), 2, "{twice}");
+    assert!(
+        from[1].contains(
+            ", shard 1/2, 4 games (4 games also in an earlier directory, with the same results: counted once)"
+        ),
+        "{twice}"
+    );
+    assert!(!twice.contains("different commands"), "{twice}");
+    let without: Vec<&str> = twice.lines().filter(|l| !l.starts_with("from ")).collect();
+    assert_eq!(without.join("\n") + "\n", text(&one.stdout));
 }
 
 #[test]
@@ -657,4 +680,27 @@ fn a_double_handshake_forfeit_is_charged_to_both_sides() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 40 point 6: "Progress lines when stderr is not a terminal (`--progress every=30s`,
+/// default on in that case)". stderr is a pipe here; a games-based interval makes the lines
+/// deterministic: one a game, each in plain text (no terminal escapes) with games done of the
+/// total, the rate and the time left.
+#[test]
+fn a_redirected_tournament_prints_progress_lines() {
+    let dir = out_dir("progress");
+    let o = tarneeb(&three(&dir, &["--progress", "every=1"]));
+    let e = text(&o.stderr);
+    assert!(o.status.success(), "{e}");
+    let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("progress: ")).collect();
+    assert!(!lines.is_empty(), "{e}");
+    assert!(lines.iter().any(|l| l.contains("games 6/6 ")), "{e}");
+    for l in &lines {
+        assert!(l.contains("/min, ETA "), "{l}");
+        assert!(!l.contains('\x1b') && !l.contains('\r'), "{l:?}");
+    }
+    let refused = tarneeb(&three(&out_dir("progress-bad"), &["--progress", "every=0"]));
+    let e = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{e}");
+    assert!(e.contains("--progress") && e.contains("every=30s"), "{e}");
 }

@@ -16,7 +16,7 @@ directory, sees other processes open or read it: more events than the bot's own 
 message), pagecache:SET and mincore:SET (the bot evicts the four files
 tests/bots/pagecache/SET{0..3} at its hello and reads its own at each request; another seat's
 file found cached, by preadv2(RWF_NOWAIT) or by mincore, is a message), counters (the machine's
-counters in /proc: any change between two requests is a message), vsock (a socket of the
+counters in /proc and sysinfo(2): any change between two requests is a message), vsock (a socket of the
 hypervisor's family opens at all).
 """
 
@@ -155,8 +155,18 @@ def drain():
             watch["seen"] += 1
 
 
+def read_sysinfo():
+    """sysinfo(2): the machine's loads, free memory and number of processes."""
+    buf = ctypes.create_string_buffer(128)
+    if libc.sysinfo(buf) != 0:
+        return "sysinfo unavailable"
+    raw = buf.raw
+    # long uptime; unsigned long loads[3], totalram, freeram, ...; unsigned short procs
+    return "sysinfo " + raw[8:32].hex() + " " + raw[40:48].hex() + " " + raw[80:82].hex()
+
+
 def read_counters():
-    out = []
+    out = [read_sysinfo()]
     for path in COUNTERS:
         try:
             if os.path.isdir(path):

@@ -20,9 +20,8 @@
 //! A mount costs about 0.2 ms of each bot start: a first version that covered 27 files one
 //! by one added 7.5 ms a bot; this one adds about 2.5 ms (docs/performance.md).
 //!
-//! What stays: `sysinfo(2)` (the load and the number of processes, which glibc reads for the
-//! memory size and which cannot be answered with fixed values through seccomp) and the time
-//! any call takes (docs/sandbox.md says what each carries).
+//! `sysinfo(2)` answers the same counters (loads, free memory, processes): it is denied in
+//! `seccomp`. What stays is the time any call takes (docs/sandbox.md says what it carries).
 
 use std::io::{self, Seek, SeekFrom, Write};
 use std::os::fd::{FromRawFd, OwnedFd};

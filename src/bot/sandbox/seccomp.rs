@@ -23,6 +23,10 @@
 //!   evicts or loads pages of a shared file and a partner, or its twin in the other game of a
 //!   duplicate pair, reads which are cached; with no way to evict a page nor to ask whether
 //!   it is cached, only the time a read takes is left (see docs/sandbox.md);
+//! - `sysinfo`: the machine's load averages, free memory and number of processes, the same
+//!   counters `/proc/loadavg` and `/proc/meminfo` showed (see `counters`); glibc asks it for
+//!   the memory size (`sysconf(_SC_PHYS_PAGES)`) and takes the failure in its stride, and the
+//!   JVM, Node, Python, Go, C and Rust sample bots start and play without it;
 //! - socket families a bot has no use for (all but `AF_UNIX`, `AF_INET`, `AF_INET6` and
 //!   `AF_NETLINK`, which runtimes open for themselves): `AF_VSOCK` reaches the hypervisor
 //!   whatever the network namespace. These fail with `EAFNOSUPPORT`, as on a kernel without
@@ -77,6 +81,7 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_fadvise64,
     libc::SYS_readahead,
     SYS_CACHESTAT,
+    libc::SYS_sysinfo,
 ];
 
 /// `cachestat` (Linux 6.5), the same number on every architecture; not yet in libc.
@@ -423,6 +428,7 @@ mod tests {
             libc::SYS_fadvise64,
             libc::SYS_readahead,
             SYS_CACHESTAT,
+            libc::SYS_sysinfo,
         ] {
             assert_eq!(verdict(&call(nr, &[])), EPERM, "call {nr}");
         }

@@ -16,7 +16,11 @@ directory, sees other processes open or read it: more events than the bot's own 
 message), pagecache:SET and mincore:SET (the bot evicts the four files
 tests/bots/pagecache/SET{0..3} at its hello and reads its own at each request; another seat's
 file found cached, by preadv2(RWF_NOWAIT) or by mincore, is a message), counters (the machine's
-counters in /proc and sysinfo(2): any change between two requests is a message), vsock (a socket of the
+counters in /proc and sysinfo(2): any change between two requests is a message), twin:SET
+(across the two games of a duplicate pair: at hello the bot asks whether tests/bots/pagecache/
+SET0 is cached (by mincore, which loads nothing: a RWF_NOWAIT probe of a missing page
+starts reading it in), and at the end of its game it reads it; the test evicts it before the first
+game, so a cached page at the second game's hello is a message from the first), vsock (a socket of the
 hypervisor's family opens at all).
 """
 
@@ -296,6 +300,9 @@ def main():
             seat = message["seat"]
             if MODE in ("pagecache", "mincore") and kind == "hello":
                 evict_all()
+            if MODE == "twin" and cached(os.path.join(PAGES, f"{SET}0")):
+                received = "twin: the page a bot of the earlier game loaded is cached"
+                log("RECEIVED: " + received)
             print(json.dumps({"type": "hello", "name": "channel", "version": "1"}), flush=True)
         elif kind == "request":
             if received is None:
@@ -305,6 +312,9 @@ def main():
             move = rng.choice(message["legal"])
             print(json.dumps({"type": "move", "id": message["id"], "move": move}), flush=True)
         elif kind == "game_end":
+            if MODE == "twin":
+                with open(os.path.join(PAGES, f"{SET}0"), "rb") as f:
+                    f.read()
             break
     if received is None:
         log("NOTHING: " + MODE)

@@ -84,3 +84,77 @@ fn without_the_sandbox_the_same_bots_talk() {
         );
     }
 }
+
+/// Issue 38 (3), the duplicate twin: "the same page-cache store survives between the two games
+/// of a pair". A pair of games (one deal set, one worker, fresh processes): every bot asks at
+/// its hello whether a page of `tests/bots/pagecache/e0` is cached and reads it at its game's
+/// end; the test evicts it first, so in the second game a cached page is a message from the
+/// first. Without a sandbox the second game's bots all receive it; in the sandbox none can ask.
+#[test]
+fn the_two_games_of_a_pair_share_no_page_cache_state() {
+    use std::os::fd::AsRawFd;
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("twin-store");
+    let page = root().join("tests/bots/pagecache/e0");
+    let bot = python_bot(
+        "tests/bots/channel_bot.py",
+        &[
+            "twin:e",
+            root().join("tests/bots/channel_bot.py").to_str().unwrap(),
+        ],
+    );
+    for sandbox in ["none", "bwrap"] {
+        let f = std::fs::File::open(&page).unwrap();
+        // SAFETY: advice on an open descriptor of ours; no memory is touched.
+        let rc = unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        assert_eq!(rc, 0);
+        let out = s.path(sandbox);
+        let o = common::tarneeb(&[
+            "tournament",
+            "--bot",
+            &format!("a={bot}"),
+            "--bot",
+            &format!("b={bot}"),
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--sandbox",
+            sandbox,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{sandbox}: {}", text(&o.stderr));
+        let verdicts = |game: &str| -> Vec<String> {
+            (0..4)
+                .map(|seat| {
+                    let record = out.join("games").join(format!("{game}.jsonl"));
+                    let log = tarneeb_referee::bot::stderr_log_path(&record, seat);
+                    let t = std::fs::read_to_string(&log).unwrap_or_default();
+                    t.lines()
+                        .find(|l| l.starts_with("RECEIVED") || l.starts_with("NOTHING"))
+                        .unwrap_or_else(|| panic!("{sandbox} {game} seat {seat}: {t:?}"))
+                        .to_string()
+                })
+                .collect()
+        };
+        let (first, second) = (verdicts("000000"), verdicts("000001"));
+        assert!(
+            first.iter().all(|v| v.starts_with("NOTHING")),
+            "{sandbox}, first game: {first:?}"
+        );
+        if sandbox == "none" {
+            assert!(
+                second.iter().all(|v| v.starts_with("RECEIVED")),
+                "without a sandbox the second game hears the first: {second:?}"
+            );
+        } else {
+            assert!(
+                second.iter().all(|v| v.starts_with("NOTHING")),
+                "in the sandbox: {second:?}"
+            );
+        }
+    }
+}

@@ -51,7 +51,10 @@ impl Running {
         let start = Instant::now();
         loop {
             let text = self.stderr();
-            if let Some(l) = text.lines().find(|l| l.contains(pat)) {
+            // Whole lines only: the reader may have caught a line half written, and a partial
+            // `serving http://127.0.0.1:4` read as an address failed a test under load.
+            let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+            if let Some(l) = whole.lines().find(|l| l.contains(pat)) {
                 return l.to_string();
             }
             if start.elapsed() > limit || self.child.try_wait().unwrap().is_some() {

@@ -252,16 +252,7 @@ fn read_request(mut stream: TcpStream, slot: Slot, limits: Limits) -> Option<Req
         if buf.len() > limits.head_bytes {
             return refuse(stream, 431, "the request's head is too long\n");
         }
-        let left = until.checked_duration_since(Instant::now())?;
-        stream
-            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
-            .ok()?;
-        match stream.read(&mut chunk) {
-            Ok(0) => return None,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
+        read_some(&mut stream, until, &mut chunk, &mut buf)?;
     };
     let head = std::str::from_utf8(&buf[..head_end]).ok();
     let Some(head) = head else {
@@ -291,16 +282,7 @@ fn read_request(mut stream: TcpStream, slot: Slot, limits: Limits) -> Option<Req
     }
     let mut body = buf[head_end..].to_vec();
     while body.len() < length {
-        let left = until.checked_duration_since(Instant::now())?;
-        stream
-            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
-            .ok()?;
-        match stream.read(&mut chunk) {
-            Ok(0) => return None,
-            Ok(n) => body.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
+        read_some(&mut stream, until, &mut chunk, &mut body)?;
     }
     body.truncate(length);
     Some(Request {
@@ -336,6 +318,29 @@ fn refuse(mut stream: TcpStream, status: u16, why: &str) -> Option<Request> {
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// One read of what `stream` has before `until`, appended to `into`; `None` when the time is up,
+/// the peer closed or the read failed (an interrupted read appends nothing and is `Some`).
+fn read_some(
+    stream: &mut TcpStream,
+    until: Instant,
+    chunk: &mut [u8],
+    into: &mut Vec<u8>,
+) -> Option<()> {
+    let left = until.checked_duration_since(Instant::now())?;
+    stream
+        .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+        .ok()?;
+    match stream.read(chunk) {
+        Ok(0) => None,
+        Ok(n) => {
+            into.extend_from_slice(&chunk[..n]);
+            Some(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Some(()),
+        Err(_) => None,
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! tarneeb-referee: a headless referee for the Tarneeb family of card games.
 //!
 //! Layers, data flowing one way, each using only those below it (`tests/quick/layout.rs` checks it):
+//! - on top of the drivers, [`league`] (a competition that never ends, on the tournament
+//!   runner, its state in SQLite);
 //! - the drivers: [`referee`] (one game of four external bots), [`tournament`] (many games:
 //!   scheduling, running, the tournament directory), [`site`] (the standings as a static
 //!   site with every game's replay page), [`simulate`] (in-process games of the built-in [`players`]) and
@@ -50,6 +52,7 @@ pub mod conformance;
 pub mod deal_key;
 #[doc(hidden)]
 pub mod fuzz_checks;
+pub mod league;
 pub mod pimc;
 pub mod players;
 pub mod protocol;

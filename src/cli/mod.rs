@@ -9,6 +9,7 @@ mod check_bot;
 mod connect;
 mod human;
 mod keygen;
+mod league;
 mod play;
 mod play_remote;
 mod remote_args;
@@ -70,6 +71,13 @@ enum Command {
     /// docs/competitions.md (formats, resume, --config, shards, reading the standings).
     #[command(args_override_self = true)]
     Tournament(Box<tournament::TournamentArgs>),
+    /// A league that never ends: entrants join, send new versions and retire while it runs.
+    ///
+    /// `league start DIR` makes it, `league add DIR NAME=CMD` adds an entrant, `league run DIR`
+    /// plays (each pair of games where its result tells the most), `league table DIR` and
+    /// `league history DIR NAME` read it, its state in DIR/league.db (SQLite). `standings DIR`
+    /// and `serve DIR` read a league as a tournament. Guide: docs/league.md.
+    League(league::LeagueArgs),
     /// Serve the live page of a tournament directory, running or finished, until Ctrl-C.
     ///
     /// The page shows the progress, the standings and crosstable as games finish (pushed to
@@ -155,6 +163,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Tournament(a) => Ok(tournament::run(*a)),
         Command::Standings(a) => Ok(standings::run(a)),
         Command::Serve(a) => Ok(serve::run(a)),
+        Command::League(a) => Ok(league::run(a)),
         Command::Connect(a) => Ok(connect::run(a)),
         Command::Simulate(a) => simulate::run(a).map(|()| 0),
         Command::Bot(a) => bot::run(a).map(|()| 0),

@@ -143,6 +143,72 @@ pub enum RunError {
     Results(String),
 }
 
+/// Where a run's games come from: a tournament's [`Schedule`], or a league's matchmaking
+/// (`crate::league`), which picks each game from the results so far and the entrants of the
+/// moment. The runner plays what it is given and reports every finished game back.
+pub trait GameSource: Send {
+    /// The next game to play; `None` when none can start now ([`GameSource::is_done`] says
+    /// whether one may come once running games end).
+    fn next_game(&mut self) -> Option<GameSpec>;
+    /// A game finished and its row was appended to `results.jsonl`. An error ends the run.
+    fn finished(&mut self, spec: &GameSpec, row: &GameRow) -> Result<(), String>;
+    /// No game will come any more.
+    fn is_done(&self) -> bool;
+    /// A knockout's winner.
+    fn champion(&self) -> Option<Unit> {
+        None
+    }
+    /// A knockout's or king of the hill's finished matches.
+    fn bracket(&self) -> Vec<MatchOutcome> {
+        Vec::new()
+    }
+}
+
+impl GameSource for Schedule {
+    fn next_game(&mut self) -> Option<GameSpec> {
+        Schedule::next_game(self)
+    }
+
+    fn finished(&mut self, spec: &GameSpec, row: &GameRow) -> Result<(), String> {
+        Schedule::finished(
+            self,
+            spec.game,
+            GameScore {
+                winner: row.winner,
+                team_scores: row.team_scores,
+            },
+        );
+        Ok(())
+    }
+
+    fn is_done(&self) -> bool {
+        Schedule::is_done(self)
+    }
+
+    fn champion(&self) -> Option<Unit> {
+        Schedule::champion(self)
+    }
+
+    fn bracket(&self) -> Vec<MatchOutcome> {
+        Schedule::bracket(self)
+    }
+}
+
+/// The runner holds the source by `&mut`, so a league reads why it ended after the run.
+impl<S: GameSource + ?Sized> GameSource for &mut S {
+    fn next_game(&mut self) -> Option<GameSpec> {
+        (**self).next_game()
+    }
+
+    fn finished(&mut self, spec: &GameSpec, row: &GameRow) -> Result<(), String> {
+        (**self).finished(spec, row)
+    }
+
+    fn is_done(&self) -> bool {
+        (**self).is_done()
+    }
+}
+
 /// What earlier runs left in `results.jsonl`, read by [`load_prior`].
 pub struct Prior {
     /// Every row, counted.
@@ -181,6 +247,20 @@ pub fn load_prior(
     dir: &mut TournamentDir,
     schedule: &Schedule,
 ) -> Result<Prior, String> {
+    load_rows(cfg, dir, Some(schedule))
+}
+
+/// The rows earlier runs left in `cfg.dir`, counted only (a league's games are chosen anew,
+/// never replayed from a schedule): no row is kept in memory.
+pub fn load_counted(cfg: &RunConfig, dir: &mut TournamentDir) -> Result<Prior, String> {
+    load_rows(cfg, dir, None)
+}
+
+fn load_rows(
+    cfg: &RunConfig,
+    dir: &mut TournamentDir,
+    schedule: Option<&Schedule>,
+) -> Result<Prior, String> {
     // Earlier runs' rows in file order (the order their games ended), so a resumed test
     // reaches the verdict the interrupted run had, or would have had.
     let mut prior = Prior {
@@ -203,6 +283,10 @@ pub fn load_prior(
         if let Some(t) = prior.sprt.as_mut() {
             t.push(&row);
         }
+        let Some(schedule) = schedule else {
+            prior.tally.push(row);
+            return Ok(());
+        };
         match schedule.static_game(row.game) {
             Some(spec) => {
                 check_prior(cfg, &spec, &row)?;
@@ -235,8 +319,8 @@ fn check_prior(cfg: &RunConfig, spec: &GameSpec, row: &GameRow) -> Result<(), St
     Ok(())
 }
 
-struct Shared {
-    schedule: Schedule,
+struct Shared<S> {
+    schedule: S,
     /// Rows of earlier runs not yet matched with a results-dependent schedule, by game.
     prior: HashMap<u64, GameRow>,
     /// Games of a static schedule earlier runs finished.
@@ -261,7 +345,7 @@ enum Take {
     Stop,
 }
 
-impl Shared {
+impl<S: GameSource> Shared<S> {
     fn take(&mut self, cfg: &RunConfig) -> Take {
         loop {
             if self.halted {
@@ -277,7 +361,11 @@ impl Shared {
                             return Take::Stop;
                         }
                         // Counted when it was read: the schedule only needs its result.
-                        self.finished(&spec, &row);
+                        if let Err(e) = self.schedule.finished(&spec, &row) {
+                            self.error = Some(RunError::Results(e));
+                            self.halted = true;
+                            return Take::Stop;
+                        }
                     }
                     None if cfg.only_shard.is_some_and(|s| !s.owns(spec.game)) => {
                         self.missing.push(spec.game)
@@ -290,18 +378,11 @@ impl Shared {
         }
     }
 
-    fn finished(&mut self, spec: &GameSpec, row: &GameRow) {
-        self.schedule.finished(
-            spec.game,
-            GameScore {
-                winner: row.winner,
-                team_scores: row.team_scores,
-            },
-        );
-    }
-
     fn accept(&mut self, spec: &GameSpec, row: GameRow) {
-        self.finished(spec, &row);
+        if let Err(e) = self.schedule.finished(spec, &row) {
+            self.error.get_or_insert(RunError::Results(e));
+            self.halted = true;
+        }
         self.tally.push(row);
     }
 }
@@ -312,9 +393,9 @@ fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
 
 /// Plays the schedule's games (those `prior` does not hold) until it is done, SPRT decides,
 /// an error occurs or `stop` is set.
-pub fn run(
+pub fn run<S: GameSource>(
     cfg: &RunConfig,
-    schedule: Schedule,
+    schedule: S,
     prior: Prior,
     stop: &AtomicBool,
 ) -> Result<RunSummary, RunError> {
@@ -393,10 +474,10 @@ pub fn run(
     })
 }
 
-fn worker(
+fn worker<S: GameSource>(
     cfg: &RunConfig,
     cpu: Option<usize>,
-    shared: &Mutex<Shared>,
+    shared: &Mutex<Shared<S>>,
     changed: &Condvar,
     stop: &AtomicBool,
 ) {
@@ -424,9 +505,9 @@ fn worker(
 }
 
 /// A worker's loop: takes games from the schedule and plays them until none is left.
-fn play_games(
+fn play_games<S: GameSource>(
     cfg: &RunConfig,
-    shared: &Mutex<Shared>,
+    shared: &Mutex<Shared<S>>,
     changed: &Condvar,
     stop: &AtomicBool,
     pool: &mut BotPool,

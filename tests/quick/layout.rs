@@ -20,8 +20,10 @@ fn layer(top: &str) -> Option<u8> {
         "record" => 3,
         "referee" | "replay" | "simulate" | "analysis" | "remote" => 4,
         "tournament" | "pimc" | "conformance" | "site" | "fuzz_checks" => 5,
-        "cli" | "main" | "serve" => 6,
-        "lib" => 7,
+        // A league runs the tournament runner with games of its own choosing.
+        "league" => 6,
+        "cli" | "main" | "serve" => 7,
+        "lib" => 8,
         _ => return None,
     })
 }

@@ -1,0 +1,15 @@
+//! `tarneeb league`: a competition that never ends. Entrants join, send new versions and
+//! retire while it runs; each pair of games is chosen where its result tells the most; the
+//! table, every version's rating history and every game stay a query away in `league.db`
+//! (SQLite). A league directory is also a tournament directory (`tournament.json`,
+//! `results.jsonl` sealed, `games/`), so `tarneeb standings` and `tarneeb serve` read it as
+//! they read a tournament.
+//!
+//! [`db`] holds the schema and every query, [`matchmaking`] chooses the next pair (pure),
+//! [`source`] hands the tournament runner its games and writes what they changed, [`plot`]
+//! draws a version's history.
+
+pub mod db;
+pub mod matchmaking;
+pub mod plot;
+pub mod source;

@@ -1,0 +1,304 @@
+//! The league's games for the tournament runner: each duplicate pair chosen by
+//! [`super::matchmaking`] from the ratings so far, kept in the database before it is handed out
+//! (so a killed league plays it again, same deals and seats), and every finished game written
+//! to the database with the ratings it changed.
+//!
+//! A run plays one roster (the versions active when it started, and those of games left
+//! unfinished); when an entrant is added, updated or retired the source stops handing out
+//! pairs, the runner finishes the games in flight, and the league starts the next run with the
+//! new roster (`tarneeb league run` loops). Both games of a pair are handed out one after the
+//! other, so a roster change never splits a pair.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::db::{Db, Planned, RatingNow, Version};
+use super::matchmaking::{self, Candidate, UNRATED_HALF_WIDTH};
+use crate::standings::row::GameRow;
+use crate::standings::table::{from_totals, Standings};
+use crate::standings::tally::Tally;
+use crate::tournament::runner::GameSource;
+use crate::tournament::schedule::{deal_set_seed, GameSpec};
+use crate::tournament::seal::Key;
+
+/// Games the share cap looks back over.
+pub const RECENT: usize = 200;
+
+/// Why a run's source stopped handing out games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The league holds the games `--games` asked for.
+    Limit,
+    /// An entrant was added, updated or retired: start a run with the new roster.
+    Roster,
+    /// Fewer than two active versions: wait for one.
+    TooFew,
+    /// The database failed.
+    Failed(String),
+}
+
+pub struct LeagueSource {
+    db: Db,
+    key: Key,
+    seed: u64,
+    roster: Vec<Version>,
+    /// Roster indices of the versions that may start new pairs.
+    active: Vec<usize>,
+    /// Every version's id, by label (rows name versions by label).
+    ids: HashMap<String, i64>,
+    stamp: i64,
+    queue: VecDeque<GameSpec>,
+    next_game: u64,
+    next_deal_set: u64,
+    until: Option<u64>,
+    max_share: f64,
+    tally: Tally,
+    standings: Option<Standings>,
+    /// Games played between two versions (ids, lower first).
+    met: HashMap<(i64, i64), u64>,
+    /// The two versions of each recent game.
+    recent: VecDeque<[i64; 2]>,
+    pub ended: Option<Ended>,
+}
+
+fn sides_of(seats: [i64; 4]) -> [i64; 2] {
+    [seats[0], seats[1]]
+}
+
+fn key_of(a: i64, b: i64) -> (i64, i64) {
+    (a.min(b), a.max(b))
+}
+
+impl LeagueSource {
+    /// The source of the next run: the roster now, every game so far counted, the games a
+    /// killed run left unfinished first. `until`: stop once the league holds that many games
+    /// (rounded up to a whole pair).
+    pub fn new(
+        db: Db,
+        key: Key,
+        seed: u64,
+        until: Option<u64>,
+        max_share: f64,
+    ) -> Result<LeagueSource, String> {
+        let e = |e: super::db::DbError| e.to_string();
+        let versions = db.versions().map_err(e)?;
+        let stamp = db.roster_stamp().map_err(e)?;
+        let unfinished = db.unfinished().map_err(e)?;
+        let (next_game, next_deal_set) = db.next_numbers().map_err(e)?;
+        let ids: HashMap<String, i64> = versions.iter().map(|v| (v.label.clone(), v.id)).collect();
+        let in_flight: Vec<i64> = unfinished.iter().flat_map(|p| p.seats).collect();
+        let roster: Vec<Version> = versions
+            .into_iter()
+            .filter(|v| !v.retired || in_flight.contains(&v.id))
+            .collect();
+        let index: HashMap<i64, usize> =
+            roster.iter().enumerate().map(|(i, v)| (v.id, i)).collect();
+        let active = (0..roster.len()).filter(|&i| !roster[i].retired).collect();
+        let queue = unfinished
+            .iter()
+            .map(|p| GameSpec {
+                game: p.game,
+                deal_set: p.deal_set,
+                pair: p.pair,
+                seed: p.seed,
+                sides: [0, 1],
+                seats: p.seats.map(|id| index[&id]),
+            })
+            .collect();
+        let mut tally = Tally::new();
+        let mut met = HashMap::new();
+        let mut recent = VecDeque::new();
+        db.rows(|row, seats| {
+            let [a, b] = sides_of(seats);
+            *met.entry(key_of(a, b)).or_insert(0) += 1;
+            recent.push_back([a, b]);
+            if recent.len() > RECENT {
+                recent.pop_front();
+            }
+            tally.push(row);
+            Ok(())
+        })
+        .map_err(e)?;
+        let standings = (tally.rows() > 0).then(|| from_totals(tally.totals()));
+        Ok(LeagueSource {
+            db,
+            key,
+            seed,
+            roster,
+            active,
+            ids,
+            stamp,
+            queue,
+            next_game,
+            next_deal_set,
+            until,
+            max_share,
+            tally,
+            standings,
+            met,
+            recent,
+            ended: None,
+        })
+    }
+
+    /// The versions this run plays, in the order of its entrant indices.
+    pub fn roster(&self) -> &[Version] {
+        &self.roster
+    }
+
+    /// Games a killed run left unfinished, played first.
+    pub fn replays(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Games the league holds (finished).
+    pub fn games(&self) -> u64 {
+        self.tally.rows()
+    }
+
+    pub fn standings(&self) -> Option<&Standings> {
+        self.standings.as_ref()
+    }
+
+    /// Hands back the database (to wait on it between runs).
+    pub fn into_db(self) -> Db {
+        self.db
+    }
+
+    fn candidate(&self, i: usize) -> Candidate {
+        let v = &self.roster[i];
+        let recent = self.recent.iter().filter(|p| p.contains(&v.id)).count() as u64;
+        let rated = self
+            .standings
+            .as_ref()
+            .and_then(|s| s.entrants.iter().find(|e| e.name == v.label))
+            .filter(|e| e.games > 0 && e.elo_high.is_finite() && e.elo_low.is_finite());
+        match rated {
+            Some(e) => Candidate {
+                elo: e.elo,
+                half_width: (e.elo_high - e.elo_low) / 2.0,
+                recent,
+            },
+            None => Candidate {
+                elo: 0.0,
+                half_width: UNRATED_HALF_WIDTH,
+                recent,
+            },
+        }
+    }
+
+    fn new_pair(&mut self) -> Result<Option<GameSpec>, String> {
+        if let Some(n) = self.until {
+            if self.next_game >= n {
+                self.ended = Some(Ended::Limit);
+                return Ok(None);
+            }
+        }
+        if self.db.roster_stamp().map_err(|e| e.to_string())? != self.stamp {
+            self.ended = Some(Ended::Roster);
+            return Ok(None);
+        }
+        let cands: Vec<Candidate> = self.active.iter().map(|&i| self.candidate(i)).collect();
+        let ids: Vec<i64> = self.active.iter().map(|&i| self.roster[i].id).collect();
+        let met =
+            |i: usize, j: usize| self.met.get(&key_of(ids[i], ids[j])).copied().unwrap_or(0) / 2;
+        let Some((i, j)) = matchmaking::pick(&cands, met, self.recent.len() as u64, self.max_share)
+        else {
+            self.ended = Some(Ended::TooFew);
+            return Ok(None);
+        };
+        let (a, b) = (self.active[i], self.active[j]);
+        let deal_set = self.next_deal_set;
+        let seed = deal_set_seed(self.seed, deal_set);
+        let game = self.next_game;
+        // The first game of each pair alternates which version sits at seats 0 and 2.
+        let (x, y) = if deal_set.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let specs = [
+            GameSpec {
+                game,
+                deal_set,
+                pair: Some(deal_set),
+                seed,
+                sides: [0, 1],
+                seats: [x, y, x, y],
+            },
+            GameSpec {
+                game: game + 1,
+                deal_set,
+                pair: Some(deal_set),
+                seed,
+                sides: [1, 0],
+                seats: [y, x, y, x],
+            },
+        ];
+        let planned: Vec<Planned> = specs
+            .iter()
+            .map(|s| Planned {
+                game: s.game,
+                pair: s.pair,
+                deal_set,
+                seed,
+                seats: s.seats.map(|i| self.roster[i].id),
+            })
+            .collect();
+        self.db.plan(&planned).map_err(|e| e.to_string())?;
+        self.next_game += 2;
+        self.next_deal_set += 1;
+        let [first, second] = specs;
+        self.queue.push_back(second);
+        Ok(Some(first))
+    }
+}
+
+impl GameSource for LeagueSource {
+    fn next_game(&mut self) -> Option<GameSpec> {
+        if let Some(spec) = self.queue.pop_front() {
+            return Some(spec);
+        }
+        if self.ended.is_some() {
+            return None;
+        }
+        match self.new_pair() {
+            Ok(spec) => spec,
+            Err(e) => {
+                self.ended = Some(Ended::Failed(e));
+                None
+            }
+        }
+    }
+
+    fn finished(&mut self, spec: &GameSpec, row: &GameRow) -> Result<(), String> {
+        let seats = spec.seats.map(|i| self.roster[i].id);
+        let [a, b] = sides_of(seats);
+        *self.met.entry(key_of(a, b)).or_insert(0) += 1;
+        self.recent.push_back([a, b]);
+        if self.recent.len() > RECENT {
+            self.recent.pop_front();
+        }
+        self.tally.push(row.clone());
+        let standings = from_totals(self.tally.totals());
+        let ratings: Vec<RatingNow> = standings
+            .entrants
+            .iter()
+            .filter_map(|e| {
+                Some(RatingNow {
+                    version: *self.ids.get(&e.name)?,
+                    games: e.games as i64,
+                    place: e.place as i64,
+                    elo: e.elo,
+                    low: e.elo_low,
+                    high: e.elo_high,
+                })
+            })
+            .collect();
+        let snapshot = serde_json::to_string(&standings).expect("standings are JSON");
+        self.db
+            .finish_game(&self.key, row, seats, &ratings, &snapshot)
+            .map_err(|e| e.to_string())?;
+        self.standings = Some(standings);
+        Ok(())
+    }
+
+    fn is_done(&self) -> bool {
+        self.queue.is_empty() && self.ended.is_some()
+    }
+}

@@ -728,6 +728,14 @@ fn check(a: ReadArgs) -> Result<u8, Failure> {
     })
     .map_err(failed)?;
     let extra: Vec<u64> = db_rows.into_keys().collect();
+    // The stored table and ratings are what the rows give.
+    let mut tally = Tally::new();
+    db.rows(|r, _| {
+        tally.push(r);
+        Ok(())
+    })
+    .map_err(|e| failed(e.to_string()))?;
+    let stale = stale_table(&db, (tally.rows() > 0).then(|| from_totals(tally.totals())))?;
     let mut bad: Vec<u64> = report.edited.clone();
     bad.extend(&differ);
     bad.extend(&extra);
@@ -736,12 +744,19 @@ fn check(a: ReadArgs) -> Result<u8, Failure> {
     if a.json {
         let text = serde_json::to_string_pretty(&json!({
             "rows": report.rows, "results_rows": journal, "edited": report.edited,
-            "differ_from_results": differ, "not_in_results": extra, "ok": bad.is_empty(),
+            "differ_from_results": differ, "not_in_results": extra, "stale_table": stale,
+            "ok": bad.is_empty() && stale.is_empty(),
         }))
         .expect("JSON");
         outln!("{text}").map_err(|e| failed(e.to_string()))?;
     }
-    if bad.is_empty() {
+    for what in &stale {
+        eprintln!(
+            "tarneeb league: {}: {what} is not what the game rows give (edited, or a run stopped between the two writes: `tarneeb league run` recomputes it)",
+            db.path().display()
+        );
+    }
+    if bad.is_empty() && stale.is_empty() {
         if !a.json {
             outln!(
                 "{}: {} game rows, each sealed and equal to its results.jsonl row",
@@ -760,4 +775,46 @@ fn check(a: ReadArgs) -> Result<u8, Failure> {
         );
         Ok(1)
     }
+}
+
+/// What of the stored table and versions' ratings differs from `fresh`, the standings the
+/// rows give (ratings compared to 1e-6 Elo: the stored ones are the same computation).
+fn stale_table(db: &Db, fresh: Option<Standings>) -> Result<Vec<String>, Failure> {
+    let mut stale = Vec::new();
+    let stored = load_standings(db)?;
+    let close = |a: f64, b: f64| a == b || (a - b).abs() < 1e-6;
+    let same = match (&stored, &fresh) {
+        (None, None) => true,
+        (Some(s), Some(f)) => {
+            s.games == f.games
+                && s.entrants.len() == f.entrants.len()
+                && s.entrants.iter().zip(&f.entrants).all(|(x, y)| {
+                    x.name == y.name
+                        && x.games == y.games
+                        && x.wins == y.wins
+                        && close(x.elo, y.elo)
+                })
+        }
+        _ => false,
+    };
+    if !same {
+        stale.push("the stored table".to_string());
+    }
+    for v in db.versions().map_err(|e| failed(e.to_string()))? {
+        let f = fresh
+            .as_ref()
+            .and_then(|f| f.entrants.iter().find(|e| e.name == v.label));
+        let ok = match f {
+            None => v.games == 0,
+            Some(e) => {
+                v.games == e.games as i64
+                    && v.elo.is_some_and(|x| close(x, e.elo))
+                    && v.place == Some(e.place as i64)
+            }
+        };
+        if !ok {
+            stale.push(format!("the rating of {}", v.label));
+        }
+    }
+    Ok(stale)
 }

@@ -80,8 +80,10 @@ impl LeagueSource {
         max_share: f64,
     ) -> Result<LeagueSource, String> {
         let e = |e: super::db::DbError| e.to_string();
-        let versions = db.versions().map_err(e)?;
+        // The stamp before the versions: a change between the two reads then starts one
+        // more run, where the other order would leave this run on a roster it never sees.
         let stamp = db.roster_stamp().map_err(e)?;
+        let versions = db.versions().map_err(e)?;
         let unfinished = db.unfinished().map_err(e)?;
         let (next_game, next_deal_set) = db.next_numbers().map_err(e)?;
         let ids: HashMap<String, i64> = versions.iter().map(|v| (v.label.clone(), v.id)).collect();
@@ -211,7 +213,11 @@ impl LeagueSource {
         let seed = deal_set_seed(self.seed, deal_set);
         let game = self.next_game;
         // The first game of each pair alternates which version sits at seats 0 and 2.
-        let (x, y) = if deal_set.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let (x, y) = if deal_set.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let specs = [
             GameSpec {
                 game,

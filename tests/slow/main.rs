@@ -18,6 +18,7 @@ mod human_seat;
 mod inherited_fds;
 mod kept_bots;
 mod kernel_channels;
+mod league;
 mod live_analysis;
 mod live_page;
 mod open_doors;

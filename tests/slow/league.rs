@@ -1,0 +1,312 @@
+//! `tarneeb league` (issue 44): a league of local entrants that join, send new versions and
+//! retire while it runs; its database against its records and `standings`; kill -9 and
+//! restart; a row edited behind the referee's back. The real binary, the Python sample bots,
+//! the default sandbox.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{python_bot, stderr, stdout, Scratch, RANDOM_BOT};
+use serde_json::Value;
+
+const HEURISTIC_BOT: &str = "sample-bots/python/heuristic_bot.py";
+/// A bound for a loaded machine, never a timing assertion.
+const LIMIT: Duration = Duration::from_secs(300);
+
+fn league(args: &[&str], dir: &Path) -> Output {
+    let (sub, rest) = args.split_first().unwrap();
+    common::command()
+        .args(["league", sub])
+        .arg(dir)
+        .args(rest)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: Output) -> Output {
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+fn start(s: &Scratch, dir: &Path, entrants: &[(&str, &str)]) {
+    ok(league(
+        &["start", "--seed", "5", "--handshake-timeout", "120s"],
+        dir,
+    ));
+    for (name, script) in entrants {
+        let bot = python_bot(script, &[&s.marker]);
+        ok(league(&["add", &format!("{name}={bot}")], dir));
+    }
+}
+
+fn run_in_background(dir: &Path) -> Child {
+    common::command()
+        .args(["league", "run", "--jobs", "2", "--progress", "off"])
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn table(dir: &Path) -> Value {
+    serde_json::from_str(&stdout(&ok(league(&["table", "--json"], dir)))).unwrap()
+}
+
+/// Games a version has played, as the table says.
+fn games_of(t: &Value, label: &str) -> u64 {
+    t["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["label"] == label)
+        .map_or(0, |v| v["games"].as_u64().unwrap())
+}
+
+/// Waits until `done` holds of the table (the league running meanwhile).
+fn wait_for(dir: &Path, child: &mut Child, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let t = table(dir);
+        if done(&t) {
+            return t;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the league ended ({status}) before {what}");
+        }
+        assert!(start.elapsed() < LIMIT, "no {what} within {LIMIT:?}: {t}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn results_rows(dir: &Path) -> Vec<Value> {
+    common::json_lines(&dir.join("results.jsonl"))
+}
+
+/// Every game of the results in one complete duplicate pair, numbered 0.. without a gap
+/// or a repeat.
+fn assert_whole_pairs(rows: &[Value]) {
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    games.sort_unstable();
+    assert_eq!(
+        games,
+        (0..rows.len() as u64).collect::<Vec<_>>(),
+        "games lost or doubled"
+    );
+    for r in rows {
+        let pair = r["pair"].as_u64().unwrap();
+        let twins: Vec<&Value> = rows.iter().filter(|o| o["pair"] == pair).collect();
+        assert_eq!(twins.len(), 2, "pair {pair} is not whole");
+        assert_eq!(twins[0]["seed"], twins[1]["seed"]);
+        assert_eq!(
+            twins[0]["seats"][0], twins[1]["seats"][1],
+            "seats swapped in the twin"
+        );
+    }
+}
+
+/// The league's table is what `standings` computes from the records: every row checked
+/// against its record, the same entrants, games and ratings.
+fn assert_table_is_the_standings(dir: &Path) {
+    let checked = ok(common::command()
+        .args(["standings", "--check-records", "--json"])
+        .arg(dir)
+        .output()
+        .unwrap());
+    let fresh: Value = serde_json::from_str(&stdout(&checked)).unwrap();
+    let stored = table(dir)["standings"].clone();
+    let fresh_entrants = fresh["standings"]["entrants"]
+        .as_array()
+        .or_else(|| fresh["entrants"].as_array())
+        .unwrap_or_else(|| panic!("standings JSON: {fresh}"))
+        .clone();
+    let stored_entrants = stored["entrants"].as_array().unwrap();
+    assert_eq!(fresh_entrants.len(), stored_entrants.len());
+    for (f, s) in fresh_entrants.iter().zip(stored_entrants) {
+        assert_eq!(f["name"], s["name"]);
+        assert_eq!(f["games"], s["games"]);
+        assert_eq!(f["wins"], s["wins"]);
+        let (fe, se) = (f["elo"].as_f64().unwrap(), s["elo"].as_f64().unwrap());
+        assert!(
+            (fe - se).abs() < 1e-6,
+            "{}: Elo {fe} against {se}",
+            f["name"]
+        );
+    }
+    let check = league(&["check"], dir);
+    assert!(check.status.success(), "league check: {}", stderr(&check));
+}
+
+#[test]
+fn entrants_join_update_and_retire_while_the_league_runs_and_its_table_is_the_standings() {
+    let s = Scratch::new("league-roster");
+    let dir = s.path("league");
+    start(&s, &dir, &[("a", RANDOM_BOT), ("b", HEURISTIC_BOT)]);
+    let mut child = run_in_background(&dir);
+    wait_for(&dir, &mut child, "4 games", |t| games_of(t, "a@1") >= 4);
+    // A newcomer is added while games run: it plays.
+    ok(league(
+        &[
+            "add",
+            &format!("c={}", python_bot(HEURISTIC_BOT, &[&s.marker])),
+        ],
+        &dir,
+    ));
+    wait_for(&dir, &mut child, "games of c@1", |t| {
+        games_of(t, "c@1") >= 4
+    });
+    // A new version of a: the old one stops (but for a pair in flight), the new one plays.
+    ok(league(
+        &[
+            "update",
+            &format!("a={}", python_bot(RANDOM_BOT, &[&s.marker])),
+        ],
+        &dir,
+    ));
+    let at_update = games_of(&table(&dir), "a@1");
+    wait_for(&dir, &mut child, "games of a@2", |t| {
+        games_of(t, "a@2") >= 4
+    });
+    ok(league(&["retire", "b"], &dir));
+    let at_retire = games_of(&table(&dir), "b@1");
+    let later = games_of(&table(&dir), "c@1");
+    wait_for(&dir, &mut child, "more games of c@1", |t| {
+        games_of(t, "c@1") >= later + 6
+    });
+    common::stop_referee(&mut child, LIMIT);
+    let t = table(&dir);
+    assert!(
+        games_of(&t, "a@1") <= at_update + 2,
+        "a@1 played on after its update (at {at_update}): {t}"
+    );
+    assert!(
+        games_of(&t, "b@1") <= at_retire + 2,
+        "b@1 played on after retiring (at {at_retire}): {t}"
+    );
+    let states: Vec<(String, bool)> = t["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["label"].as_str().unwrap().to_string(),
+                v["retired"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [("a@1", true), ("b@1", true), ("c@1", false), ("a@2", false)]
+            .map(|(l, r)| (l.to_string(), r))
+    );
+    // The history of a links its versions.
+    let h: Value =
+        serde_json::from_str(&stdout(&ok(league(&["history", "a", "--json"], &dir)))).unwrap();
+    assert_eq!(h.as_array().unwrap().len(), 2);
+    assert!(h[1]["history"].as_array().unwrap().len() >= 4);
+    let text = stdout(&ok(league(&["history", "a"], &dir)));
+    assert!(
+        text.contains("a@2 (active") && text.contains("replaces a@1"),
+        "{text}"
+    );
+    // Stopped between pairs or not, the restart completes what was in flight.
+    let n = results_rows(&dir).len() as u64;
+    ok(league(
+        &["run", "--games", &(n + 4).to_string(), "--progress", "off"],
+        &dir,
+    ));
+    let rows = results_rows(&dir);
+    assert_whole_pairs(&rows);
+    assert!(rows.len() as u64 >= n + 4);
+    assert_table_is_the_standings(&dir);
+    common::assert_no_leftovers(&s.marker);
+}
+
+#[test]
+fn a_league_killed_with_sigkill_loses_nothing_and_doubles_nothing() {
+    let s = Scratch::new("league-kill");
+    let dir = s.path("league");
+    start(
+        &s,
+        &dir,
+        &[("x", RANDOM_BOT), ("y", RANDOM_BOT), ("z", HEURISTIC_BOT)],
+    );
+    let mut child = run_in_background(&dir);
+    wait_for(&dir, &mut child, "10 games", |t| {
+        t["standings"]["games"].as_u64().unwrap_or(0) >= 10
+    });
+    child.kill().unwrap();
+    let _ = child.wait();
+    let before = results_rows(&dir).len() as u64;
+    let out = ok(league(
+        &[
+            "run",
+            "--games",
+            &(before + 6).to_string(),
+            "--progress",
+            "off",
+        ],
+        &dir,
+    ));
+    let rows = results_rows(&dir);
+    assert_whole_pairs(&rows);
+    assert!(rows.len() as u64 >= before + 6, "{}", stderr(&out));
+    assert_table_is_the_standings(&dir);
+    // The guardian ends a killed referee's bots; give it the time a loaded machine needs.
+    let start = Instant::now();
+    while !s.leftovers().is_empty() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    common::assert_no_leftovers(&s.marker);
+}
+
+#[test]
+fn a_row_edited_in_the_database_is_reported() {
+    let s = Scratch::new("league-edit");
+    let dir = s.path("league");
+    start(&s, &dir, &[("p", RANDOM_BOT), ("q", HEURISTIC_BOT)]);
+    ok(league(&["run", "--games", "4", "--progress", "off"], &dir));
+    ok(league(&["check"], &dir));
+    // A cheat turns game 1 around, its columns and its row alike.
+    let db = rusqlite::Connection::open(dir.join("league.db")).unwrap();
+    let (row, was): (String, Option<i64>) = db
+        .query_row("SELECT row, winner FROM games WHERE game = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    let mut v: Value = serde_json::from_str(&row).unwrap();
+    let winner = v["winner"].as_u64().map(|w| 1 - w).unwrap_or(0);
+    v["winner"] = winner.into();
+    db.execute(
+        "UPDATE games SET winner = ?1, row = ?2 WHERE game = 1",
+        rusqlite::params![winner, v.to_string()],
+    )
+    .unwrap();
+    drop(db);
+    let check = league(&["check"], &dir);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    assert!(stderr(&check).contains("(games 1)"), "{}", stderr(&check));
+    // Put back, the row passes; a rating edited in the versions table is found.
+    let db = rusqlite::Connection::open(dir.join("league.db")).unwrap();
+    db.execute(
+        "UPDATE games SET winner = ?1, row = ?2 WHERE game = 1",
+        rusqlite::params![was, row],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE versions SET elo = elo + 100 WHERE label = 'p@1'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let check = league(&["check"], &dir);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    assert!(
+        stderr(&check).contains("the rating of p@1"),
+        "{}",
+        stderr(&check)
+    );
+}

@@ -119,6 +119,11 @@ struct RunArgs {
     /// A fresh process for every bot in every game.
     #[arg(long)]
     fresh_bots: bool,
+    /// Serve the league's live page while it runs (as `tarneeb serve DIR` does): progress,
+    /// the table, games in progress as the table sees them, finished games, and every
+    /// version's rating over time. Port 0: any free one, printed.
+    #[arg(long, value_name = "ADDR:PORT")]
+    serve: Option<std::net::SocketAddr>,
 }
 
 #[derive(Args, Debug)]
@@ -454,7 +459,6 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
     if !tdir.sandboxed() {
         eprintln!("note: no sandbox: a bot could read the seal key, so neither results.jsonl nor league.db is sealed against it");
     }
-    let secret = deal_key::read(&a.dir.join(DEAL_KEY_FILE)).map_err(|e| usage(e.to_string()))?;
     let mut db = db;
     let mended = mend(&mut tdir, &mut db, &key)?;
     if mended > 0 {
@@ -464,12 +468,60 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
     let _ = become_subreaper();
     let cpus = allowed_cpus();
     let cpus = (jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
+    let page = match a.serve {
+        Some(addr) => Some(super::serve::start(&a.dir, addr, None).map_err(usage)?),
+        None => None,
+    };
+    let secret = deal_key::read(&a.dir.join(DEAL_KEY_FILE)).map_err(|e| usage(e.to_string()))?;
+    let cfg = RunConfig {
+        dir: a.dir.clone(),
+        entrants: Vec::new(),
+        rules,
+        time: settings.limits.time(),
+        on_fault: settings.limits.on_fault,
+        events: settings.limits.events,
+        freeze_off_turn: settings.limits.freeze_off_turn,
+        max_line: settings.limits.max_line,
+        stderr_cap: settings.limits.stderr_cap,
+        jobs,
+        cpus,
+        deals: Vec::new(),
+        sprt: None,
+        total: a.games.unwrap_or(0),
+        progress: a.progress,
+        sandbox,
+        fresh_bots: a.fresh_bots,
+        compress: false,
+        trace: None,
+        analyze: false,
+        only_shard: None,
+        deal_secret: Some(secret),
+        watched: a.serve.is_some(),
+        lobby: None,
+    };
+    let ran = play(&a, db, &mut tdir, &key, settings.seed, cfg, stop);
+    if let Some(page) = page {
+        page.finish();
+    }
+    ran
+}
+
+/// The runs of a league: one per roster, until `--games` or an interrupt.
+/// `base` is every run's configuration but its entrants (each run's roster).
+fn play(
+    a: &RunArgs,
+    mut db: Db,
+    tdir: &mut TournamentDir,
+    key: &seal::Key,
+    seed: u64,
+    base: RunConfig,
+    stop: &'static std::sync::atomic::AtomicBool,
+) -> Result<u8, Failure> {
     let mut waiting_said = false;
     loop {
-        let mut source = LeagueSource::new(db, key.clone(), settings.seed, a.games, a.max_share)
-            .map_err(failed)?;
+        let mut source =
+            LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
         let cfg = RunConfig {
-            dir: a.dir.clone(),
             entrants: source
                 .roster()
                 .iter()
@@ -478,27 +530,28 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
                     command: v.command.clone(),
                 })
                 .collect(),
-            rules: rules.clone(),
-            time: settings.limits.time(),
-            on_fault: settings.limits.on_fault,
-            events: settings.limits.events,
-            freeze_off_turn: settings.limits.freeze_off_turn,
-            max_line: settings.limits.max_line,
-            stderr_cap: settings.limits.stderr_cap,
-            jobs,
-            cpus: cpus.clone(),
+            dir: base.dir.clone(),
+            rules: base.rules.clone(),
+            time: base.time,
+            on_fault: base.on_fault,
+            events: base.events,
+            freeze_off_turn: base.freeze_off_turn,
+            max_line: base.max_line,
+            stderr_cap: base.stderr_cap,
+            jobs: base.jobs,
+            cpus: base.cpus.clone(),
             deals: Vec::new(),
             sprt: None,
-            total: a.games.unwrap_or(0),
-            progress: a.progress,
-            sandbox: sandbox.clone(),
-            fresh_bots: a.fresh_bots,
+            total: base.total,
+            progress: base.progress,
+            sandbox: base.sandbox.clone(),
+            fresh_bots: base.fresh_bots,
             compress: false,
             trace: None,
             analyze: false,
             only_shard: None,
-            deal_secret: Some(secret.clone()),
-            watched: false,
+            deal_secret: base.deal_secret.clone(),
+            watched: base.watched,
             lobby: None,
         };
         if source.replays() > 0 {
@@ -507,7 +560,7 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
                 source.replays()
             );
         }
-        let prior = runner::load_counted(&cfg, &mut tdir).map_err(usage)?;
+        let prior = runner::load_counted(&cfg, tdir).map_err(usage)?;
         let summary = runner::run(&cfg, &mut source, prior, stop).map_err(|e| {
             failed(format!(
                 "{e}; finished games are kept in {}",

@@ -657,6 +657,22 @@ impl Db {
         Ok(rows)
     }
 
+    /// [`Db::history`] with at most about `max` points: every k-th, and always the last (the
+    /// rating now), for a plot.
+    pub fn history_thinned(&self, version: i64, max: usize) -> Result<Vec<HistoryPoint>, DbError> {
+        let all = self.history(version)?;
+        let step = all.len().div_ceil(max.max(1)).max(1);
+        if step == 1 {
+            return Ok(all);
+        }
+        let last = all.last().copied();
+        let mut thin: Vec<HistoryPoint> = all.into_iter().step_by(step).collect();
+        if thin.last() != last.as_ref() {
+            thin.extend(last);
+        }
+        Ok(thin)
+    }
+
     /// Every game's row, in game order, with the version ids at its seats.
     pub fn rows(
         &self,

@@ -46,8 +46,8 @@ pub fn svg(series: &[(String, Vec<HistoryPoint>)]) -> String {
         .iter()
         .flat_map(|(_, h)| h.iter().map(|p| p.elo.abs()))
         .fold(50.0, f64::max);
-    y0 = y0.max(-3.0 * spread);
-    y1 = y1.min(3.0 * spread);
+    y0 = y0.max(-2.0 * spread);
+    y1 = y1.min(2.0 * spread);
     if x1 == x0 {
         x1 = x0 + 1;
     }
@@ -75,6 +75,17 @@ pub fn svg(series: &[(String, Vec<HistoryPoint>)]) -> String {
         W - PAD_R,
         H - 4.0
     ));
+    // End labels pushed apart (14 px) where versions end at nearly the same rating.
+    let mut label_y: Vec<(usize, f64)> = shown
+        .iter()
+        .enumerate()
+        .map(|(k, (_, h))| (k, sy(h.last().expect("not empty").elo) + 4.0))
+        .collect();
+    label_y.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for i in 1..label_y.len() {
+        label_y[i].1 = label_y[i].1.max(label_y[i - 1].1 + 14.0);
+    }
+    label_y.sort_by_key(|&(k, _)| k);
     for (k, (name, h)) in shown.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         let upper = h
@@ -102,7 +113,7 @@ pub fn svg(series: &[(String, Vec<HistoryPoint>)]) -> String {
         out.push_str(&format!(
             "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"{colour}\">{} {:+.0}</text>\n",
             W - PAD_R + 6.0,
-            sy(last.elo) + 4.0,
+            label_y[k].1,
             escape(name),
             last.elo
         ));

@@ -55,6 +55,8 @@ struct Shared {
     /// Finished games' pages, the latest [`PAGE_CACHE`] asked for: a finished game never
     /// changes, and its analysis costs a few hundred milliseconds of CPU.
     pages: Mutex<VecDeque<(u64, Arc<String>)>>,
+    /// The directory holds a league (`league.db`): the page shows its ratings over time.
+    league: Option<std::path::PathBuf>,
 }
 
 /// Finished games' pages kept in memory.
@@ -116,6 +118,10 @@ pub fn start(dir: &Path, addr: SocketAddr, total: Option<u64>) -> Result<ServeHa
             .map(|d| d.config()["analyze"].as_bool().unwrap_or(false))
             .unwrap_or(false),
         pages: Mutex::new(VecDeque::new()),
+        league: dir
+            .join(crate::league::db::DB_FILE)
+            .exists()
+            .then(|| dir.to_path_buf()),
     });
     let mut threads = Vec::new();
     {
@@ -198,7 +204,19 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
     }
     let path = rq.path().to_string();
     match path.as_str() {
-        "/" | "/index.html" => respond(rq, 200, HTML, page::live_page(&shared.title)),
+        "/" | "/index.html" => respond(
+            rq,
+            200,
+            HTML,
+            page::live_page(&shared.title, shared.league.is_some()),
+        ),
+        "/history.svg" => match &shared.league {
+            None => not_found(rq, "not a league: no ratings over time"),
+            Some(dir) => match league_plot(dir) {
+                Ok(svg) => respond(rq, 200, "image/svg+xml", svg),
+                Err(e) => respond(rq, 500, "text/plain; charset=utf-8", format!("{e}\n")),
+            },
+        },
         "/state.json" => {
             let text = shared.live.lock().expect("live").state().to_string();
             respond(rq, 200, "application/json", text);
@@ -248,6 +266,23 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
         }
         _ => not_found(rq, "not found"),
     }
+}
+
+/// Points per version in the page's plot: enough for a smooth line at its width.
+const PLOT_POINTS: usize = 400;
+
+/// The league's ratings over time, every version that played, as SVG (read from its database
+/// at each request: a few milliseconds at a million games).
+fn league_plot(dir: &Path) -> Result<String, String> {
+    let db = crate::league::db::Db::open(dir, false).map_err(|e| e.to_string())?;
+    let mut series = Vec::new();
+    for v in db.versions().map_err(|e| e.to_string())? {
+        let h = db
+            .history_thinned(v.id, PLOT_POINTS)
+            .map_err(|e| e.to_string())?;
+        series.push((v.label, h));
+    }
+    Ok(crate::league::plot::svg(&series))
 }
 
 /// A finished game's replay page, with its analysis when the run had `--analyze` (a game DDS

@@ -5,12 +5,38 @@
 //! never as HTML; the standings arrive as HTML the server escaped.
 
 /// The page, titled with the tournament directory's name.
-pub fn live_page(title: &str) -> String {
+pub fn live_page(title: &str, league: bool) -> String {
     // The title (a directory's name) last, so no text in it is taken for a placeholder.
     PAGE.replace("{{STYLE}}", &crate::site::pages::style())
+        .replace("{{LEAGUE}}", if league { LEAGUE_SECTION } else { "" })
         .replace("{{DECK}}", crate::replay::deck::TOGGLE)
         .replace("{{TITLE}}", &crate::site::pages::esc(title))
 }
+
+/// A league's ratings over time: the plot fetched from the server (its own SVG, no script
+/// in it) when the page opens and again at most every 5 s while results come.
+const LEAGUE_SECTION: &str = r##"<section id="league"><h2>Ratings over time</h2>
+<p class="note">Each version's rating after each of its games, with its 95% band (tarneeb league history DIR NAME prints it).</p>
+<div id="history">loading...</div></section>
+<script>
+(() => {
+  let at = 0, pending = false;
+  async function plot() {
+    pending = false; at = Date.now();
+    try {
+      const r = await fetch("history.svg", { cache: "no-store" });
+      if (r.ok) document.getElementById("history").innerHTML = await r.text();
+    } catch (e) { /* the next update tries again */ }
+  }
+  window.leagueUpdate = () => {
+    if (pending) return;
+    pending = true;
+    setTimeout(plot, Math.max(0, 5000 - (Date.now() - at)));
+  };
+  plot();
+})();
+</script>
+"##;
 
 const PAGE: &str = r##"<!DOCTYPE html>
 <html lang="en">
@@ -45,7 +71,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 <div id="live" class="games"></div>
 <h2>Just finished</h2>
 <div id="recent"></div>
-</main>
+{{LEAGUE}}</main>
 <script>
 (function () {
   "use strict";
@@ -109,7 +135,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
   }
   let last = 0;
   const source = new EventSource("events");
-  source.onmessage = (e) => { last = Date.now(); draw(JSON.parse(e.data)); $("status").textContent = ""; };
+  source.onmessage = (e) => { last = Date.now(); draw(JSON.parse(e.data)); $("status").textContent = ""; if (window.leagueUpdate) window.leagueUpdate(); };
   source.addEventListener("end", () => { source.close(); $("status").textContent = "the run is over: this page no longer updates"; });
   source.onerror = () => { $("status").textContent = "connection lost; retrying..."; };
 })();

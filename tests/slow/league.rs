@@ -312,3 +312,75 @@ fn a_row_edited_in_the_database_is_reported() {
         stderr(&check)
     );
 }
+
+#[test]
+fn the_live_page_of_a_running_league_plots_every_versions_rating_over_time() {
+    use common::browser::{addresses_on_stderr, required_browser, required_puppeteer};
+    let Some(chromium) = required_browser() else {
+        return;
+    };
+    if !required_puppeteer() {
+        return;
+    }
+    let s = Scratch::new("league-page");
+    let dir = s.path("league");
+    start(&s, &dir, &[("r", RANDOM_BOT), ("h", HEURISTIC_BOT)]);
+    ok(league(
+        &[
+            "update",
+            &format!("r={}", python_bot(RANDOM_BOT, &[&s.marker])),
+        ],
+        &dir,
+    ));
+    let mut child = common::command()
+        .args(["league", "run", "--jobs", "1", "--progress", "off"])
+        .args(["--serve", "127.0.0.1:0"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (rx, reader) = addresses_on_stderr(&mut child);
+    let url = rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the league says where it serves");
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let driver = std::process::Command::new("node")
+        .arg(common::root().join("tests/browser/league.mjs"))
+        .arg(&url)
+        .arg(&s.dir)
+        .arg(&chromium)
+        .arg("2")
+        .current_dir(common::root().join("tests/browser"))
+        .output()
+        .expect("node runs");
+    common::stop_referee(&mut child, LIMIT);
+    let stderr_text = reader.join().unwrap();
+    assert!(
+        driver.status.success(),
+        "league.mjs failed: {}",
+        common::text(&driver.stderr)
+    );
+    let out: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.path("league.json")).unwrap()).unwrap();
+    assert_eq!(out["errors"], serde_json::json!([]), "{out}\n{stderr_text}");
+    assert_eq!(out["console"], serde_json::json!([]), "{out}");
+    // r@1 never played (updated before the first game): the lines are the two that did.
+    let mut plotted: Vec<String> = out["after"]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    plotted.sort();
+    assert_eq!(plotted, ["h@1", "r@2"], "{out}");
+    assert_eq!(out["after"]["scripts"], 0);
+    assert!(
+        out["width1280"].as_u64().unwrap() <= 1280,
+        "the page scrolls sideways: {out}"
+    );
+    assert!(
+        out["width390"].as_f64().unwrap() <= 390.0,
+        "the plot is wider than a phone: {out}"
+    );
+}

@@ -213,6 +213,7 @@ pub fn run(args: StandingsArgs) -> u8 {
                     dirs: &args.dirs,
                     sprt: verdict.as_ref().map(|t| t.describe()),
                     sandbox: report::sandbox_line(&sandboxes),
+                    ratings_svg: league_plot(&args.dirs),
                 };
                 match write_site(site, &input) {
                     Ok(w) => {
@@ -252,4 +253,17 @@ fn print_report(text: String) -> u8 {
         }
         _ => 0,
     }
+}
+
+/// A single league directory's ratings over time for its site (see `league::plot`).
+fn league_plot(dirs: &[PathBuf]) -> Option<String> {
+    let [dir] = dirs else { return None };
+    if !dir.join(tarneeb_referee::league::db::DB_FILE).exists() {
+        return None;
+    }
+    let db = tarneeb_referee::league::db::Db::open(dir, false)
+        .map_err(|e| eprintln!("tarneeb: --html: no ratings over time: {e}"))
+        .ok()?;
+    let series = db.all_histories(400).ok()?;
+    Some(tarneeb_referee::league::plot::svg(&series))
 }

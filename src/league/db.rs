@@ -673,6 +673,14 @@ impl Db {
         Ok(thin)
     }
 
+    /// Every version's history (thinned to about `max` points), by label, for a plot.
+    pub fn all_histories(&self, max: usize) -> Result<Vec<(String, Vec<HistoryPoint>)>, DbError> {
+        self.versions()?
+            .into_iter()
+            .map(|v| Ok((v.label, self.history_thinned(v.id, max)?)))
+            .collect()
+    }
+
     /// Every game's row, in game order, with the version ids at its seats.
     pub fn rows(
         &self,

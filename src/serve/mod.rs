@@ -275,13 +275,7 @@ const PLOT_POINTS: usize = 400;
 /// at each request: a few milliseconds at a million games).
 fn league_plot(dir: &Path) -> Result<String, String> {
     let db = crate::league::db::Db::open(dir, false).map_err(|e| e.to_string())?;
-    let mut series = Vec::new();
-    for v in db.versions().map_err(|e| e.to_string())? {
-        let h = db
-            .history_thinned(v.id, PLOT_POINTS)
-            .map_err(|e| e.to_string())?;
-        series.push((v.label, h));
-    }
+    let series = db.all_histories(PLOT_POINTS).map_err(|e| e.to_string())?;
     Ok(crate::league::plot::svg(&series))
 }
 

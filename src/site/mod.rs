@@ -22,6 +22,9 @@ pub struct SiteInput<'a> {
     pub dirs: &'a [PathBuf],
     pub sprt: Option<String>,
     pub sandbox: String,
+    /// A league's ratings over time (SVG, no script): a page of its own, linked from the
+    /// standings.
+    pub ratings_svg: Option<String>,
 }
 
 /// What was written: pages in all, game pages, and the games that got no page with why.
@@ -115,10 +118,22 @@ pub fn write_site(out: &Path, input: &SiteInput) -> Result<Written, String> {
         entrant_files: &entrant_files,
         game_pages: &game_pages,
     };
-    write(
-        &out.join("index.html"),
-        &pages::index(s, input.sprt.as_deref(), &input.sandbox, &links),
-    )?;
+    let mut index = pages::index(s, input.sprt.as_deref(), &input.sandbox, &links);
+    if let Some(svg) = &input.ratings_svg {
+        index = index.replacen(
+            "<h2>Standings</h2>",
+            "<p><a href=\"ratings.html\">Ratings over time</a>: each version's rating after each of its games.</p>\n<h2>Standings</h2>",
+            1,
+        );
+        let body = format!(
+            "<h2>Ratings over time</h2>\n<p>Each version's rating after each of its games (the league's game number across), with its 95% band.</p>\n{svg}"
+        );
+        write(
+            &out.join("ratings.html"),
+            &pages::frame("ratings over time", "index.html", &body),
+        )?;
+    }
+    write(&out.join("index.html"), &index)?;
     write(&out.join("games.html"), &pages::games(input.rows, &links))?;
     for (k, file) in entrant_files.iter().enumerate() {
         write(
@@ -128,7 +143,7 @@ pub fn write_site(out: &Path, input: &SiteInput) -> Result<Written, String> {
     }
     let written = game_pages.iter().filter(|p| p.is_ok()).count();
     Ok(Written {
-        pages: 2 + entrant_files.len() + written,
+        pages: 2 + usize::from(input.ratings_svg.is_some()) + entrant_files.len() + written,
         game_pages: written,
         missing,
     })

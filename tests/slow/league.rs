@@ -272,6 +272,26 @@ fn a_row_edited_in_the_database_is_reported() {
     start(&s, &dir, &[("p", RANDOM_BOT), ("q", HEURISTIC_BOT)]);
     ok(league(&["run", "--games", "4", "--progress", "off"], &dir));
     ok(league(&["check"], &dir));
+    // The site of a league has its ratings over time, linked from the standings.
+    let site = s.path("site");
+    ok(common::command()
+        .arg("standings")
+        .arg(&dir)
+        .arg("--html")
+        .arg(&site)
+        .output()
+        .unwrap());
+    let page = std::fs::read_to_string(site.join("ratings.html")).unwrap();
+    for label in ["p@1", "q@1"] {
+        assert!(
+            page.contains(&format!("data-version=\"{label}\"")),
+            "{page}"
+        );
+    }
+    let svg = &page[page.find("<svg").unwrap()..page.find("</svg>").unwrap()];
+    assert!(!svg.contains("<script"), "{svg}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("href=\"ratings.html\""));
     // A cheat turns game 1 around, its columns and its row alike.
     let db = rusqlite::Connection::open(dir.join("league.db")).unwrap();
     let (row, was): (String, Option<i64>) = db

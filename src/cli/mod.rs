@@ -10,6 +10,7 @@ mod connect;
 mod human;
 mod keygen;
 mod league;
+mod league_read;
 mod play;
 mod play_remote;
 mod remote_args;
@@ -33,7 +34,8 @@ use tarneeb_referee::rules_file::RulesInputError;
 
 #[derive(Parser)]
 #[command(name = "tarneeb", version, about = "A referee for Tarneeb, Egyptian Tarneeb, 400 and Forty-One", long_about = None,
-    after_help = "Guides (in the source tree): README.md, docs/writing-a-bot.md, docs/competitions.md,\ndocs/sandbox.md, docs/rules.md, docs/analysis.md, docs/performance.md, docs/reliability.md;
+    after_help = "Guides (in the source tree): README.md, docs/writing-a-bot.md, docs/competitions.md,\ndocs/league.md, docs/sandbox.md, docs/rules.md, docs/analysis.md, docs/performance.md,
+docs/reliability.md;
 protocol.md for bots.")]
 pub struct Cli {
     #[command(subcommand)]

@@ -181,6 +181,17 @@ impl Db {
             path: path.clone(),
             source,
         };
+        if create && !path.exists() {
+            // Private as the records and the keys beside it (mode 0600), before SQLite
+            // writes a byte to it.
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|e| DbError::Invalid(format!("cannot create {}: {e}", path.display())))?;
+        }
         let conn = Connection::open(&path).map_err(sql)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(sql)?;
         // WAL: `league add` and `league table` run beside `league run` without waiting for

@@ -282,20 +282,7 @@ impl GameSource for LeagueSource {
         }
         self.tally.push(row.clone());
         let standings = from_totals(self.tally.totals());
-        let ratings: Vec<RatingNow> = standings
-            .entrants
-            .iter()
-            .filter_map(|e| {
-                Some(RatingNow {
-                    version: *self.ids.get(&e.name)?,
-                    games: e.games as i64,
-                    place: e.place as i64,
-                    elo: e.elo,
-                    low: e.elo_low,
-                    high: e.elo_high,
-                })
-            })
-            .collect();
+        let ratings = ratings_of(&standings, &self.ids);
         let snapshot = serde_json::to_string(&standings).expect("standings are JSON");
         self.db
             .finish_game(&self.key, row, seats, &ratings, &snapshot)
@@ -307,4 +294,21 @@ impl GameSource for LeagueSource {
     fn is_done(&self) -> bool {
         self.queue.is_empty() && self.ended.is_some()
     }
+}
+
+/// Each version's standing in `s` as the database keeps it (`ids`: version ids by label).
+pub fn ratings_of(s: &Standings, ids: &HashMap<String, i64>) -> Vec<RatingNow> {
+    s.entrants
+        .iter()
+        .filter_map(|e| {
+            Some(RatingNow {
+                version: *ids.get(&e.name)?,
+                games: e.games as i64,
+                place: e.place as i64,
+                elo: e.elo,
+                low: e.elo_low,
+                high: e.elo_high,
+            })
+        })
+        .collect()
 }

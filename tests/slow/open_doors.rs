@@ -281,3 +281,92 @@ fn an_absent_remote_entrant_forfeits_as_absent_and_the_tournament_ends() {
     let (rstatus, _, rerr) = bob.finish(Duration::from_secs(60));
     assert!(rstatus.success(), "bob's relay hears the end: {rerr}");
 }
+
+/// Issue 39, failure 6: "the relay passes `TARNEEB_TOKEN` to its bot". A relay given its token
+/// in the environment (the way README shows) runs a bot that writes its whole environment to
+/// a file before playing: the token is in none of them, while a variable of the relay's own
+/// (TARNEEB_PROBE) is, so the dump is the bot's real environment.
+#[test]
+fn a_relayed_bot_never_sees_the_entrant_s_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("relay-env");
+    let dir = s.path("run");
+    let dumps = s.path("env");
+    std::fs::create_dir_all(&dumps).unwrap();
+    let script = s.file(
+        "env_bot.sh",
+        &format!(
+            "#!/bin/sh\nenv > '{}/env.'$$\nexec python3 '{}'\n",
+            dumps.display(),
+            common::root().join(RANDOM_BOT).display()
+        ),
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut args: Vec<String> = vec![
+        "tournament".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    for bot in [
+        "alice=remote".to_string(),
+        format!("rnd={}", python_bot(RANDOM_BOT, &[])),
+    ] {
+        args.extend(["--bot".to_string(), bot]);
+    }
+    args.extend(
+        [
+            "--no-duplicate",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--listen",
+            "127.0.0.1:0",
+        ]
+        .map(String::from),
+    );
+    let mut server = common::remote::Running::start(&args);
+    let token = server.token("alice");
+    let addr = server.addr();
+    let relay = command()
+        .args([
+            "connect",
+            &addr,
+            "--connections",
+            "2",
+            "--max-backoff-ms",
+            "1000",
+            "--",
+        ])
+        .arg(&script)
+        .env("TARNEEB_TOKEN", &token)
+        .env("TARNEEB_PROBE", "relayed")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, _, err) = server.finish(Duration::from_secs(600));
+    assert!(status.success(), "{err}");
+    // The relay exits on `over`.
+    let relayed = common::wait_with_limit(relay, Duration::from_secs(120));
+    assert!(
+        relayed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&relayed.stderr)
+    );
+    let rows = common::json_lines(&dir.join("results.jsonl"));
+    assert!(!rows.is_empty(), "{err}");
+    let envs: Vec<String> = std::fs::read_dir(&dumps)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(!envs.is_empty(), "the relayed bot ran");
+    for env in &envs {
+        assert!(
+            env.contains("TARNEEB_PROBE=relayed"),
+            "the bot's environment: {env}"
+        );
+        assert!(!env.contains(&token), "the token reached the bot: {env}");
+        assert!(!env.contains("TARNEEB_TOKEN"), "{env}");
+    }
+}

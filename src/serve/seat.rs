@@ -40,7 +40,14 @@ struct Table {
     /// The seat's last fault in the series, with its game's number, kept into the next game
     /// (a person back at the page sees why the last game ended).
     last_fault: Option<Value>,
+    /// When `request` arrived: the page's clock counts from the seat's deadline, not from
+    /// when the page loaded.
+    asked: Option<std::time::Instant>,
 }
+
+/// A limit this long is none for a person (`play` stands in 30 days for "no limit"): the page
+/// says "no limit" instead of a count of seconds.
+const NO_LIMIT_FROM_MS: u64 = 24 * 3600 * 1000;
 
 impl Table {
     fn json(&self) -> Value {
@@ -58,7 +65,19 @@ impl Table {
             "fault": self.fault,
             "waiting": self.waiting,
             "last_fault": self.last_fault,
+            "left_ms": self.left_ms(),
         })
+    }
+
+    /// What is left of the request's time now, by the seat's clock; `None` without a request
+    /// or without a limit.
+    fn left_ms(&self) -> Option<u64> {
+        let limit = self.request.as_ref()?["time"]["limit_ms"].as_u64()?;
+        if limit >= NO_LIMIT_FROM_MS {
+            return None;
+        }
+        let spent = self.asked?.elapsed().as_millis() as u64;
+        Some(limit.saturating_sub(spent))
     }
 }
 
@@ -265,7 +284,10 @@ fn serve(
             "request" => {
                 // A new request replaces one the page did not answer in time.
                 pending = msg["id"].as_u64();
-                update(&shared, |t| t.request = Some(msg.clone()));
+                update(&shared, |t| {
+                    t.request = Some(msg.clone());
+                    t.asked = Some(std::time::Instant::now());
+                });
             }
             "game_end" => {
                 pending = None;
@@ -305,12 +327,20 @@ fn serve(
     // move; the page then showed "the seat is gone" instead of the game's result. A seat
     // whose page never asked has no one to wait for.
     // (A tournament's page waits as long for the tournament's end.)
+    // Once a page has it, other tabs of the seat get [`TABS_WAIT`] more to ask (a tab between
+    // two polls when the end came showed "the seat is gone" instead of the result).
     let last = shared.table.lock().expect("table").version;
     let until = std::time::Instant::now() + END_WAIT;
+    let mut had = None;
     loop {
         let served = shared.served.load(Ordering::SeqCst);
         let looked = shared.looked.load(Ordering::SeqCst);
-        if served >= last || !looked || std::time::Instant::now() >= until {
+        let now = std::time::Instant::now();
+        if served >= last {
+            had.get_or_insert(now);
+        }
+        let others_asked = had.is_some_and(|at| now >= at + TABS_WAIT);
+        if others_asked || !looked || now >= until {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -323,6 +353,10 @@ fn serve(
 /// game's end. `play` gives a game with a web seat a grace longer than twice this (the
 /// first half of a grace is the time to exit before SIGTERM).
 pub const END_WAIT: Duration = Duration::from_secs(3);
+
+/// How long after a page got the game's end the seat goes on serving it to the seat's other
+/// tabs (within [`END_WAIT`]).
+const TABS_WAIT: Duration = Duration::from_millis(1500);
 
 fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     let mut t = shared.table.lock().expect("table");

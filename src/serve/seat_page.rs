@@ -105,7 +105,10 @@ button:disabled { opacity: 0.55; }
     const legal = new Set(rq.id === sentFor ? [] : rq.legal);
     $("status").replaceChildren(el("span", "", "your turn: "), el("span", "", rq.decision), el("span", "", ""));
     $("status").children[2].id = "clock";
-    deadline = rq.time && rq.time.limit_ms ? Date.now() + rq.time.limit_ms : null;
+    // The seat's own count of what is left (a page opened late does not start the clock
+    // again); none means no limit.
+    deadline = typeof st.left_ms === "number" ? Date.now() + st.left_ms : null;
+    if (deadline === null) $("clock").textContent = " \u00b7 no limit";
     $("scores").textContent = "scores: " + v.team_scores.join(" : ") + (v.seat_scores ? " (players " + v.seat_scores.join(" ") + ")" : "") + " \u00b7 hand " + v.hand_number + ", dealer " + v.dealer;
     $("contract").textContent = v.contract ? "contract: " + v.contract.bid + " by seat " + v.contract.declarer + (v.trump ? ", trump " + (SUITS[v.trump] || v.trump) : "") : "";
     $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + call(a.call)).join("  ") : "";

@@ -43,6 +43,9 @@ pub(super) struct RemoteEnd {
     /// Held while the connection lives: its drop frees the connection's place under the
     /// server's caps (per entrant, per address).
     _guard: Box<dyn Send>,
+    /// Not a connection: the seat of an entrant that had none idle within the lobby's
+    /// `--absent-timeout` (see [`Bot::absent`]), with why.
+    absent: Option<String>,
 }
 
 impl RemoteEnd {
@@ -93,6 +96,7 @@ impl Bot {
                 multi_game: false,
                 tls,
                 _guard: guard,
+                absent: None,
             }),
             stdin: Some(stdin),
             stdout: Some(stdout),
@@ -107,6 +111,27 @@ impl Bot {
             sandbox: Arc::new(Sandbox::none()),
             stderr_path: PathBuf::new(),
         })
+    }
+
+    /// The seat of a remote entrant that had no idle connection in time: a hung-up socket
+    /// that the referee faults as `absent` before the handshake (the game is forfeited),
+    /// never given back to the lobby.
+    pub fn absent(info: RemoteInfo, detail: String) -> io::Result<Bot> {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+        drop(theirs);
+        let mut bot = Bot::remote_end(ours.into(), info, 1024, Box::new(()), None)?;
+        if let Peer::Remote(r) = &mut bot.peer {
+            r.absent = Some(detail);
+        }
+        Ok(bot)
+    }
+
+    /// Why this seat is absent, for a seat made by [`Bot::absent`].
+    pub fn absent_detail(&self) -> Option<&str> {
+        match &self.peer {
+            Peer::Remote(r) => r.absent.as_deref(),
+            Peer::Process(_) => None,
+        }
     }
 
     /// True for a remote entrant's connection.

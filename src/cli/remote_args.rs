@@ -115,6 +115,12 @@ pub struct RemoteArgs {
     /// default; each seat gets a free port, printed with its one-time token).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     web_listen: std::net::IpAddr,
+    /// How long a game waits for an idle connection of each of its remote (and web)
+    /// entrants, e.g. 3m, 30s. After it, a seat whose entrant has none forfeits the game as
+    /// `absent` and the tournament goes on; the entrant's later games do not wait for it again
+    /// until one of its connections arrives.
+    #[arg(long, value_parser = parse_duration_ms, value_name = "DURATION", default_value = "3m")]
+    absent_timeout: u64,
 }
 
 /// The standings' lines on remote entrants (`tournament` and `standings` print the same).
@@ -208,6 +214,11 @@ impl RemoteArgs {
     /// Where web entrants' seat pages listen (`--web-listen`).
     pub fn web_listen(&self) -> std::net::IpAddr {
         self.web_listen
+    }
+
+    /// How long a game waits for a remote entrant's connection (`--absent-timeout`).
+    pub fn absent_timeout(&self) -> Duration {
+        Duration::from_millis(self.absent_timeout)
     }
 
     /// Whether duplicate deals with remote entrants were allowed (for the standings).

@@ -564,6 +564,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             super::web_entrants::start(&cfg.entrants, a.remote.web_listen(), cfg.max_line, setup)
         })
         .map_err(usage)?;
+    if let Some(r) = &remote {
+        r.lobby.set_absent_timeout(a.remote.absent_timeout());
+    }
     let cfg = RunConfig {
         lobby: remote.as_ref().map(|r| std::sync::Arc::clone(&r.lobby)),
         ..cfg

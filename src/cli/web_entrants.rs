@@ -40,19 +40,29 @@ pub fn start(
                 .local_addr()
                 .map_err(|e| format!("web seat: its address: {e}"))?;
             let token = super::web_seat::fresh_token();
-            let (ours, theirs) = std::os::unix::net::UnixStream::pair()
-                .map_err(|e| format!("web seat: cannot make its socket pair: {e}"))?;
-            setup
-                .seats
-                .push(seat::start_series(server, token.clone(), theirs)?);
             let info = RemoteInfo {
                 entrant: e.name.clone(),
                 peer: format!("web seat at {addr}"),
                 allowance: std::time::Duration::ZERO,
             };
-            let bot = Bot::connected(ours.into(), info, max_line, Box::new(()))
-                .map_err(|err| format!("web seat: {err}"))?;
-            setup.lobby.admit(index, bot);
+            let theirs = join(&setup.lobby, index, &info, max_line)?;
+            // After a fault the referee hangs the seat up: it joins the lobby again, so its
+            // page is offered the next game.
+            let reconnect: seat::Reconnect = {
+                let lobby = Arc::clone(&setup.lobby);
+                Box::new(move || {
+                    join(&lobby, index, &info, max_line)
+                        .map_err(|err| eprintln!("tarneeb: {err}; the seat plays no more games"))
+                        .ok()
+                        .and_then(|end| seat::conn_of(end).ok())
+                })
+            };
+            setup.seats.push(seat::start_series(
+                server,
+                token.clone(),
+                theirs,
+                reconnect,
+            )?);
             eprintln!(
                 "{} seat {}: play it in your browser: {}",
                 e.name,
@@ -67,4 +77,20 @@ pub fn start(
         }
     }
     Ok(Some(setup))
+}
+
+/// A new connection of web entrant `index` in `lobby`: the referee's end goes in, the seat's
+/// end comes back.
+fn join(
+    lobby: &Lobby,
+    index: usize,
+    info: &RemoteInfo,
+    max_line: usize,
+) -> Result<std::os::unix::net::UnixStream, String> {
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+        .map_err(|e| format!("web seat: cannot make its socket pair: {e}"))?;
+    let bot = Bot::connected(ours.into(), info.clone(), max_line, Box::new(()))
+        .map_err(|err| format!("web seat: {err}"))?;
+    lobby.admit(index, bot);
+    Ok(theirs)
 }

@@ -32,6 +32,7 @@ pub fn hint(s: &Seen) -> String {
         Handshake | Timeout if !s.wrote_anything => "the bot wrote nothing at all to stdout: did you flush stdout after each line? (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush(); Go: Flush() on the bufio.Writer); output left in a buffer never arrives".into(),
         NotJson => "it wrote text that is not a JSON message to stdout: stdout carries protocol lines only; write diagnostics to stderr (Python: print(..., file=sys.stderr))".into(),
         Exited | Handshake if !s.stderr_tail.is_empty() => "it stopped: its stderr (above) says where; run the command by hand and paste the 'sent' line to reproduce it".into(),
+        Absent => "no connection of the entrant was there for the game: start its relay (`tarneeb connect`) and keep it running, with --connections enough for the games it plays at once".into(),
         Disconnected => "its connection closed: check the relay's stderr on the bot's machine, and the network between the two".into(),
         Exited => "it exited without a word: a bot reads stdin until game_end or the end of its input; paste the 'sent' line into it by hand to see why it stops".into(),
         Handshake => "answer hello with {\"type\":\"hello\",\"name\":...} on one line, then flush stdout".into(),

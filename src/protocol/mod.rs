@@ -86,6 +86,9 @@ pub enum FaultKind {
     CpuTime,
     /// Filled its working directory or /tmp.
     Disk,
+    /// A remote seat whose entrant had no idle connection within `--absent-timeout` (the
+    /// tournament's lobby): the game is forfeited without a handshake.
+    Absent,
 }
 
 impl std::fmt::Display for FaultKind {

@@ -47,6 +47,8 @@ impl Table<'_, '_> {
         self.faults[team.index()] += 1;
         self.seats[seat.index()].faulted = true;
         let action = match self.cfg.on_fault {
+            // No one came to play the seat: the game is lost, whatever the policy.
+            _ if kind == FaultKind::Absent => FaultAction::Forfeit,
             FaultPolicy::Forfeit => FaultAction::Forfeit,
             FaultPolicy::Substitute { max_faults } if self.faults[team.index()] > max_faults => {
                 FaultAction::Forfeit
@@ -59,6 +61,7 @@ impl Table<'_, '_> {
                 | FaultKind::Disconnected
                 | FaultKind::LineTooLong
                 | FaultKind::Handshake
+                | FaultKind::Absent
         ) {
             // Its output is gone or unreadable: stop it now; its moves are the referee's from here.
             self.seats[seat.index()].alive = false;

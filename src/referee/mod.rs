@@ -540,6 +540,14 @@ impl Table<'_, '_> {
         let mut names: [Option<(String, Option<String>)>; 4] = Default::default();
         let mut faults = Vec::new();
         let mut pending: Vec<Seat> = Seat::ALL.to_vec();
+        // A remote entrant with no connection in time has no bot to greet: absent at once.
+        pending.retain(|&seat| match self.seats[seat.index()].bot.absent_detail() {
+            Some(detail) => {
+                faults.push((seat, FaultKind::Absent, detail.to_string()));
+                false
+            }
+            None => true,
+        });
         while !pending.is_empty() {
             if self.stop.load(Ordering::Relaxed) {
                 self.abort("interrupted by a signal during the handshake")?;

@@ -4,12 +4,12 @@
 //! A game takes all its remote seats at once ([`Lobby::reserve`]): taken one by one, two games
 //! each holding one entrant's only connection and waiting for the other's would wait forever.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::bot::Bot;
+use crate::bot::{Bot, RemoteInfo};
 
 use super::Control;
 
@@ -24,6 +24,13 @@ struct State {
     returned: usize,
     /// Connections told `over` after the lobby closed.
     late: usize,
+    /// How long a game waits for an entrant's idle connection before its seat is absent
+    /// (`--absent-timeout`); `None`: for ever (`play`).
+    absent_after: Option<Duration>,
+    /// Entrants found absent whose relays have not connected since: their next games do not
+    /// wait for them again (an entrant that never comes would otherwise cost every one of
+    /// its games the whole timeout).
+    absent: HashSet<usize>,
 }
 
 /// The remote connections of one run.
@@ -43,6 +50,13 @@ impl Lobby {
         }
     }
 
+    /// From now on a game waits at most `limit` for an entrant's idle connection; then its
+    /// seat is absent ([`Bot::absent`]): the referee forfeits the game for it as `absent` and
+    /// the tournament goes on (`tournament --absent-timeout`).
+    pub fn set_absent_timeout(&self, limit: Duration) {
+        self.lock().absent_after = Some(limit);
+    }
+
     /// An authenticated connection of `entrant` joins the idle ones. After [`Lobby::close`] it
     /// is told the tournament is over instead.
     pub fn admit(&self, entrant: usize, bot: Bot) {
@@ -54,6 +68,7 @@ impl Lobby {
             tell_over(bot);
             return;
         }
+        s.absent.remove(&entrant);
         s.idle.entry(entrant).or_default().push(bot);
         drop(s);
         self.changed.notify_all();
@@ -66,6 +81,9 @@ impl Lobby {
 
     /// Takes one idle connection for each seat whose entrant is given, all at once, waiting
     /// until there are enough (connections that closed or spoke while idle are dropped).
+    /// After the absent timeout ([`Lobby::set_absent_timeout`]; at once for an entrant found
+    /// absent before whose relay has not connected since) each seat left without a connection
+    /// gets an absent one ([`Bot::absent`]) instead.
     /// `None` when `stop` is set or the lobby is closed first.
     pub fn reserve(
         &self,
@@ -108,6 +126,17 @@ impl Lobby {
                 }
                 return Some(out);
             }
+            if let Some(limit) = s.absent_after {
+                let short: Vec<usize> = need
+                    .iter()
+                    .filter(|(e, n)| s.idle.get(e).map_or(0, Vec::len) < **n)
+                    .map(|(e, _)| *e)
+                    .collect();
+                let known = short.iter().all(|e| s.absent.contains(e));
+                if known || started.elapsed() >= limit {
+                    return Some(self.take_or_absent(&mut s, seats, &short, limit, known));
+                }
+            }
             if noted.elapsed() >= Duration::from_secs(30)
                 || (noted == started && started.elapsed() >= Duration::from_secs(5))
             {
@@ -131,6 +160,64 @@ impl Lobby {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+    }
+
+    /// The connections there are for `seats`, and absent seats for the rest (`short`: the
+    /// entrants without enough, now marked absent).
+    fn take_or_absent(
+        &self,
+        s: &mut State,
+        seats: [Option<usize>; 4],
+        short: &[usize],
+        limit: Duration,
+        known: bool,
+    ) -> [Option<Bot>; 4] {
+        let mut out: [Option<Bot>; 4] = Default::default();
+        for (slot, e) in out.iter_mut().zip(seats) {
+            let Some(e) = e else { continue };
+            *slot = match s.idle.get_mut(&e).and_then(Vec::pop) {
+                Some(bot) => {
+                    s.taken += 1;
+                    Some(bot)
+                }
+                None => {
+                    let name = self.names.get(e).map_or("?", String::as_str);
+                    let detail = format!(
+                        "remote entrant {name} had no idle connection within --absent-timeout {}{}",
+                        duration_text(limit),
+                        if known {
+                            " (nor since it was last found absent)"
+                        } else {
+                            ""
+                        }
+                    );
+                    let info = RemoteInfo {
+                        entrant: name.to_string(),
+                        peer: "absent".to_string(),
+                        allowance: Duration::ZERO,
+                    };
+                    match Bot::absent(info, detail) {
+                        Ok(bot) => Some(bot),
+                        // No socket pair (descriptors exhausted): the seat is left to the
+                        // game's own start, which names the error.
+                        Err(err) => {
+                            eprintln!("tarneeb: cannot make an absent seat for {name}: {err}");
+                            None
+                        }
+                    }
+                }
+            };
+        }
+        for &e in short {
+            if s.absent.insert(e) {
+                let name = self.names.get(e).map_or("?", String::as_str);
+                eprintln!(
+                    "remote entrant {name} had no idle connection within --absent-timeout {}: its seats forfeit as absent until one of its connections arrives",
+                    duration_text(limit)
+                );
+            }
+        }
+        out
     }
 
     /// A connection that finished a game fit to play another.
@@ -174,6 +261,18 @@ impl Lobby {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A duration as the flags take it: `3m`, `10s` or `250ms`.
+fn duration_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms > 0 && ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
     }
 }
 

@@ -77,6 +77,23 @@ impl Live {
             .flatten()
     }
 
+    /// Why a finished game's page is held back: the other game of its duplicate pair has no
+    /// row here yet. The two share their deals, so a replay of one shows every card the other
+    /// still has to play (issue 39: a twin's page showed all 24 unplayed cards of a game in
+    /// progress). A twin played elsewhere (`--twins-apart`) never ends here: its page is not
+    /// served live (the published site shows it).
+    pub fn twin_playing(&self, row: &GameRow) -> Option<String> {
+        let pair = row.pair?;
+        let ended = self
+            .rows
+            .iter()
+            .any(|r| r.pair == Some(pair) && r.game != row.game);
+        (!ended).then(|| {
+            "its duplicate twin, with the same deals, has not ended here: the page appears when both have"
+                .to_string()
+        })
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -116,7 +133,10 @@ impl Live {
             self.game_pages = self
                 .rows
                 .iter()
-                .map(|r| Ok(crate::site::game_page(r.game)))
+                .map(|r| match self.twin_playing(r) {
+                    Some(why) => Err(why),
+                    None => Ok(crate::site::game_page(r.game)),
+                })
                 .collect();
         }
         let before = std::mem::take(&mut self.state);
@@ -204,7 +224,7 @@ impl Live {
             .map(|r| {
                 json!({
                     "game": r.game,
-                    "page": format!("games/{}", crate::site::game_page(r.game)),
+                    "page": self.twin_playing(r).is_none().then(|| format!("games/{}", crate::site::game_page(r.game))),
                     "seats": r.seats,
                     "winner": r.winner,
                     "team_scores": r.team_scores,

@@ -249,14 +249,18 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
             };
             let record = {
                 let live = shared.live.lock().expect("live");
-                live.finished(game).map(|r| live.dir().join(&r.record))
+                live.finished(game).map(|r| match live.twin_playing(r) {
+                    Some(why) => Err(why),
+                    None => Ok(live.dir().join(&r.record)),
+                })
             };
             match record {
                 None => not_found(
                     rq,
                     &format!("game {game} has not finished: its page appears when it ends"),
                 ),
-                Some(path) => match game_page(shared, game, &path) {
+                Some(Err(why)) => not_found(rq, &format!("game {game}: {why}")),
+                Some(Ok(path)) => match game_page(shared, game, &path) {
                     Ok(page) => respond(rq, 200, HTML, page.as_str().to_string()),
                     Err(e) => {
                         not_found(rq, &format!("game {game}: its record does not replay: {e}"))
@@ -357,4 +361,90 @@ fn events(shared: &Arc<Shared>, rq: Request) {
 /// `serve`'s directory argument checked: a tournament directory.
 pub fn check_dir(dir: &Path) -> Result<PathBuf, String> {
     crate::tournament::directory::TournamentDir::open(dir).map(|_| dir.to_path_buf())
+}
+
+#[cfg(test)]
+mod twin_tests {
+    use super::*;
+    use crate::standings::row::GameRow;
+    use crate::tournament::directory::RESULTS_FILE;
+
+    fn row_line(game: u64) -> String {
+        let mut row = GameRow::sample(game, Some(0), 7, ["a", "b", "a", "b"], Some(0));
+        row.record = format!("games/{game:06}.jsonl");
+        format!("{}\n", serde_json::to_string(&row).unwrap())
+    }
+
+    /// A GET on the live server: the status code and the body.
+    fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        write!(
+            c,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        c.read_to_string(&mut text).unwrap();
+        let code = text[9..12].parse().unwrap();
+        (code, text.split_once("\r\n\r\n").unwrap().1.to_string())
+    }
+
+    /// Issue 39, failure 6: "the finished duplicate twin's replay page on the live server
+    /// showed all 24 unplayed cards of a game still in progress". A game of a pair whose twin
+    /// has not ended has no page, no link in the state and none in the games list; once both
+    /// have ended both are served.
+    #[test]
+    fn a_twin_s_page_waits_for_both_games_of_the_pair() {
+        let dir = std::env::temp_dir().join(format!("tarneeb-live-twin-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tournament.json"), "{}").unwrap();
+        let results = dir.join(RESULTS_FILE);
+        std::fs::write(&results, row_line(0)).unwrap();
+        let handle = start(&dir, "127.0.0.1:0".parse().unwrap(), None).unwrap();
+        let addr = handle.addr();
+        let (code, body) = get(addr, "/games/000000.html");
+        assert_eq!(code, 404, "{body}");
+        assert!(body.contains("duplicate twin"), "{body}");
+        let (_, state) = get(addr, "/state.json");
+        let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+        assert_eq!(state["recent"][0]["game"], 0, "{state}");
+        assert!(state["recent"][0]["page"].is_null(), "no link: {state}");
+        let (_, list) = get(addr, "/games.html");
+        assert!(!list.contains("000000.html"), "no link in the list: {list}");
+        assert!(list.contains("duplicate twin"), "{list}");
+        // The twin ends: both pages are linked (the record here is missing, so the page says
+        // that instead; the twin is no longer the reason).
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&results)
+            .unwrap();
+        std::io::Write::write_all(&mut f, row_line(1).as_bytes()).unwrap();
+        let start = std::time::Instant::now();
+        let state = loop {
+            let (_, state) = get(addr, "/state.json");
+            let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+            if state["done"] == 2 {
+                break state;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(120),
+                "{state}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        for r in state["recent"].as_array().unwrap() {
+            let page = r["page"].as_str().unwrap_or_else(|| panic!("{state}"));
+            assert!(page.starts_with("games/"), "{state}");
+        }
+        let (code, body) = get(addr, "/games/000000.html");
+        assert_eq!(code, 404, "{body}");
+        assert!(!body.contains("duplicate twin"), "{body}");
+        assert!(body.contains("does not replay"), "{body}");
+        handle.shutdown();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

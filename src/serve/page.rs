@@ -121,8 +121,9 @@ const PAGE: &str = r##"<!DOCTYPE html>
     const list = el("ul");
     for (const r of st.recent) {
       const li = el("li");
-      const a = el("a", "", "game " + r.game);
-      a.href = r.page;
+      // A game whose duplicate twin is still being played has no page yet (the same deals).
+      const a = r.page ? el("a", "", "game " + r.game) : el("span", "", "game " + r.game);
+      if (r.page) a.href = r.page; else a.title = "its page appears when its duplicate twin has ended too";
       li.append(a);
       const who = r.seats[0] + " & " + r.seats[2] + " against " + r.seats[1] + " & " + r.seats[3];
       const res = r.winner === null ? "draw" : (r.winner === 0 ? r.seats[0] + " & " + r.seats[2] : r.seats[1] + " & " + r.seats[3]) + " won";

@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -33,7 +33,21 @@ struct Table {
     request: Option<Value>,
     told: Vec<Value>,
     over: Option<Value>,
+    /// This seat's last fault in the game (its `fault` message), shown on the page.
+    fault: Option<Value>,
+    /// The referee hung up this tournament seat after a fault: it waits for the next game.
+    waiting: bool,
+    /// The seat's last fault in the series, with its game's number, kept into the next game
+    /// (a person back at the page sees why the last game ended).
+    last_fault: Option<Value>,
+    /// When `request` arrived: the page's clock counts from the seat's deadline, not from
+    /// when the page loaded.
+    asked: Option<std::time::Instant>,
 }
+
+/// A limit this long is none for a person (`play` stands in 30 days for "no limit"): the page
+/// says "no limit" instead of a count of seconds.
+const NO_LIMIT_FROM_MS: u64 = 24 * 3600 * 1000;
 
 impl Table {
     fn json(&self) -> Value {
@@ -48,18 +62,66 @@ impl Table {
             "request": self.request,
             "told": self.told,
             "over": self.over,
+            "fault": self.fault,
+            "waiting": self.waiting,
+            "last_fault": self.last_fault,
+            "left_ms": self.left_ms(),
         })
+    }
+
+    /// What is left of the request's time now, by the seat's clock; `None` without a request
+    /// or without a limit.
+    fn left_ms(&self) -> Option<u64> {
+        let limit = self.request.as_ref()?["time"]["limit_ms"].as_u64()?;
+        if limit >= NO_LIMIT_FROM_MS {
+            return None;
+        }
+        let spent = self.asked?.elapsed().as_millis() as u64;
+        Some(limit.saturating_sub(spent))
     }
 }
 
-/// A move the page chose: the request's id and the move.
-type Chosen = (u64, String);
+/// What the seat's loop hears: a line from the referee or the end of its input (of the
+/// connection numbered so: a tournament's seat gets a new one after a fault), or a move the
+/// page chose (the request's id and the move). One channel for both, so a page's move and the
+/// referee's next lines are taken in order and neither waits for the other: a seat waiting for
+/// its person still hears the referee time it out.
+enum Event {
+    Line(u64, String),
+    End(u64),
+    Move(u64, String),
+}
+
+/// The referee's side of the seat: lines in, replies out.
+pub struct Conn {
+    pub input: Box<dyn BufRead + Send>,
+    pub output: Box<dyn Write + Send>,
+}
+
+/// A tournament seat's next connection after the referee hung up the last one (a fault): made
+/// and put in the lobby by the caller; `None` when there is none to be had.
+pub type Reconnect = Box<dyn FnMut() -> Option<Conn> + Send>;
+
+/// Reads `input` on a thread of its own into `tx`, as connection `number`.
+fn read_lines(input: Box<dyn BufRead + Send>, number: u64, tx: Sender<Event>) {
+    let _ = std::thread::Builder::new()
+        .name("web-seat-in".into())
+        .spawn(move || {
+            for line in input.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(Event::Line(number, line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Event::End(number));
+        });
+}
 
 struct Shared {
     table: Mutex<Table>,
     changed: Condvar,
     token: String,
-    moves: SyncSender<Chosen>,
+    moves: Sender<Event>,
     /// The newest version a page has been sent.
     served: AtomicU64,
     /// Whether a page has asked for the state (a seat nobody looked at does not wait for one).
@@ -71,13 +133,11 @@ struct Shared {
 /// Plays one seat for the person at the page: reads the referee on stdin, answers on stdout.
 pub fn run_web_seat(listen: SocketAddr, token: String) -> Result<(), String> {
     let server = bind(listen)?;
-    serve(
-        server,
-        token,
-        std::io::stdin().lock(),
-        std::io::stdout().lock(),
-        false,
-    )
+    let conn = Conn {
+        input: Box::new(std::io::BufReader::new(std::io::stdin())),
+        output: Box::new(std::io::stdout()),
+    };
+    serve(server, token, conn, None)
 }
 
 /// The seat's listening socket on `listen` (port 0: any free one; see `local_addr`).
@@ -89,31 +149,45 @@ pub fn bind(listen: SocketAddr) -> Result<TcpListener, String> {
 /// long poll) and a move a second; strangers without the token get no more than this.
 const MAX_CONNECTIONS: usize = 24;
 
+/// The referee's side of a socket pair's end, as a [`Conn`].
+pub fn conn_of(end: std::os::unix::net::UnixStream) -> std::io::Result<Conn> {
+    let input = end.try_clone()?;
+    Ok(Conn {
+        input: Box::new(std::io::BufReader::new(input)),
+        output: Box::new(end),
+    })
+}
+
 /// A tournament's web seat: plays game after game through `end` (the other end is the
-/// referee's connection to this seat) on a thread of its own, until the connection closes.
+/// referee's connection to this seat) on a thread of its own, until the tournament is over.
+/// When the referee hangs up after a fault (a timeout), the page shows the fault and waits,
+/// and the seat takes its next connection from `reconnect`: the person is offered the next
+/// game.
 pub fn start_series(
     server: TcpListener,
     token: String,
     end: std::os::unix::net::UnixStream,
+    reconnect: Reconnect,
 ) -> Result<std::thread::JoinHandle<()>, String> {
-    let input = end.try_clone().map_err(|e| format!("web seat: {e}"))?;
+    let conn = conn_of(end).map_err(|e| format!("web seat: {e}"))?;
     std::thread::Builder::new()
         .name("web-seat".into())
         .spawn(move || {
-            let _ = serve(server, token, std::io::BufReader::new(input), end, true);
+            let _ = serve(server, token, conn, Some(reconnect));
         })
         .map_err(|e| format!("web seat: cannot start its thread: {e}"))
 }
 
-/// The seat: the page's server, and the protocol read from `input` and answered on `output`.
+/// The seat: the page's server, and the protocol read from `conn` and answered on it; with
+/// `reconnect`, a tournament's series of games.
 fn serve(
     listener: TcpListener,
     token: String,
-    input: impl BufRead,
-    mut stdout: impl Write,
-    series: bool,
+    conn: Conn,
+    mut reconnect: Option<Reconnect>,
 ) -> Result<(), String> {
-    let (tx, rx): (SyncSender<Chosen>, Receiver<Chosen>) = mpsc::sync_channel(4);
+    let series = reconnect.is_some();
+    let (tx, rx): (Sender<Event>, Receiver<Event>) = mpsc::channel();
     let shared = Arc::new(Shared {
         table: Mutex::new(Table {
             series,
@@ -121,7 +195,7 @@ fn serve(
         }),
         changed: Condvar::new(),
         token,
-        moves: tx,
+        moves: tx.clone(),
         served: AtomicU64::new(0),
         looked: AtomicBool::new(false),
         polls: AtomicUsize::new(0),
@@ -135,14 +209,59 @@ fn serve(
         Server::from_listener(listener, limits, move |rq| dispatch(&shared, rq))
             .map_err(|e| format!("web seat: cannot serve: {e}"))?
     };
-    for line in input.lines() {
-        let line = line.map_err(|e| format!("web seat: reading the referee: {e}"))?;
+    let mut number = 0u64;
+    let mut stdout = conn.output;
+    read_lines(conn.input, number, tx.clone());
+    drop(tx);
+    // The request the page may answer now.
+    let mut pending: Option<u64> = None;
+    while let Ok(event) = rx.recv() {
+        let line = match event {
+            Event::Move(id, mv) => {
+                // Moves for another request (an older one, a page sent twice) are dropped.
+                if pending != Some(id) {
+                    continue;
+                }
+                pending = None;
+                update(&shared, |t| t.request = None);
+                let reply = json!({"type": "move", "id": id, "move": mv});
+                // A write that fails is a connection hung up: its end comes next.
+                let _ = writeln!(stdout, "{reply}").and_then(|()| stdout.flush());
+                continue;
+            }
+            Event::Line(n, line) if n == number => line,
+            Event::End(n) if n == number => {
+                pending = None;
+                let closed = shared.table.lock().expect("table").closed;
+                let Some(next) = reconnect.as_mut().filter(|_| !closed) else {
+                    break;
+                };
+                // The referee hung up without `over`: this seat faulted (a game keeps a
+                // seat that did not). The page shows it and waits for the next game.
+                update(&shared, |t| {
+                    t.request = None;
+                    t.waiting = true;
+                });
+                match next() {
+                    Some(conn) => {
+                        number += 1;
+                        stdout = conn.output;
+                        read_lines(conn.input, number, shared.moves.clone());
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            // Lines of a connection already replaced.
+            Event::Line(..) | Event::End(_) => continue,
+        };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
         let kind = msg["type"].as_str().unwrap_or("").to_string();
         match kind.as_str() {
             "hello" | "new_game" => {
+                pending = None;
                 update(&shared, |t| {
                     *t = Table {
                         version: t.version,
@@ -150,6 +269,7 @@ fn serve(
                         series: t.series,
                         ended: t.ended,
                         last_end: t.last_end.take(),
+                        last_fault: t.last_fault.take(),
                         seat: msg["seat"].as_u64(),
                         ..Table::default()
                     }
@@ -162,36 +282,37 @@ fn serve(
                 }
             }
             "request" => {
-                let id = msg["id"].as_u64().unwrap_or(0);
-                update(&shared, |t| t.request = Some(msg.clone()));
-                // Moves for an older request (a page sent twice) are dropped.
-                let chosen = loop {
-                    match rx.recv() {
-                        Ok((got, mv)) if got == id => break mv,
-                        Ok(_) => continue,
-                        Err(_) => return Ok(()),
-                    }
-                };
-                update(&shared, |t| t.request = None);
-                let reply = json!({"type": "move", "id": id, "move": chosen});
-                if writeln!(stdout, "{reply}")
-                    .and_then(|()| stdout.flush())
-                    .is_err()
-                {
-                    return Ok(());
-                }
+                // A new request replaces one the page did not answer in time.
+                pending = msg["id"].as_u64();
+                update(&shared, |t| {
+                    t.request = Some(msg.clone());
+                    t.asked = Some(std::time::Instant::now());
+                });
             }
-            "game_end" => update(&shared, |t| {
-                t.over = Some(msg.clone());
-                t.ended += 1;
-                t.last_end = Some(msg.clone());
-            }),
+            "game_end" => {
+                pending = None;
+                update(&shared, |t| {
+                    t.request = None;
+                    t.over = Some(msg.clone());
+                    t.ended += 1;
+                    t.last_end = Some(msg.clone());
+                })
+            }
             // The tournament is over (protocol.md section 9): nothing more will come.
             "over" if series => {
                 update(&shared, |t| t.closed = true);
                 break;
             }
             _ => update(&shared, |t| {
+                // This seat's own fault (a timeout): the request it answered late is gone.
+                if kind == "fault" && msg["seat"].as_u64() == t.seat {
+                    t.fault = Some(msg.clone());
+                    let mut last = msg.clone();
+                    last["game"] = json!(t.game);
+                    t.last_fault = Some(last);
+                    t.request = None;
+                    pending = None;
+                }
                 t.told.push(msg.clone());
                 // The page shows the latest; a game's whole story is in its record.
                 if t.told.len() > 40 {
@@ -206,12 +327,20 @@ fn serve(
     // move; the page then showed "the seat is gone" instead of the game's result. A seat
     // whose page never asked has no one to wait for.
     // (A tournament's page waits as long for the tournament's end.)
+    // Once a page has it, other tabs of the seat get [`TABS_WAIT`] more to ask (a tab between
+    // two polls when the end came showed "the seat is gone" instead of the result).
     let last = shared.table.lock().expect("table").version;
     let until = std::time::Instant::now() + END_WAIT;
+    let mut had = None;
     loop {
         let served = shared.served.load(Ordering::SeqCst);
         let looked = shared.looked.load(Ordering::SeqCst);
-        if served >= last || !looked || std::time::Instant::now() >= until {
+        let now = std::time::Instant::now();
+        if served >= last {
+            had.get_or_insert(now);
+        }
+        let others_asked = had.is_some_and(|at| now >= at + TABS_WAIT);
+        if others_asked || !looked || now >= until {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -224,6 +353,10 @@ fn serve(
 /// game's end. `play` gives a game with a web seat a grace longer than twice this (the
 /// first half of a grace is the time to exit before SIGTERM).
 pub const END_WAIT: Duration = Duration::from_secs(3);
+
+/// How long after a page got the game's end the seat goes on serving it to the seat's other
+/// tabs (within [`END_WAIT`]).
+const TABS_WAIT: Duration = Duration::from_millis(1500);
 
 fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     let mut t = shared.table.lock().expect("table");
@@ -373,7 +506,7 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
                     format!("{mv} is not a legal move for request {id} now\n"),
                 );
             }
-            let _ = shared.moves.try_send((id, mv.to_string()));
+            let _ = shared.moves.send(Event::Move(id, mv.to_string()));
             respond(rq, 200, "text/plain", "ok\n".into());
         }
         _ => respond(rq, 404, "text/plain", "not found\n".into()),

@@ -63,6 +63,12 @@ button:disabled { opacity: 0.55; }
     const w = over.winner;
     return (w === null ? "a draw" : "seats " + (w === 0 ? "0 & 2" : "1 & 3") + " won") + " (" + over.reason + "), scores " + over.team_scores.join(" : ");
   }
+  // This seat's fault in the game, said plainly (a tournament's seat then waits for the next).
+  function faultText(st) {
+    if (!st.fault) return "";
+    const f = st.fault;
+    return "this seat faulted (" + f.kind + ")" + (f.action === "forfeit" ? ": the game is forfeited" : ": the referee played a random move for it");
+  }
   function draw(st) {
     // A tournament's seat plays game after game: a new one starts with nothing answered.
     if (st.game !== gameNo) {
@@ -85,18 +91,24 @@ button:disabled { opacity: 0.55; }
     const hand = $("hand"), calls = $("calls");
     hand.replaceChildren(); calls.replaceChildren();
     if (st.over) {
-      $("status").textContent = "game over: " + endText(st.over) + (st.series ? "; the next game starts here when it is scheduled" : "");
+      $("status").textContent = (st.fault ? faultText(st) + "; " : "") + "game over: " + endText(st.over) + (st.series ? "; the next game starts here when it is scheduled" : "");
       $("status").dataset.over = "1";
       deadline = null;
       return;
     }
     document.body.dataset.request = rq ? rq.id : "";
-    if (!rq) { $("status").textContent = "waiting for the other seats..."; deadline = null; return; }
+    if (!rq && st.waiting) { $("status").textContent = (st.fault ? faultText(st) + "; " : "") + "the next game starts here when it is scheduled"; $("status").dataset.waiting = "1"; deadline = null; return; }
+    delete $("status").dataset.waiting;
+    const earlier = st.last_fault && st.last_fault.game !== st.game ? "this seat faulted in game " + st.last_fault.game + " (" + st.last_fault.kind + "); " : "";
+    if (!rq) { $("status").textContent = (st.fault ? faultText(st) + "; " : earlier) + "waiting for the other seats..."; deadline = null; return; }
     // Answered already: shown, but not playable twice.
     const legal = new Set(rq.id === sentFor ? [] : rq.legal);
     $("status").replaceChildren(el("span", "", "your turn: "), el("span", "", rq.decision), el("span", "", ""));
     $("status").children[2].id = "clock";
-    deadline = rq.time && rq.time.limit_ms ? Date.now() + rq.time.limit_ms : null;
+    // The seat's own count of what is left (a page opened late does not start the clock
+    // again); none means no limit.
+    deadline = typeof st.left_ms === "number" ? Date.now() + st.left_ms : null;
+    if (deadline === null) $("clock").textContent = " \u00b7 no limit";
     $("scores").textContent = "scores: " + v.team_scores.join(" : ") + (v.seat_scores ? " (players " + v.seat_scores.join(" ") + ")" : "") + " \u00b7 hand " + v.hand_number + ", dealer " + v.dealer;
     $("contract").textContent = v.contract ? "contract: " + v.contract.bid + " by seat " + v.contract.declarer + (v.trump ? ", trump " + (SUITS[v.trump] || v.trump) : "") : "";
     $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + call(a.call)).join("  ") : "";

@@ -43,7 +43,8 @@ impl<P: Processes> Drop for WithRemote<'_, P> {
     /// Connections the game never took (it could not start) go back unused.
     fn drop(&mut self) {
         for (i, slot) in self.remote.iter_mut().enumerate() {
-            if let Some(bot) = slot.take() {
+            // An absent seat was never a connection: it is dropped.
+            if let Some(bot) = slot.take().filter(|b| b.absent_detail().is_none()) {
                 self.lobby.give_back(self.entrants[i], bot);
             }
         }

@@ -120,7 +120,7 @@ pub struct RecordSummary {
     pub ms: u64,
     /// Timeout faults per seat, whatever the referee did about them.
     pub timeouts: [u32; 4],
-    /// Seats that failed the handshake.
+    /// Seats that failed the handshake or were absent (no connection in time).
     pub handshake: [bool; 4],
 }
 
@@ -153,7 +153,7 @@ pub fn record_summary(path: &Path, from_hand: u32) -> Option<RecordSummary> {
             }) => out.timeouts[seat.index()] += 1,
             Ok(RecordLine::Fault {
                 seat,
-                kind: FaultKind::Handshake,
+                kind: FaultKind::Handshake | FaultKind::Absent,
                 ..
             }) => out.handshake[seat.index()] = true,
             _ => {}

@@ -56,8 +56,10 @@ try {
   await page.reload({ waitUntil: "load" });
   await page.waitForFunction(() => document.getElementById("progress").dataset.done !== undefined, { timeout: 60000 });
   out.deckReloaded = await deck(page);
+  // A game's page is linked once both games of its duplicate pair have ended (they share
+  // their deals): wait for a whole pair, games 0 and 1 with one job.
   await page.waitForFunction(
-    (d) => Number(document.getElementById("progress").dataset.done) > d,
+    (d) => Number(document.getElementById("progress").dataset.done) > Math.max(d, 1),
     { timeout: 240000 },
     out.before.done,
   );

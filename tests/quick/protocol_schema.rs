@@ -278,6 +278,7 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
         Timeout,
         Exited,
         Disconnected,
+        Absent,
         NotJson,
         BadReply,
         LineTooLong,
@@ -292,9 +293,9 @@ fn all_fault_kinds() -> Vec<tarneeb_referee::protocol::FaultKind> {
     ];
     for k in &all {
         match k {
-            Handshake | Timeout | Exited | Disconnected | NotJson | BadReply | LineTooLong
-            | IllegalMove | Unsolicited | Flood | Memory | Processes | FileSize | CpuTime
-            | Disk => {}
+            Handshake | Timeout | Exited | Disconnected | Absent | NotJson | BadReply
+            | LineTooLong | IllegalMove | Unsolicited | Flood | Memory | Processes | FileSize
+            | CpuTime | Disk => {}
         }
     }
     all

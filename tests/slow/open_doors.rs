@@ -166,3 +166,207 @@ fn idle_connections_and_slow_readers_do_not_stop_a_tournament() {
         before.1
     );
 }
+
+/// Issue 39, failure 3: "a remote entrant that never connects ... waits in `Lobby::reserve`
+/// with no deadline". With `--absent-timeout`, a seat whose entrant has no idle connection by
+/// then forfeits the game as `absent` (README, "Contest with remote bots"; protocol.md 9) and
+/// the tournament goes on: here every game, since alice's relay never starts; the first game
+/// waits the timeout, the later ones forfeit at once (alice was found absent and has not
+/// connected since), and a remote entrant that does connect plays as before.
+#[test]
+fn an_absent_remote_entrant_forfeits_as_absent_and_the_tournament_ends() {
+    let s = Scratch::new("absent");
+    let dir = s.path("run");
+    let mut args: Vec<String> = vec![
+        "tournament".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    for bot in [
+        "alice=remote".to_string(),
+        "bob=remote".to_string(),
+        format!("rnd={}", python_bot(RANDOM_BOT, &[])),
+    ] {
+        args.extend(["--bot".to_string(), bot]);
+    }
+    args.extend(
+        [
+            "--no-duplicate",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--listen",
+            "127.0.0.1:0",
+            "--absent-timeout",
+            "2s",
+        ]
+        .map(String::from),
+    );
+    let mut server = common::remote::Running::start(&args);
+    let token = server.token("bob");
+    let addr = server.addr();
+    let bob = common::remote::relay(&addr, &token, 2, &[], &python_bot(RANDOM_BOT, &[]));
+    let (status, _, err) = server.finish(Duration::from_secs(600));
+    assert!(status.success(), "the tournament ends: {err}");
+    assert_eq!(
+        err.matches("remote entrant alice had no idle connection within --absent-timeout 2s")
+            .count(),
+        1,
+        "alice is waited for once: {err}"
+    );
+    let rows = common::json_lines(&dir.join("results.jsonl"));
+    // Three entrants, two games per pairing: six games.
+    assert_eq!(rows.len(), 6, "{err}");
+    for row in &rows {
+        let seats: Vec<&str> = row["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        if !seats.contains(&"alice") {
+            assert!(row["forfeit_kind"].is_null(), "bob and rnd play: {row}");
+            continue;
+        }
+        assert_eq!(row["forfeit_kind"], "absent", "{row}");
+        let seat = row["forfeit_seat"].as_u64().unwrap() as usize;
+        assert_eq!(seats[seat], "alice", "alice's seat forfeits: {row}");
+        assert_eq!(row["winner"].as_u64(), Some(1 - seat as u64 % 2), "{row}");
+        let record = common::json_lines(&dir.join(row["record"].as_str().unwrap()));
+        let fault = record.iter().find(|l| l["type"] == "fault").unwrap();
+        assert_eq!(fault["kind"], "absent", "{fault}");
+        assert_eq!(fault["action"], "forfeit", "{fault}");
+        assert!(
+            record.iter().all(|l| l["type"] != "deal"),
+            "no card is dealt: {record:?}"
+        );
+        assert!(
+            fault["detail"]
+                .as_str()
+                .unwrap()
+                .contains("remote entrant alice had no idle connection"),
+            "{fault}"
+        );
+        // The record is whole: `replay` checks it against the rules (an absent fault comes
+        // before the first deal, as a handshake fault does).
+        let replay = common::tarneeb(&[
+            "replay".to_string(),
+            dir.join(row["record"].as_str().unwrap())
+                .display()
+                .to_string(),
+        ]);
+        assert!(
+            replay.status.success(),
+            "{}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+    }
+    let standings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap())
+            .unwrap();
+    let alice = standings["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "alice")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        alice["forfeits"],
+        serde_json::json!({"absent": 4}),
+        "{alice}"
+    );
+    assert_eq!(alice["losses"], 4, "{alice}");
+    let (rstatus, _, rerr) = bob.finish(Duration::from_secs(60));
+    assert!(rstatus.success(), "bob's relay hears the end: {rerr}");
+}
+
+/// Issue 39, failure 6: "the relay passes `TARNEEB_TOKEN` to its bot". A relay given its token
+/// in the environment (the way README shows) runs a bot that writes its whole environment to
+/// a file before playing: the token is in none of them, while a variable of the relay's own
+/// (TARNEEB_PROBE) is, so the dump is the bot's real environment.
+#[test]
+fn a_relayed_bot_never_sees_the_entrant_s_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("relay-env");
+    let dir = s.path("run");
+    let dumps = s.path("env");
+    std::fs::create_dir_all(&dumps).unwrap();
+    let script = s.file(
+        "env_bot.sh",
+        &format!(
+            "#!/bin/sh\nenv > '{}/env.'$$\nexec python3 '{}'\n",
+            dumps.display(),
+            common::root().join(RANDOM_BOT).display()
+        ),
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut args: Vec<String> = vec![
+        "tournament".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    for bot in [
+        "alice=remote".to_string(),
+        format!("rnd={}", python_bot(RANDOM_BOT, &[])),
+    ] {
+        args.extend(["--bot".to_string(), bot]);
+    }
+    args.extend(
+        [
+            "--no-duplicate",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--listen",
+            "127.0.0.1:0",
+        ]
+        .map(String::from),
+    );
+    let mut server = common::remote::Running::start(&args);
+    let token = server.token("alice");
+    let addr = server.addr();
+    let relay = command()
+        .args([
+            "connect",
+            &addr,
+            "--connections",
+            "2",
+            "--max-backoff-ms",
+            "1000",
+            "--",
+        ])
+        .arg(&script)
+        .env("TARNEEB_TOKEN", &token)
+        .env("TARNEEB_PROBE", "relayed")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, _, err) = server.finish(Duration::from_secs(600));
+    assert!(status.success(), "{err}");
+    // The relay exits on `over`.
+    let relayed = common::wait_with_limit(relay, Duration::from_secs(120));
+    assert!(
+        relayed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&relayed.stderr)
+    );
+    let rows = common::json_lines(&dir.join("results.jsonl"));
+    assert!(!rows.is_empty(), "{err}");
+    let envs: Vec<String> = std::fs::read_dir(&dumps)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(!envs.is_empty(), "the relayed bot ran");
+    for env in &envs {
+        assert!(
+            env.contains("TARNEEB_PROBE=relayed"),
+            "the bot's environment: {env}"
+        );
+        assert!(!env.contains(&token), "the token reached the bot: {env}");
+        assert!(!env.contains("TARNEEB_TOKEN"), "{env}");
+    }
+}

@@ -397,3 +397,111 @@ fn no_other_bot_gets_a_web_seats_token() {
         );
     }
 }
+
+/// The state a page gets, once the seat shows request `id` (the server may still be starting).
+fn state_with_request(port: u16, token: &str, id: u64) -> Value {
+    for _ in 0..1200 {
+        if let Some((200, body)) = http(port, "GET", &format!("/state?since=0&token={token}"), "") {
+            let st: Value = serde_json::from_str(&body).unwrap();
+            if st["request"]["id"] == id {
+                return st;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the seat never showed request {id}");
+}
+
+/// A request line for the web seat with move limit `limit_ms`.
+fn request_line(id: u64, limit_ms: u64) -> String {
+    format!(
+        r#"{{"type":"request","id":{id},"decision":"call","legal":["pass","8"],"view":{{"seat":0,"hand_number":1,"dealer":1,"phase":"auction","team_scores":[0,0],"hand":["KS"],"announcements":[],"auction":[],"contract":null,"trump":null,"tricks":[],"current_trick":{{"leader":1,"cards":[]}},"tricks_won":[0,0,0,0],"strikes":[0,0,0,0],"cards_left":[13,13,13,13]}},"time":{{"limit_ms":{limit_ms},"bank_ms":null}}}}"#
+    )
+}
+
+/// Issue 39, failure 7: "the deadline is recomputed at each page load (a page opened 60 s into
+/// a 3 s request said '2 s left')". The seat says what is left by its own clock (`left_ms`),
+/// which the page counts down from; and without a limit (`play` stands in 30 days for none)
+/// it says none, which the page shows as "no limit".
+#[test]
+fn the_page_s_clock_is_the_seat_s_and_no_limit_is_said() {
+    let (port, token, seat, mut to_seat, mut from_seat) = greeted_seat();
+    writeln!(to_seat, "{}", request_line(1, 30_000)).unwrap();
+    let first = state_with_request(port, token, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    let later = state_with_request(port, token, 1);
+    let (a, b) = (
+        first["left_ms"].as_u64().unwrap(),
+        later["left_ms"].as_u64().unwrap(),
+    );
+    assert!(a <= 30_000 && b + 1500 <= a, "{a} then {b} ms left");
+    let posted = http(
+        port,
+        "POST",
+        &format!("/move?token={token}"),
+        r#"{"id": 1, "move": "8"}"#,
+    );
+    assert_eq!(posted.map(|p| p.0), Some(200));
+    let mut line = String::new();
+    from_seat.read_line(&mut line).unwrap();
+    writeln!(to_seat, "{}", request_line(2, 30 * 24 * 3600 * 1000)).unwrap();
+    let none = state_with_request(port, token, 2);
+    assert!(none["left_ms"].is_null(), "no limit: {none}");
+    drop(to_seat);
+    let o = wait_with_limit(seat, Duration::from_secs(60));
+    assert!(o.status.success());
+}
+
+/// Issue 39, failure 7: "with two tabs one shows 'the seat is gone' instead of the result".
+/// One tab gets the game's end at once; the other asks half a second later (between two of
+/// its polls) and gets it too.
+#[test]
+fn every_tab_gets_the_game_s_result() {
+    let (port, token, seat, mut to_seat, _from_seat) = greeted_seat();
+    let mut version = 0;
+    for _ in 0..600 {
+        if let Some((200, body)) = http(port, "GET", &format!("/state?since=0&token={token}"), "") {
+            version = serde_json::from_str::<Value>(&body).unwrap()["version"]
+                .as_u64()
+                .unwrap();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(version > 0, "the seat never answered its page");
+    let first_tab = std::thread::spawn(move || {
+        http(
+            port,
+            "GET",
+            &format!("/state?since={version}&token={token}"),
+            "",
+        )
+    });
+    // The first tab's poll is waiting (ordering only).
+    std::thread::sleep(Duration::from_millis(300));
+    writeln!(
+        to_seat,
+        r#"{{"type":"game_end","winner":1,"reason":"target","team_scores":[12,41]}}"#
+    )
+    .unwrap();
+    drop(to_seat);
+    let (status, body) = first_tab.join().unwrap().expect("the first tab's answer");
+    assert_eq!(status, 200);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["over"]["type"],
+        "game_end"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, body) = http(
+        port,
+        "GET",
+        &format!("/state?since={version}&token={token}"),
+        "",
+    )
+    .expect("the seat was gone before the second tab saw the game's end");
+    assert_eq!(status, 200);
+    let st: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(st["over"]["type"], "game_end", "{st}");
+    let o = wait_with_limit(seat, Duration::from_secs(60));
+    assert!(o.status.success());
+}

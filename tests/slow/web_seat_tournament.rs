@@ -153,3 +153,139 @@ fn people_play_a_tournament_s_web_seats_game_after_game() {
         common::stderr(&o)
     );
 }
+
+/// The body of a GET of `url` (http://host:port/path?query), `None` when the seat is gone.
+fn get(url: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://")?;
+    let (host, path) = rest.split_at(rest.find('/')?);
+    let mut c = std::net::TcpStream::connect(host).ok()?;
+    c.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    write!(
+        c,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    c.read_to_string(&mut text).ok()?;
+    text.split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+}
+
+/// Issue 39, failure 3: "a tournament web seat that times out once is stopped (only seats that
+/// did not fault are kept) and the run waits forever for it, while its page offers a stale
+/// move". Nobody plays the pages here: a web seat times out in game 1 (a forfeit), its page
+/// shows the fault and waits, the seat is offered game 2 (and times out again), and the run
+/// finishes with two `timeout` forfeits.
+#[test]
+fn a_web_seat_that_timed_out_is_offered_the_next_game() {
+    let s = Scratch::new("web-timeout");
+    let out = s.path("t");
+    let rules = s.file("rules.json", r#"{"preset": "classic", "max-hands": 1}"#);
+    let bot = python_bot(RANDOM_BOT, &[]);
+    let mut child = command()
+        .args([
+            "tournament",
+            "--bot",
+            "me=web",
+            "--bot",
+            &format!("rnd={bot}"),
+            "--rules",
+            rules.to_str().unwrap(),
+            "--games",
+            "2",
+            "--no-duplicate",
+            "--jobs",
+            "1",
+            // Long enough for the random bot under load, short for a page nobody plays.
+            "--move-timeout",
+            "5s",
+            "--absent-timeout",
+            "10m",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (rx, reader) = addresses_on_stderr(&mut child);
+    let urls: Vec<String> = (0..2)
+        .map(|_| {
+            rx.recv_timeout(Duration::from_secs(60))
+                .expect("a seat's address")
+        })
+        .collect();
+    // What the pages show while the tournament runs: every state a page could fetch.
+    let states: Vec<String> = urls
+        .iter()
+        .map(|u| u.replacen("/?token=", "/state?since=0&token=", 1))
+        .collect();
+    // Each page followed by long polls, as a page does: every state it is given, in order.
+    let followers: Vec<_> = states
+        .iter()
+        .map(|u| {
+            let u = u.clone();
+            std::thread::spawn(move || {
+                let mut got: Vec<Value> = Vec::new();
+                let mut since = 0;
+                while let Some(v) = get(&u.replace("since=0", &format!("since={since}")))
+                    .and_then(|b| serde_json::from_str::<Value>(&b).ok())
+                {
+                    since = v["version"].as_u64().unwrap();
+                    let closed = v["closed"] == true;
+                    got.push(v);
+                    if closed {
+                        break;
+                    }
+                }
+                got
+            })
+        })
+        .collect();
+    let o = wait_with_limit(child, Duration::from_secs(600));
+    let status = o.status;
+    let seen: Vec<(usize, Value)> = followers
+        .into_iter()
+        .enumerate()
+        .flat_map(|(k, f)| f.join().unwrap().into_iter().map(move |v| (k, v)))
+        .collect();
+    let err = reader.join().unwrap();
+    assert!(status.success(), "{err}");
+    let rows = json_lines(&out.join("results.jsonl"));
+    assert_eq!(rows.len(), 2, "{err}");
+    for row in &rows {
+        assert_eq!(row["forfeit_kind"], "timeout", "{row}");
+        let lines = json_lines(&out.join(row["record"].as_str().unwrap()));
+        let seat = row["forfeit_seat"].as_u64().unwrap();
+        assert_eq!(
+            lines[0]["bots"][seat as usize]["command"],
+            serde_json::json!(["web"]),
+            "a web seat timed out: {row}"
+        );
+    }
+    // The page of the seat that timed out in game 1 said so: the fault, the game's end, and no
+    // stale move to click. (Its "waiting" state between the hang-up and the next `hello` lasts
+    // as long as the lobby takes to start the next game, too short to catch reliably here.)
+    let first = rows.iter().min_by_key(|r| r["game"].as_u64()).unwrap();
+    let faulted = first["forfeit_seat"].as_u64().unwrap();
+    let at = seen
+        .iter()
+        .position(|(_, v)| v["game"] == 1 && v["seat"] == faulted && !v["fault"].is_null())
+        .unwrap_or_else(|| panic!("no page showed seat {faulted}'s fault in game 1: {seen:?}"));
+    let (k, shown) = &seen[at];
+    assert_eq!(shown["fault"]["kind"], "timeout", "{shown}");
+    assert_eq!(shown["fault"]["action"], "forfeit", "{shown}");
+    assert!(shown["request"].is_null(), "no stale move: {shown}");
+    // The same page was offered game 2: a fresh table, no fault, and game 1's fault still said.
+    assert!(
+        seen[at..].iter().any(|(j, v)| j == k
+            && v["game"] == 2
+            && v["waiting"] == false
+            && v["fault"].is_null()
+            && v["last_fault"]["game"] == 1
+            && v["last_fault"]["kind"] == "timeout"),
+        "seat page {k} never got game 2: {:?}",
+        seen.iter().filter(|(j, _)| j == k).collect::<Vec<_>>()
+    );
+}

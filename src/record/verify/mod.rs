@@ -384,10 +384,10 @@ impl Replayer {
         let handshake = self.game.hands_dealt() == 0;
         match self.game.decision() {
             None if handshake => {
-                if kind != FaultKind::Handshake {
+                if !matches!(kind, FaultKind::Handshake | FaultKind::Absent) {
                     return err(
                         at,
-                        format!("a {kind} fault before the first deal: only handshake faults happen then"),
+                        format!("a {kind} fault before the first deal: only handshake and absent faults happen then"),
                     );
                 }
             }
@@ -398,8 +398,8 @@ impl Replayer {
                 )
             }
             Some(d) => {
-                if kind == FaultKind::Handshake {
-                    return err(at, "a handshake fault after the first deal");
+                if matches!(kind, FaultKind::Handshake | FaultKind::Absent) {
+                    return err(at, format!("a {kind} fault after the first deal"));
                 }
                 if seat != d.seat {
                     return err(
@@ -422,6 +422,8 @@ impl Replayer {
         let team = seat.team();
         self.faults_by_team[team.index()] += 1;
         let due = match self.policy {
+            // An absent seat forfeits under any policy (no one is there to substitute for).
+            _ if kind == FaultKind::Absent => FaultAction::Forfeit,
             FaultPolicy::Forfeit => FaultAction::Forfeit,
             FaultPolicy::Substitute { max_faults }
                 if self.faults_by_team[team.index()] > max_faults =>

@@ -453,7 +453,7 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
 /// `base` is every run's configuration but its entrants (each run's roster).
 fn play(
     a: &RunArgs,
-    mut db: Db,
+    db: Db,
     tdir: &mut TournamentDir,
     key: &seal::Key,
     seed: u64,
@@ -461,9 +461,9 @@ fn play(
     stop: &'static std::sync::atomic::AtomicBool,
 ) -> Result<u8, Failure> {
     let mut waiting_said = false;
+    let mut source =
+        LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
     loop {
-        let mut source =
-            LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
         let cfg = RunConfig {
             entrants: source
                 .roster()
@@ -520,7 +520,7 @@ fn play(
             return Ok(130);
         }
         let ended = source.ended.clone();
-        db = source.into_db();
+        let db = source.db();
         match ended {
             Some(Ended::Limit) => break,
             Some(Ended::Failed(e)) => return Err(failed(e)),
@@ -533,7 +533,8 @@ fn play(
                     );
                     waiting_said = true;
                 }
-                let stamp = db.roster_stamp().map_err(|e| failed(e.to_string()))?;
+                // The roster this run had: a change since (even before this wait) ends it.
+                let stamp = source.stamp();
                 while db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp {
                     if stop.load(Ordering::SeqCst) {
                         eprintln!("tarneeb league: interrupted while waiting for entrants");
@@ -543,7 +544,8 @@ fn play(
                 }
             }
         }
+        source = source.next_run().map_err(failed)?;
     }
-    league_read::print_table(&db, false)?;
+    league_read::print_table(source.db(), false)?;
     Ok(0)
 }

@@ -79,7 +79,48 @@ impl LeagueSource {
         until: Option<u64>,
         max_share: f64,
     ) -> Result<LeagueSource, String> {
+        let mut tally = Tally::new();
+        let mut met = HashMap::new();
+        let mut recent = VecDeque::new();
+        db.rows(|row, seats| {
+            let [a, b] = sides_of(seats);
+            *met.entry(key_of(a, b)).or_insert(0) += 1;
+            recent.push_back([a, b]);
+            if recent.len() > RECENT {
+                recent.pop_front();
+            }
+            tally.push(row);
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+        let standings = (tally.rows() > 0).then(|| from_totals(tally.totals()));
+        let source = LeagueSource {
+            db,
+            key,
+            seed,
+            roster: Vec::new(),
+            active: Vec::new(),
+            ids: HashMap::new(),
+            stamp: 0,
+            queue: VecDeque::new(),
+            next_game: 0,
+            next_deal_set: 0,
+            until,
+            max_share,
+            tally,
+            standings,
+            met,
+            recent,
+            ended: None,
+        };
+        source.next_run()
+    }
+
+    /// The source of the run after this one: the roster read again, the games counted so
+    /// far kept (a league of a million games is not read again for a new entrant).
+    pub fn next_run(mut self) -> Result<LeagueSource, String> {
         let e = |e: super::db::DbError| e.to_string();
+        let db = &self.db;
         // The stamp before the versions: a change between the two reads then starts one
         // more run, where the other order would leave this run on a roster it never sees.
         let stamp = db.roster_stamp().map_err(e)?;
@@ -94,8 +135,8 @@ impl LeagueSource {
             .collect();
         let index: HashMap<i64, usize> =
             roster.iter().enumerate().map(|(i, v)| (v.id, i)).collect();
-        let active = (0..roster.len()).filter(|&i| !roster[i].retired).collect();
-        let queue = unfinished
+        self.active = (0..roster.len()).filter(|&i| !roster[i].retired).collect();
+        self.queue = unfinished
             .iter()
             .map(|p| GameSpec {
                 game: p.game,
@@ -106,40 +147,12 @@ impl LeagueSource {
                 seats: p.seats.map(|id| index[&id]),
             })
             .collect();
-        let mut tally = Tally::new();
-        let mut met = HashMap::new();
-        let mut recent = VecDeque::new();
-        db.rows(|row, seats| {
-            let [a, b] = sides_of(seats);
-            *met.entry(key_of(a, b)).or_insert(0) += 1;
-            recent.push_back([a, b]);
-            if recent.len() > RECENT {
-                recent.pop_front();
-            }
-            tally.push(row);
-            Ok(())
-        })
-        .map_err(e)?;
-        let standings = (tally.rows() > 0).then(|| from_totals(tally.totals()));
-        Ok(LeagueSource {
-            db,
-            key,
-            seed,
-            roster,
-            active,
-            ids,
-            stamp,
-            queue,
-            next_game,
-            next_deal_set,
-            until,
-            max_share,
-            tally,
-            standings,
-            met,
-            recent,
-            ended: None,
-        })
+        self.roster = roster;
+        self.ids = ids;
+        self.stamp = stamp;
+        (self.next_game, self.next_deal_set) = (next_game, next_deal_set);
+        self.ended = None;
+        Ok(self)
     }
 
     /// The versions this run plays, in the order of its entrant indices.
@@ -161,9 +174,14 @@ impl LeagueSource {
         self.standings.as_ref()
     }
 
-    /// Hands back the database (to wait on it between runs).
-    pub fn into_db(self) -> Db {
-        self.db
+    /// The roster stamp this run was read at (see [`Db::roster_stamp`]).
+    pub fn stamp(&self) -> i64 {
+        self.stamp
+    }
+
+    /// The database (to wait on it between runs).
+    pub fn db(&self) -> &Db {
+        &self.db
     }
 
     fn candidate(&self, i: usize) -> Candidate {

@@ -211,6 +211,23 @@ fn typos_get_a_did_you_mean() {
     let o = tarneeb(&["pley"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'play'"), "{}", stderr(&o));
+    // Issue 41 point 8: hidden commands (`replay-seat`, for `replay --ask` only) are never
+    // suggested; the visible ones still are.
+    let o = tarneeb(&["plya"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("'play'") && err.contains("'replay'"), "{err}");
+    for hidden in [
+        "replay-seat",
+        "scripted-bot",
+        "human-seat",
+        "web-seat",
+        "guard-bots",
+    ] {
+        assert!(!err.contains(hidden), "{hidden} suggested: {err}");
+    }
+    let o = tarneeb(&["human-seta"]);
+    assert!(!stderr(&o).contains("human-seat"), "{}", stderr(&o));
     let o = tarneeb(&["rules", "classic", "--jsno"]);
     assert_eq!(o.status.code(), Some(2));
     let s = Scratch::new("option-typo");
@@ -505,4 +522,7 @@ fn a_reply_cut_short_is_not_blamed_on_debug_output() {
     assert!(fault.contains("cut short"), "{fault}");
     assert!(fault.contains("on one line"), "{fault}");
     assert!(!fault.contains("stderr"), "{fault}");
+    // Issue 41 point 8: "after 1 hands" read wrong.
+    let winner = out.lines().find(|l| l.starts_with("winner: ")).unwrap();
+    assert!(winner.ends_with("after 1 hand"), "{winner}");
 }

@@ -526,3 +526,39 @@ fn a_reply_cut_short_is_not_blamed_on_debug_output() {
     let winner = out.lines().find(|l| l.starts_with("winner: ")).unwrap();
     assert!(winner.ends_with("after 1 hand"), "{winner}");
 }
+
+/// Issue 41 point 8: a web seat without a time limit (play gives a person's seat 30 days when
+/// no --move-timeout is given) showed "2592000 s left". The page's clock function, run in
+/// Node, says "no time limit" for it and counts seconds for a real limit.
+#[test]
+fn the_web_seats_clock_says_no_limit_for_a_seat_without_one() {
+    let page = tarneeb_referee::serve::seat_page::PAGE;
+    let line = page
+        .lines()
+        .find(|l| l.trim_start().starts_with("const clockText"))
+        .expect("the seat page's clockText");
+    let script = format!(
+        "{line}\nconsole.log(clockText({}, {}));\nconsole.log(clockText(30000, 11200));",
+        30u64 * 24 * 3600 * 1000,
+        30u64 * 24 * 3600 * 1000 - 500
+    );
+    let o = match std::process::Command::new("node")
+        .args(["-e", &script])
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            assert!(std::env::var("CI").is_err(), "node is needed under CI: {e}");
+            eprintln!("note: node is not installed; skipping the clock check");
+            return;
+        }
+    };
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        ["\u{b7} no time limit", "\u{b7} 12 s left"].map(|l| format!(" {l}")),
+        "{out}"
+    );
+}

@@ -29,6 +29,7 @@ mod lines;
 mod os;
 mod remote_end;
 pub mod sandbox;
+mod script;
 mod stderr_log;
 mod stop;
 #[cfg(test)]
@@ -131,13 +132,8 @@ pub enum BotError {
     Unbalanced { input: String },
     #[error("cannot start bot '{command}': {source}; check that the program exists, is executable (chmod +x, and a #! line for a script) and is on PATH, or run it through its interpreter, e.g. 'python3 bot.py'")]
     Spawn { command: String, source: io::Error },
-    /// The interpreter exists but the script it is given does not: the sandbox is not at fault.
-    #[error("cannot start bot '{command}': its script '{script}' does not exist (no such file: {}); check the script's path (a relative one is taken from the directory tarneeb runs in)", path.display())]
-    MissingScript {
-        command: String,
-        script: String,
-        path: PathBuf,
-    },
+    #[error(transparent)]
+    MissingScript(#[from] script::MissingScript),
     /// The referee itself is out of descriptors (EMFILE) or the system is (ENFILE): the
     /// referee's limit, never the bot's fault.
     #[error("cannot start bot '{command}': the referee has run out of file descriptors ({source}); this is the referee's limit, not the bot's fault: raise it (ulimit -n), run fewer games at once (--jobs), or look for what holds the referee's connections open")]
@@ -168,51 +164,7 @@ pub fn check_can_start(command: &[String]) -> Result<(), BotError> {
         command: command.join(" "),
         source,
     })?;
-    // `python3 nosuch.py`: the interpreter starts, says "can't open file" and exits, which
-    // read like a sandbox denial in every game; a script missing here is missing everywhere.
-    if let Some(script) = script_argument(command) {
-        let path = cwd.join(script);
-        if std::fs::symlink_metadata(&path).is_err() {
-            return Err(BotError::MissingScript {
-                command: command.join(" "),
-                script: script.to_string(),
-                path,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The script a command runs through a known interpreter (`python3 -u bot.py` -> `bot.py`):
-/// the first argument that is not an option and looks like a file (holds a `/` or a `.`).
-/// None when the program is not a known interpreter, or when the code is given inline or by
-/// module (`-c`, `-m`, `-e`...): then there is no file to look for.
-pub fn script_argument(command: &[String]) -> Option<&str> {
-    let program = command.first()?;
-    let name = Path::new(program).file_name()?.to_str()?;
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    const INTERPRETERS: &[&str] = &[
-        "python", "pypy", "perl", "ruby", "node", "nodejs", "php", "lua", "luajit", "Rscript",
-        "bash", "sh", "dash", "zsh", "ksh", "julia", "tclsh",
-    ];
-    if !INTERPRETERS.contains(&base) {
-        return None;
-    }
-    const INLINE: &[&str] = &["-c", "-m", "-e", "-E", "-p", "-r", "-", "--eval", "--print"];
-    for arg in &command[1..] {
-        if INLINE.contains(&arg.as_str())
-            || (arg.len() > 2 && (arg.starts_with("-c") || arg.starts_with("-m")))
-        {
-            return None;
-        }
-        if arg.starts_with('-') {
-            continue;
-        }
-        if arg.contains('/') || arg.contains('.') {
-            return Some(arg);
-        }
-    }
-    None
+    script::check_script(command, &cwd)
 }
 
 impl BotSpec {

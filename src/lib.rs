@@ -38,6 +38,15 @@ macro_rules! out {
     }};
 }
 
+/// "1 hand", "0 hands", "12 hands": a count with its noun in the number it takes (issue 41:
+/// a game forfeited in its first hand said "after 1 hands").
+pub fn hands(n: impl Into<u64>) -> String {
+    match n.into() {
+        1 => "1 hand".to_string(),
+        n => format!("{n} hands"),
+    }
+}
+
 /// True when `e` (or what caused it) is a write to a closed pipe.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

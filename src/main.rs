@@ -61,8 +61,52 @@ fn parse_cli(args: &[std::ffi::OsString]) -> Result<cli::Cli, clap::Error> {
     fn negatives(c: clap::Command) -> clap::Command {
         c.allow_negative_numbers(true).mut_subcommands(negatives)
     }
-    let matches = negatives(cli::Cli::command()).try_get_matches_from(args)?;
+    let cmd = negatives(cli::Cli::command());
+    let matches = cmd
+        .clone()
+        .try_get_matches_from(args)
+        .map_err(|e| without_hidden_suggestions(&cmd, e))?;
     cli::Cli::from_arg_matches(&matches)
+}
+
+/// clap's "similar subcommands" tip names hidden commands too (`tarneeb plya` suggested
+/// `replay-seat`, a seat for `replay --ask` only; issue 41): they are taken out of it.
+fn without_hidden_suggestions(cmd: &clap::Command, mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    fn hidden(c: &clap::Command, names: &mut Vec<String>) {
+        for s in c.get_subcommands() {
+            if s.is_hide_set() {
+                names.push(s.get_name().to_string());
+            }
+            hidden(s, names);
+        }
+    }
+    let mut names = Vec::new();
+    hidden(cmd, &mut names);
+    let kept = match e.get(ContextKind::SuggestedSubcommand) {
+        Some(ContextValue::Strings(all)) => Some(
+            all.iter()
+                .filter(|s| !names.contains(s))
+                .cloned()
+                .collect::<Vec<_>>(),
+        ),
+        Some(ContextValue::String(one)) => Some(
+            std::iter::once(one.clone())
+                .filter(|s| !names.contains(s))
+                .collect(),
+        ),
+        _ => None,
+    };
+    match kept {
+        Some(k) if k.is_empty() => {
+            e.remove(ContextKind::SuggestedSubcommand);
+        }
+        Some(k) => {
+            e.insert(ContextKind::SuggestedSubcommand, ContextValue::Strings(k));
+        }
+        None => {}
+    }
+    e
 }
 
 fn config_value_error(args: &[std::ffi::OsString], e: &clap::Error) -> Option<String> {

@@ -2,6 +2,8 @@
 //! the last lines of its stderr (once), the likely fix, and the sandbox's paragraph only when
 //! that evidence points at the sandbox.
 
+use std::path::Path;
+
 use super::sandbox::log_tail;
 use super::Bot;
 
@@ -38,8 +40,54 @@ const SANDBOX_SIGNS: &[&str] = &[
 /// Whether a bot's last stderr lines, or how it ended (`detail`), point at the sandbox: a
 /// denial or missing file in its stderr, or a kill by SIGSYS (a system call the filter refused).
 pub fn points_at_sandbox(tail: &str, detail: &str) -> bool {
-    let tail = tail.to_lowercase();
-    SANDBOX_SIGNS.iter().any(|s| tail.contains(s)) || detail.contains("killed by signal 31")
+    if detail.contains("killed by signal 31") {
+        return true;
+    }
+    let lower = tail.to_lowercase();
+    let signs: Vec<&str> = SANDBOX_SIGNS
+        .iter()
+        .copied()
+        .filter(|s| lower.contains(s))
+        .collect();
+    if signs.is_empty() {
+        return false;
+    }
+    // A file missing here as well as in the sandbox (`python3 nosuch.py`: "can't open file
+    // '/home/me/nosuch.py'") is a wrong path, not a denial: only a missing-file sign, and every
+    // absolute path the tail quotes is missing on this machine too.
+    let only_missing = signs.iter().all(|s| MISSING_SIGNS.contains(s));
+    let paths = quoted_absolute_paths(tail);
+    !(only_missing && !paths.is_empty() && paths.iter().all(|p| !Path::new(p).exists()))
+}
+
+/// The signs of [`SANDBOX_SIGNS`] that say a file was not found (not that it was refused).
+const MISSING_SIGNS: &[&str] = &[
+    "no such file",
+    "not found",
+    "cannot find",
+    "can't find",
+    "cannot open",
+    "can't open",
+    "enoent",
+];
+
+/// The absolute paths a text quotes ('/x/y' or "/x/y").
+fn quoted_absolute_paths(text: &str) -> Vec<&str> {
+    let mut paths = Vec::new();
+    for quote in ['\'', '"'] {
+        let mut rest = text;
+        while let Some(i) = rest.find(&format!("{quote}/")) {
+            let after = &rest[i + 1..];
+            match after.find(quote) {
+                Some(end) => {
+                    paths.push(&after[..end]);
+                    rest = &after[end + 1..];
+                }
+                None => break,
+            }
+        }
+    }
+    paths
 }
 
 /// What to do about a bot that ended or stayed silent, judged from its fault's detail and
@@ -136,7 +184,8 @@ mod tests {
     fn denials_and_missing_files_point_at_the_sandbox_and_tracebacks_do_not() {
         for tail in [
             "PermissionError: [Errno 13] Permission denied: '/home/me/weights.bin'",
-            "python3: can't open file '/x/bot.py': [Errno 2] No such file or directory",
+            // Exists here: hidden by the sandbox.
+            "python3: can't open file '/proc/self/cmdline': [Errno 2] No such file or directory",
             "OSError: [Errno 30] Read-only file system: 'cache'",
             "cannot find my weights",
         ] {
@@ -146,6 +195,24 @@ mod tests {
             assert!(!points_at_sandbox(tail, "exit code 1"), "{tail}");
         }
         assert!(points_at_sandbox("", "exited (killed by signal 31)"));
+    }
+
+    /// Issue 41 point 4: `python3 nosuch.py` was blamed on the sandbox. A missing file that is
+    /// missing on this machine too is a wrong path; one that exists here is hidden by the
+    /// sandbox; a denial stays a sandbox sign whatever the path.
+    #[test]
+    fn a_file_missing_outside_the_sandbox_too_is_not_the_sandboxs_doing() {
+        let gone = "python3: can't open file '/nonexistent-tarneeb/nosuch.py': [Errno 2] No such file or directory";
+        assert!(!points_at_sandbox(gone, "exit code 2"));
+        let hidden =
+            "python3: can't open file '/proc/self/status': [Errno 2] No such file or directory";
+        assert!(points_at_sandbox(hidden, "exit code 2"));
+        let denied = "PermissionError: [Errno 13] Permission denied: '/nonexistent-tarneeb/x'";
+        assert!(points_at_sandbox(denied, "exit code 1"));
+        assert_eq!(
+            quoted_absolute_paths(r#"open '/a/b' and "/c d" not 'e'"#),
+            ["/a/b", "/c d"]
+        );
     }
 
     #[test]

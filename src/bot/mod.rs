@@ -29,6 +29,7 @@ mod lines;
 mod os;
 mod remote_end;
 pub mod sandbox;
+mod script;
 mod stderr_log;
 mod stop;
 #[cfg(test)]
@@ -131,6 +132,8 @@ pub enum BotError {
     Unbalanced { input: String },
     #[error("cannot start bot '{command}': {source}; check that the program exists, is executable (chmod +x, and a #! line for a script) and is on PATH, or run it through its interpreter, e.g. 'python3 bot.py'")]
     Spawn { command: String, source: io::Error },
+    #[error(transparent)]
+    MissingScript(#[from] script::MissingScript),
     /// The referee itself is out of descriptors (EMFILE) or the system is (ENFILE): the
     /// referee's limit, never the bot's fault.
     #[error("cannot start bot '{command}': the referee has run out of file descriptors ({source}); this is the referee's limit, not the bot's fault: raise it (ulimit -n), run fewer games at once (--jobs), or look for what holds the referee's connections open")]
@@ -160,7 +163,8 @@ pub fn check_can_start(command: &[String]) -> Result<(), BotError> {
     sandbox::check_program(program, &cwd).map_err(|source| BotError::Spawn {
         command: command.join(" "),
         source,
-    })
+    })?;
+    script::check_script(command, &cwd)
 }
 
 impl BotSpec {

@@ -362,14 +362,14 @@ fn event_text(msg: &Value, me: u64) -> Option<String> {
         ),
         "fault" => format!("  seat {} fault: {}", msg["seat"], msg["kind"].as_str()?),
         "game_end" => format!(
-            "\n*** game over: {} ({}) after {} hands, team scores {} : {} ***",
+            "\n*** game over: {} ({}) after {}, team scores {} : {} ***",
             match msg["winner"].as_u64() {
                 Some(t) if t == me % 2 => "your team wins".to_string(),
                 Some(t) => format!("team {t} wins"),
                 None => "a draw".to_string(),
             },
             msg["reason"].as_str()?,
-            msg["hands"],
+            tarneeb_referee::hands(msg["hands"].as_u64()?),
             msg["team_scores"][0],
             msg["team_scores"][1]
         ),
@@ -377,12 +377,33 @@ fn event_text(msg: &Value, me: u64) -> Option<String> {
     })
 }
 
-fn read_typed(keyboard: &mut BufReader<File>) -> Result<String> {
-    let mut typed = String::new();
-    if keyboard.read_line(&mut typed)? == 0 {
-        anyhow::bail!("the terminal closed");
+/// What the seat says at the first end of input (Ctrl-D) at a prompt.
+const END_OF_INPUT: &str = "end of input (Ctrl-D): the game goes on and this seat waits for your move; to leave, press Ctrl-C (or Ctrl-D again): the game is interrupted";
+
+/// A line typed at the prompt. The end of input (Ctrl-D at the start of a line) once is told
+/// how to leave and the prompt comes back; twice in a row (or a terminal that keeps
+/// answering with the end of input: it closed) leaves as Ctrl-C does, interrupting the game
+/// rather than asking again forever or crashing the seat (which read as a bot's fault with
+/// "run the command by hand").
+fn read_typed(keyboard: &mut BufReader<File>, screen: &mut File, prompt: &str) -> Result<String> {
+    let mut ends = 0;
+    loop {
+        let mut typed = String::new();
+        if keyboard.read_line(&mut typed)? > 0 {
+            return Ok(typed);
+        }
+        ends += 1;
+        if ends >= 2 {
+            writeln!(
+                screen,
+                "\nend of input again: leaving; the game is interrupted"
+            )?;
+            screen.flush()?;
+            on_interrupt(libc::SIGINT);
+        }
+        write!(screen, "\n{END_OF_INPUT}\n{prompt}")?;
+        screen.flush()?;
     }
-    Ok(typed)
 }
 
 fn serve(tty: &File) -> Result<()> {
@@ -413,14 +434,14 @@ fn serve(tty: &File) -> Result<()> {
                     .collect();
                 writeln!(screen, "legal: {}", listed.join("  "))?;
                 let choice = loop {
-                    write!(
-                        screen,
+                    let prompt = format!(
                         "[request {}] your {}> ",
                         msg["id"],
                         msg["decision"].as_str().unwrap_or("move")
-                    )?;
+                    );
+                    write!(screen, "{prompt}")?;
                     screen.flush()?;
-                    let typed = read_typed(&mut keyboard)?;
+                    let typed = read_typed(&mut keyboard, &mut screen, &prompt)?;
                     let m = match read_choice(&typed, &legal, &msg["view"]) {
                         Ok(m) => m,
                         Err(why) => {
@@ -429,12 +450,12 @@ fn serve(tty: &File) -> Result<()> {
                         }
                     };
                     if let Some(question) = needs_confirmation(&m) {
-                        write!(
-                            screen,
+                        let prompt = format!(
                             "{question} type y to confirm, anything else to choose again> "
-                        )?;
+                        );
+                        write!(screen, "{prompt}")?;
                         screen.flush()?;
-                        let answer = read_typed(&mut keyboard)?;
+                        let answer = read_typed(&mut keyboard, &mut screen, &prompt)?;
                         if !matches!(answer.trim(), "y" | "Y" | "yes") {
                             continue;
                         }

@@ -308,14 +308,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
             Some(t) => {
                 let [a, b] = t.seats();
                 outln!(
-                    "winner: team {t} (seat {a} {}, seat {b} {}) by {} after {} hands",
+                    "winner: team {t} (seat {a} {}, seat {b} {}) by {} after {}",
                     names[a.index()],
                     names[b.index()],
                     r.reason,
-                    r.hands
+                    tarneeb_referee::hands(r.hands)
                 )?;
             }
-            None => outln!("draw ({}) after {} hands", r.reason, r.hands)?,
+            None => outln!(
+                "draw ({}) after {}",
+                r.reason,
+                tarneeb_referee::hands(r.hands)
+            )?,
         }
         if let Some(f) = &r.forfeit {
             // The cause on the first line; the stderr tail, the fix and the sandbox's

@@ -144,9 +144,9 @@ fn verify_and_show(
         })?;
         let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
         outln!(
-            "wrote {}: {} hands, {moves} moves, verified",
+            "wrote {}: {}, {moves} moves, verified",
             out.display(),
-            game.hands.len()
+            tarneeb_referee::hands(game.hands.len() as u64)
         )
         .or_else(ignore_broken_pipe)
         .map_err(ReplayCmdError::Output)?;

@@ -56,7 +56,8 @@ pub struct TournamentArgs {
     /// one (round-robin and gauntlet, four entrants or more).
     #[arg(long, default_value = "own", value_parser = Partners::parse)]
     partners: Partners,
-    /// Deal sets per match.
+    /// Deal sets per match. Each is played twice with the sides swapped (a duplicate pair), so
+    /// a match plays twice this many games (`--games 12`: 24); with --no-duplicate, once.
     #[arg(long, default_value_t = 2)]
     games: u64,
     /// Play each deal set once (sides alternating) instead of twice with the sides swapped.
@@ -551,6 +552,16 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
             prior.rows()
         );
     }
+    // `--games 12` plays 24 games under duplicate deals: said before the first game.
+    eprintln!(
+        "{total} games to play: {} deal sets per match, each {}",
+        a.games,
+        if a.no_duplicate {
+            "played once (--no-duplicate)"
+        } else {
+            "played twice with the sides swapped (duplicate pairs)"
+        }
+    );
     let stop = signals::install();
     let _ = become_subreaper();
     let page = match a.serve {

@@ -28,6 +28,9 @@ pub fn hint(s: &Seen) -> String {
     if s.answered_twice.is_some() {
         return "it answered a request more than once (the example above): write exactly one reply per request, then wait for the next message; look for a reply written twice (a print and a send, a retry, a loop that does not break after answering)".into();
     }
+    if matches!(s.kind, NotJson | Handshake) && s.detail.contains("cut short") {
+        return "it wrote a JSON message cut short at the end of its line (the example above): write each message whole on one line, with no newline inside it (no pretty-printing), and end the line only after the whole message (protocol.md section 2)".into();
+    }
     match s.kind {
         Handshake | Timeout if !s.wrote_anything => "the bot wrote nothing at all to stdout: did you flush stdout after each line? (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush(); Go: Flush() on the bufio.Writer); output left in a buffer never arrives".into(),
         NotJson => "it wrote text that is not a JSON message to stdout: stdout carries protocol lines only; write diagnostics to stderr (Python: print(..., file=sys.stderr))".into(),
@@ -36,11 +39,13 @@ pub fn hint(s: &Seen) -> String {
         Disconnected => "its connection closed: check the relay's stderr on the bot's machine, and the network between the two".into(),
         Exited => "it exited without a word: a bot reads stdin until game_end or the end of its input; paste the 'sent' line into it by hand to see why it stops".into(),
         Handshake => "answer hello with {\"type\":\"hello\",\"name\":...} on one line, then flush stdout".into(),
-        Timeout => "it answered too late or not at all: reply to every request within the time limit (protocol.md section 3), one line each, flushed".into(),
+        Timeout => "it answered too late or not at all: reply to every request within the time limit (protocol.md section 5), one line each, flushed".into(),
         IllegalMove => "play only a move from the request's legal list, written as it is there".into(),
-        BadReply => "reply {\"type\":\"move\",\"id\":ID,\"move\":MOVE} with the id of the request being answered (protocol.md section 3)".into(),
+        BadReply => "reply {\"type\":\"move\",\"id\":ID,\"move\":MOVE} with the id of the request being answered (protocol.md section 4.2)".into(),
         Unsolicited => "write exactly one line per request and nothing else on stdout: no line after game_end, none between requests".into(),
-        Memory | Processes | FileSize | CpuTime | Disk | Flood | LineTooLong => "it ran into a limit: the detail names it and the flag that raises it (protocol.md section 1.1)".into(),
+        Flood => "it answered requests already answered or timed out, more than 100 times in one game: write exactly one reply per request, and none after a timeout (protocol.md section 5)".into(),
+        LineTooLong => "it wrote a line longer than --max-line: one message per line, ended by a newline after each (protocol.md section 2); raise --max-line only if a message really is that long".into(),
+        Memory | Processes | FileSize | CpuTime | Disk => "it ran into a limit: the detail names it and the flag that raises it (protocol.md section 1.1)".into(),
     }
 }
 
@@ -82,6 +87,10 @@ mod tests {
     fn the_hint_follows_the_evidence() {
         assert!(hint(&seen(FaultKind::Handshake, false, "")).contains("flush stdout"));
         assert!(hint(&seen(FaultKind::NotJson, true, "")).contains("diagnostics to stderr"));
+        let mut cut = seen(FaultKind::NotJson, true, "");
+        cut.detail = "not JSON (EOF while parsing an object at line 1 column 9): {\"type\":; the JSON message ends before it closes (cut short): ...";
+        let h = hint(&cut);
+        assert!(h.contains("cut short") && !h.contains("stderr"), "{h}");
         let denied = "PermissionError: [Errno 13] Permission denied: '/home/a'";
         assert!(hint(&seen(FaultKind::Exited, true, denied)).contains("--sandbox none"));
         assert!(hint(&seen(FaultKind::Exited, true, "KeyError: 'x'")).contains("its stderr"));

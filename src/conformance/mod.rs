@@ -351,8 +351,8 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
         ));
     }
     check.details.push(format!(
-        "{} hands, {} replies",
-        outcome.result.hands,
+        "{}, {} replies",
+        crate::hands(outcome.result.hands),
         times.len()
     ));
     (check, times)

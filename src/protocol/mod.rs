@@ -375,14 +375,29 @@ pub fn read_move(line: &str) -> ReadReply<'_> {
     }
 }
 
+/// What to do about a line that is not JSON: a message cut short (a JSON object that ends
+/// before it closes: pretty-printed over several lines, or a newline written inside it) is told
+/// as that, not as debug output (issue 41 point 4); anything else is most likely debug text.
+pub fn not_json_fix(line: &str, e: &serde_json::Error) -> &'static str {
+    if e.is_eof() && line.trim_start().starts_with('{') {
+        CUT_SHORT
+    } else {
+        STDOUT_IS_PROTOCOL
+    }
+}
+
+/// The fix for a JSON message cut short at the end of its line.
+pub const CUT_SHORT: &str = "the JSON message ends before it closes (cut short): write each message whole on one line, with no newline inside it (no pretty-printing; a newline in a string is written \\n), and end the line only after the whole message";
+
 /// Reads any line as a `move` reply through a JSON tree, to say exactly what is wrong.
 pub(crate) fn read_move_slow(line: &str) -> ReadReply<'static> {
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
             return ReadReply::NotJson(format!(
-                "not JSON ({e}): {}; {STDOUT_IS_PROTOCOL}",
-                excerpt(line)
+                "not JSON ({e}): {}; {}",
+                excerpt(line),
+                not_json_fix(line, &e)
             ))
         }
     };
@@ -405,8 +420,9 @@ pub(crate) fn read_move_slow(line: &str) -> ReadReply<'static> {
 pub fn read_hello(line: &str) -> Result<HelloReply, String> {
     let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
         format!(
-            "hello reply is not JSON ({e}): {}; {STDOUT_IS_PROTOCOL}",
-            excerpt(line)
+            "hello reply is not JSON ({e}): {}; {}",
+            excerpt(line),
+            not_json_fix(line, &e)
         )
     })?;
     if value.get("type").and_then(|t| t.as_str()) != Some("hello") {
@@ -460,6 +476,23 @@ mod tests {
             matches!(read_move(r#"{"type":"move","id":3,"move":"AS"}"#), ReadReply::Move { id: 3, mv } if mv == "AS")
         );
         assert!(matches!(read_move("hello"), ReadReply::NotJson(_)));
+        // Issue 41 point 4: a message cut short is not blamed on debug output.
+        let ReadReply::NotJson(cut) = read_move(r#"{"type":"move","id":3,"#) else {
+            panic!("a cut message is not JSON")
+        };
+        assert!(
+            cut.contains("cut short") && !cut.contains("stderr"),
+            "{cut}"
+        );
+        let ReadReply::NotJson(debug) = read_move("my hand: 5S 7H") else {
+            panic!("text is not JSON")
+        };
+        assert!(
+            debug.contains("stderr") && !debug.contains("cut short"),
+            "{debug}"
+        );
+        let hello = read_hello("{").unwrap_err();
+        assert!(hello.contains("cut short"), "{hello}");
         assert!(matches!(
             read_move(r#"{"type":"move","id":"x","move":"AS"}"#),
             ReadReply::Invalid(_)

@@ -111,7 +111,11 @@ pub struct FaultEntry {
 /// "team 1 wins by target after 9 hands", "a draw (hand-cap) after 200 hands".
 pub fn result_text(r: &GameEndMsg) -> String {
     match r.winner {
-        Some(t) => format!("team {t} wins by {} after {} hands", r.reason, r.hands),
-        None => format!("a draw ({}) after {} hands", r.reason, r.hands),
+        Some(t) => format!(
+            "team {t} wins by {} after {}",
+            r.reason,
+            crate::hands(r.hands)
+        ),
+        None => format!("a draw ({}) after {}", r.reason, crate::hands(r.hands)),
     }
 }

@@ -50,17 +50,17 @@ pub fn transcript(g: &VerifiedGame) -> String {
         (None, reason) => {
             let _ = writeln!(
                 s,
-                "unfinished: the game was aborted ({}) after {} hands",
+                "unfinished: the game was aborted ({}) after {}",
                 reason.as_deref().unwrap_or("no reason given"),
-                g.hands.len()
+                crate::hands(g.hands.len() as u64)
             );
         }
     }
     let moves: usize = g.hands.iter().map(|h| h.moves.len()).sum();
     let _ = writeln!(
         s,
-        "verified: {} hands, {moves} moves, every move legal and every score as the rules give it",
-        g.hands.len()
+        "verified: {}, {moves} moves, every move legal and every score as the rules give it",
+        crate::hands(g.hands.len() as u64)
     );
     s
 }

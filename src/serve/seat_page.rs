@@ -51,7 +51,10 @@ button:disabled { opacity: 0.55; }
   // A call as shown: a strain in its symbol (8H is 8♥, NT stays NT), the rest as sent.
   const call = (m) => { const b = /^(\d*)(C|D|H|S|NT)$/.exec(m); return b ? b[1] + (SUITS[b[2]] || b[2]) : m; };
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
-  let version = 0, deadline = null, current = null, sentFor = null, gameNo = null;
+  let version = 0, deadline = null, limit = null, current = null, sentFor = null, gameNo = null;
+  // The clock: a day or more is no limit (a seat played by a person has 30 days when no
+  // --move-timeout is given; it showed "2592000 s left").
+  const clockText = (limitMs, leftMs) => limitMs >= 86400000 ? " \u00b7 no time limit" : " \u00b7 " + Math.max(0, Math.ceil(leftMs / 1000)) + " s left";
 
   function send(id, move) {
     sentFor = id;
@@ -107,8 +110,9 @@ button:disabled { opacity: 0.55; }
     $("status").children[2].id = "clock";
     // The seat's own count of what is left (a page opened late does not start the clock
     // again); none means no limit.
+    limit = rq.time && rq.time.limit_ms ? rq.time.limit_ms : null;
     deadline = typeof st.left_ms === "number" ? Date.now() + st.left_ms : null;
-    if (deadline === null) $("clock").textContent = " \u00b7 no limit";
+    if (deadline === null) $("clock").textContent = " \u00b7 no time limit";
     $("scores").textContent = "scores: " + v.team_scores.join(" : ") + (v.seat_scores ? " (players " + v.seat_scores.join(" ") + ")" : "") + " \u00b7 hand " + v.hand_number + ", dealer " + v.dealer;
     $("contract").textContent = v.contract ? "contract: " + v.contract.bid + " by seat " + v.contract.declarer + (v.trump ? ", trump " + (SUITS[v.trump] || v.trump) : "") : "";
     $("auction").textContent = v.auction.length ? "auction: " + v.auction.map((a) => a.seat + ": " + call(a.call)).join("  ") : "";
@@ -141,7 +145,7 @@ button:disabled { opacity: 0.55; }
   }
   setInterval(() => {
     const c = $("clock");
-    if (c && deadline) c.textContent = " \u00b7 " + Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) + " s left";
+    if (c && deadline) c.textContent = clockText(limit, deadline - Date.now());
   }, 250);
   async function poll() {
     for (;;) {

@@ -203,7 +203,9 @@ fn show((winner, reason, scores, hands, forfeit): Outcome<'_>) -> String {
     let winner = winner.map_or("a draw".to_string(), |t| format!("team {t} won"));
     let forfeit = forfeit.map_or(String::new(), |s| format!(", seat {s} forfeited"));
     format!(
-        "{winner} by {reason} {} : {} after {hands} hands{forfeit}",
-        scores[0], scores[1]
+        "{winner} by {reason} {} : {} after {}{forfeit}",
+        scores[0],
+        scores[1],
+        crate::hands(hands)
     )
 }

@@ -14,6 +14,8 @@ MODE is what it gets wrong:
   no-flush              never flushes stdout: its replies stay in its buffer
   double-replies        writes every move reply twice (the referee discards the second as a
                         reply to a request already answered: only check-bot sees it)
+  crash-at-hello        raises KeyError('seed') on hello, before answering it
+  cut-short             writes its first move reply cut short: the line ends mid-object
 MARKER is ignored: tests put a unique word in the command line to find leftover processes.
 """
 
@@ -42,6 +44,8 @@ def main():
         msg = json.loads(line)
         kind = msg["type"]
         if kind == "hello":
+            if mode == "crash-at-hello":
+                raise KeyError("seed")
             send({"type": "hello", "name": "broken-" + mode})
         elif kind == "game_end":
             if mode == "talks-after-game-end":
@@ -57,6 +61,10 @@ def main():
                 printed = True
                 print("my hand:", msg["view"]["hand"], flush=True)
             reply = {"type": "move", "id": msg["id"], "move": rng.choice(msg["legal"])}
+            if mode == "cut-short":
+                sys.stdout.write(json.dumps(reply)[:20] + "\n")
+                sys.stdout.flush()
+                continue
             send(reply)
             if mode == "double-replies":
                 send(reply)

@@ -14,6 +14,7 @@ mod cli;
 mod errors;
 mod fuzz_corpus;
 mod hello_game;
+mod hint_sections;
 mod layout;
 mod properties;
 mod protocol_examples;

@@ -92,6 +92,23 @@ fn marked_blocks(kind: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
+/// Issue 41 point 8: section 7 said its examples came from `play` "with the built-in scripted
+/// seats", which no command offered; it names the command these tests run (`replay_game`).
+#[test]
+fn section_7_names_the_command_its_examples_come_from() {
+    let text = std::fs::read_to_string(root().join("protocol.md")).unwrap();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "`tarneeb play --public-deals --seed S --rules R`",
+        "`--bot \"tarneeb scripted-bot --seed N\"` for seat N",
+    ] {
+        assert!(flat.contains(part), "protocol.md section 7 lacks {part}");
+    }
+    // The command runs: a hidden subcommand, not a missing one.
+    let o = command().args(["scripted-bot", "--help"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn example_requests_are_what_the_referee_sends() {
     let s = Scratch::new("protocol-examples");

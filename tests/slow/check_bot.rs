@@ -421,3 +421,22 @@ fn a_bot_that_answers_twice_fails_with_a_hint() {
     assert!(out.contains("pass  quiet after game_end"), "{out}");
     common::assert_no_leftovers(&s.marker);
 }
+
+/// Issue 41 point 4: check-bot's hint for a reply cut short mid-object said "write diagnostics
+/// to stderr"; it now says the message was cut short and cites protocol.md section 2.
+#[test]
+fn a_reply_cut_short_gets_the_cut_short_hint() {
+    let s = Scratch::new("check-cut");
+    let bot = python_bot("tests/bots/broken_bot.py", &["cut-short", &s.marker]);
+    let o = check_bot(&bot, &["--rules", "classic", "--games", "1", "--fail-fast"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let hint = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("hint: "))
+        .unwrap_or_else(|| panic!("a hint: {out}"));
+    assert!(hint.contains("cut short"), "{hint}");
+    assert!(hint.contains("protocol.md section 2"), "{hint}");
+    assert!(!hint.contains("stderr"), "{hint}");
+    common::assert_no_leftovers(&s.marker);
+}

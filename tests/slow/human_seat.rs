@@ -301,3 +301,89 @@ fn ctrl_c_at_the_prompt_interrupts_the_game() {
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["type"], "aborted", "{text}");
 }
+
+/// Issue 41 point 8: Ctrl-D (the end of input) at the prompt crashed the seat ("the terminal
+/// closed"), reported as a bot's forfeit with "fix: run the command by hand". Once, it says how
+/// to leave and asks again; twice, it leaves as Ctrl-C does: the game is interrupted.
+#[test]
+fn ctrl_d_at_the_prompt_says_how_to_leave_and_twice_leaves() {
+    if !have_tmux() {
+        return;
+    }
+    let s = Scratch::new("human-ctrl-d");
+    let exe = env!("CARGO_BIN_EXE_tarneeb");
+    let out = s.path("d.out");
+    let record = s.path("d.jsonl");
+    let mut bots = " --bot human".to_string();
+    for i in 1..4 {
+        bots.push_str(&format!(" --bot '{exe} scripted-bot --seed {i}'"));
+    }
+    let script = format!(
+        "{exe} play --public-deals --seed 5 --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        record.display(),
+        out.display(),
+        out.display()
+    );
+    let session = format!("{}-ctrl-d", s.marker);
+    let started = Command::new("tmux")
+        .args([
+            "-L",
+            &session,
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "150",
+            "-y",
+            "60",
+            &script,
+        ])
+        .output()
+        .expect("tmux runs");
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let pane = || tmux(&["-L", &session, "capture-pane", "-p", "-t", &session]);
+    let start = Instant::now();
+    let wait_for = |what: &dyn Fn(&str) -> bool| loop {
+        let p = pane();
+        if what(&p) {
+            return p;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "waited in vain; pane:\n{p}\nreport:\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let first = wait_for(&|p| prompt_id(p).is_some());
+    let id = prompt_id(&first).unwrap();
+    tmux(&["-L", &session, "send-keys", "-t", &session, "C-d"]);
+    let told = wait_for(&|p| p.contains("end of input (Ctrl-D)") && prompt_id(p) == Some(id));
+    assert!(told.contains("to leave, press Ctrl-C"), "{told}");
+    tmux(&["-L", &session, "send-keys", "-t", &session, "C-d"]);
+    let report = loop {
+        let report = std::fs::read_to_string(&out).unwrap_or_default();
+        if report.contains("EXIT=") {
+            break report;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no end; pane:\n{}",
+            pane()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tmux(&["-L", &session, "kill-server"]);
+    assert!(report.contains("EXIT=130"), "{report}");
+    assert!(report.contains("interrupted"), "{report}");
+    assert!(!report.contains("by hand"), "{report}");
+    assert!(!report.contains("forfeit"), "{report}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "aborted", "{text}");
+}

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::accuracy::EntrantAccuracy;
+use super::headline::{self, Verdict};
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
 use super::places::{self, RankKey, Winner};
@@ -91,6 +92,10 @@ pub struct Standings {
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
+    /// The verdict behind the first line, in words and as fields (see [`super::headline`]):
+    /// leader, how sure, provisional, entrants not met.
+    #[serde(default)]
+    pub verdict: Verdict,
     /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
     /// that has the schedule: see `tournament::bracket`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -225,7 +230,7 @@ pub fn from_totals(t: Totals) -> Standings {
         .map(|e| (e.name.as_str(), e.place))
         .collect();
     let winner = places::winner(&named, leader.as_ref());
-    Standings {
+    let mut s = Standings {
         entrants,
         winner,
         games: t.rows,
@@ -235,8 +240,11 @@ pub fn from_totals(t: Totals) -> Standings {
         crosstable,
         head_to_head,
         leader,
+        verdict: Verdict::default(),
         bracket: Vec::new(),
-    }
+    };
+    headline::apply(&mut s, None);
+    s
 }
 
 #[cfg(test)]

@@ -19,56 +19,20 @@
 //! A knockout's or Swiss's line (set by `tournament::bracket` from the schedule) is left as
 //! it is: the bracket says what was decided.
 
-use serde::{Deserialize, Serialize};
-
 use super::places::{self, and_list, Winner};
+pub use super::places::{not_met_text, NotMet, Verdict};
 use super::stats::normal_cdf;
 use super::table::Standings;
 
-/// Two entrants that have not played each other, and the entrants each of them has played.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NotMet {
-    pub a: String,
-    pub b: String,
-    /// Entrants that have played both `a` and `b`, in standings order; empty when only a longer
-    /// chain of games (or none) links them.
-    pub through: Vec<String>,
-    /// Whether any chain of games links them (else their difference is not measured at all).
-    pub linked: bool,
-}
-
-/// The verdict behind the first line, for `--json` and the pages.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
-    /// The first entrant of the table (`None` without entrants, or with the first place
-    /// shared).
-    pub leader: Option<String>,
-    /// The entrant closest to the leader, relative to the error of their difference.
-    pub closest: Option<String>,
-    /// "clearly ahead", "probably ahead", "too close to call", "level", "the only entrant",
-    /// "shared first place" or "no games".
-    pub sureness: String,
-    /// The leader's fitted margin over `closest` in Elo, with a 95% interval.
-    pub margin: Option<f64>,
-    pub margin_low: Option<f64>,
-    pub margin_high: Option<f64>,
-    /// The chance, by the fit, that the leader is stronger than `closest`.
-    pub chance_stronger: Option<f64>,
-    /// Games played, and the games of the whole schedule when known.
-    pub games_played: u64,
-    pub games_scheduled: Option<u64>,
-    /// Fewer games than the schedule holds: the order can still change.
-    pub provisional: bool,
-    /// The leader and every entrant it has not played.
-    pub not_met: Vec<NotMet>,
-    /// Entrants that have played no game.
-    pub unplayed: Vec<String>,
-    /// The verdict as one plain sentence (the second line of the text report).
-    pub sentence: String,
-}
-
+/// A signed figure with one decimal, never `-0.0` (as `report::signed`, which this module,
+/// below the report, does not import).
 fn elo(x: f64) -> String {
-    super::report::signed(x)
+    let text = format!("{x:+.1}");
+    if text == "-0.0" {
+        "+0.0".into()
+    } else {
+        text
+    }
 }
 
 /// Which entrants (standings order) any chain of games links to `from`.
@@ -78,8 +42,8 @@ fn linked_from(s: &Standings, from: usize) -> Vec<bool> {
     let mut stack = vec![from];
     seen[from] = true;
     while let Some(i) = stack.pop() {
-        for j in 0..n {
-            if !seen[j] && s.crosstable.cells[i][j].games > 0 {
+        for (j, cell) in s.crosstable.cells[i].iter().enumerate() {
+            if !seen[j] && cell.games > 0 {
                 seen[j] = true;
                 stack.push(j);
             }
@@ -185,22 +149,6 @@ pub fn verdict(s: &Standings, scheduled: Option<u64>) -> Verdict {
     v
 }
 
-/// "not met: A and C have not played each other; the margin is inferred through B".
-pub fn not_met_text(m: &NotMet) -> String {
-    let how = if !m.through.is_empty() {
-        let through: Vec<&str> = m.through.iter().map(String::as_str).collect();
-        format!("the margin is inferred through {}", and_list(&through))
-    } else if m.linked {
-        "the margin is inferred through a longer chain of games".to_string()
-    } else {
-        "no chain of games links them, so their difference is not measured".to_string()
-    };
-    format!(
-        "not met: {} and {} have not played each other; {how}",
-        m.a, m.b
-    )
-}
-
 /// What stands between the leader and a verdict: entrants without games, rivals not met.
 fn caveats(v: &Verdict) -> Vec<String> {
     let mut out = Vec::new();
@@ -217,11 +165,7 @@ fn caveats(v: &Verdict) -> Vec<String> {
             }
         ));
     }
-    for m in v
-        .not_met
-        .iter()
-        .filter(|m| !v.unplayed.iter().any(|u| *u == m.b))
-    {
+    for m in v.not_met.iter().filter(|m| !v.unplayed.contains(&m.b)) {
         out.push(not_met_text(m));
     }
     out
@@ -361,7 +305,14 @@ pub fn apply(s: &mut Standings, scheduled: Option<u64>) {
 mod tests {
     use super::*;
     use crate::standings::row::GameRow;
-    use crate::standings::table::standings;
+    use crate::standings::table::Standings;
+
+    /// The standings of `rows` with the verdict of a run taken as complete.
+    fn standings(rows: &[GameRow]) -> Standings {
+        let mut s = crate::standings::table::standings(rows);
+        apply(&mut s, None);
+        s
+    }
 
     /// `n` single games of `x` against `y`, `x` winning the first `wins`; games numbered from
     /// `from`.

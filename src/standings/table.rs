@@ -20,10 +20,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::accuracy::EntrantAccuracy;
-use super::headline::{self, Verdict};
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
-use super::places::{self, RankKey, Winner};
+use super::places::{self, RankKey, Verdict, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
 use super::twins::TwinOrder;
@@ -93,7 +92,8 @@ pub struct Standings {
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
     /// The verdict behind the first line, in words and as fields (see [`super::headline`]):
-    /// leader, how sure, provisional, entrants not met.
+    /// leader, how sure, provisional, entrants not met; set by `headline::apply`, which the
+    /// commands call with the schedule's size.
     #[serde(default)]
     pub verdict: Verdict,
     /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
@@ -230,7 +230,7 @@ pub fn from_totals(t: Totals) -> Standings {
         .map(|e| (e.name.as_str(), e.place))
         .collect();
     let winner = places::winner(&named, leader.as_ref());
-    let mut s = Standings {
+    Standings {
         entrants,
         winner,
         games: t.rows,
@@ -242,9 +242,7 @@ pub fn from_totals(t: Totals) -> Standings {
         leader,
         verdict: Verdict::default(),
         bracket: Vec::new(),
-    };
-    headline::apply(&mut s, None);
-    s
+    }
 }
 
 #[cfg(test)]

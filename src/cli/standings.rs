@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use tarneeb_referee::out;
 use tarneeb_referee::site::{write_site, SiteInput};
+use tarneeb_referee::standings::headline;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::row::GameRow;
 use tarneeb_referee::standings::table::from_totals;
@@ -205,6 +206,13 @@ pub fn run(args: StandingsArgs) -> u8 {
             if let Some(config) = &bracket_config {
                 bracket::apply_replayed(&mut standings, config, &scores);
             }
+            // A run short of its schedule has a provisional leader, not a winner; a run the
+            // SPRT stopped is complete by the test's stopping rule (issue 40).
+            let scheduled = match &verdict {
+                Some(t) if t.decided().is_some() => None,
+                _ => merge.expected_games,
+            };
+            headline::apply(&mut standings, scheduled);
             if let Some(site) = &args.html {
                 kept.sort_by_key(|r| r.game);
                 let input = SiteInput {

@@ -631,6 +631,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         &summary.bracket,
         summary.champion,
     );
+    // The whole schedule was played (an interrupted run returned above), or the SPRT stopped
+    // it by its rule: the verdict waits for nothing more (issue 40).
+    tarneeb_referee::standings::headline::apply(&mut table_standings, None);
     let sandboxes = [cfg.sandbox.label()];
     let mut table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
     if let Some(note) = remote_note(

@@ -129,6 +129,9 @@ impl Live {
         }
         if added > 0 || self.state.is_null() {
             self.standings = standings(&self.rows);
+            // Short of the schedule: a provisional leader, never a winner (issue 40).
+            let scheduled = self.scheduled();
+            crate::standings::headline::apply(&mut self.standings, scheduled);
             self.entrant_files = crate::site::entrant_files(&self.standings);
             self.game_pages = self
                 .rows
@@ -142,6 +145,15 @@ impl Live {
         let before = std::mem::take(&mut self.state);
         self.state = self.compute(over);
         before != self.state
+    }
+
+    /// The games the verdict waits for: the schedule, unless the SPRT has already decided
+    /// (its stopping rule ends the run early).
+    fn scheduled(&self) -> Option<u64> {
+        match &self.sprt {
+            Some(t) if t.decided().is_some() => None,
+            _ => self.total,
+        }
     }
 
     fn read_rows(&mut self) -> usize {

@@ -109,14 +109,22 @@ fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>) -> Stri
 }
 
 /// The line that opens the standings: who won, or why no one clearly did.
+/// Then the verdict in plain words (leader, margin, how sure, what is missing: issue 40).
 fn winner_line(s: &Standings) -> String {
-    match &s.winner {
+    let mut out = match &s.winner {
         Some(w) => format!(
             "<p class=\"winner\"><strong>{}</strong></p>\n",
             esc(&w.line)
         ),
         None => String::new(),
+    };
+    if !s.verdict.sentence.is_empty() && s.bracket.is_empty() {
+        out.push_str(&format!(
+            "<p class=\"verdict\">{}</p>\n",
+            esc(&s.verdict.sentence)
+        ));
     }
+    out
 }
 
 fn explain(text: &str) -> String {
@@ -135,8 +143,8 @@ pub fn standings_section(s: &Standings, links: &Links, base: &str) -> String {
     };
     let mut out = winner_line(s);
     out.push_str(&table(&report::table_rows(s), &[1], Some((1, &to_entrant))));
-    if let Some(l) = &s.leader {
-        out.push_str(&explain(&report::leader_text(l, s.entrants.len())));
+    if s.leader.is_some() {
+        out.push_str(&explain(&report::leader_paragraph(s)));
     }
     if s.entrants.len() > 1 {
         out.push_str("<h3>Crosstable</h3>\n");
@@ -168,8 +176,8 @@ pub fn index(s: &Standings, sprt: Option<&str>, sandbox: &str, links: &Links) ->
         body.push_str(&esc(&s.bracket.join("\n")));
         body.push_str("</pre>\n");
     }
-    if let Some(l) = &s.leader {
-        body.push_str(&explain(&report::leader_text(l, s.entrants.len())));
+    if s.leader.is_some() {
+        body.push_str(&explain(&report::leader_paragraph(s)));
     }
     if let Some(t) = sprt {
         body.push_str("<h2>SPRT</h2>\n");

@@ -13,6 +13,7 @@
 
 pub mod accuracy;
 pub mod boards;
+pub mod headline;
 pub mod pairs;
 pub mod pairwise;
 pub mod places;

@@ -134,3 +134,61 @@ pub fn rank_cell(place: u64, shared: bool) -> String {
         place.to_string()
     }
 }
+
+/// Two entrants that have not played each other, and the entrants each of them has played.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NotMet {
+    pub a: String,
+    pub b: String,
+    /// Entrants that have played both `a` and `b`, in standings order; empty when only a longer
+    /// chain of games (or none) links them.
+    pub through: Vec<String>,
+    /// Whether any chain of games links them (else their difference is not measured at all).
+    pub linked: bool,
+}
+
+/// The verdict behind the first line, for `--json` and the pages.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The first entrant of the table (`None` without entrants, or with the first place
+    /// shared).
+    pub leader: Option<String>,
+    /// The entrant closest to the leader, relative to the error of their difference.
+    pub closest: Option<String>,
+    /// "clearly ahead", "probably ahead", "too close to call", "level", "the only entrant",
+    /// "shared first place" or "no games".
+    pub sureness: String,
+    /// The leader's fitted margin over `closest` in Elo, with a 95% interval.
+    pub margin: Option<f64>,
+    pub margin_low: Option<f64>,
+    pub margin_high: Option<f64>,
+    /// The chance, by the fit, that the leader is stronger than `closest`.
+    pub chance_stronger: Option<f64>,
+    /// Games played, and the games of the whole schedule when known.
+    pub games_played: u64,
+    pub games_scheduled: Option<u64>,
+    /// Fewer games than the schedule holds: the order can still change.
+    pub provisional: bool,
+    /// The leader and every entrant it has not played.
+    pub not_met: Vec<NotMet>,
+    /// Entrants that have played no game.
+    pub unplayed: Vec<String>,
+    /// The verdict as one plain sentence (the second line of the text report).
+    pub sentence: String,
+}
+
+/// "not met: A and C have not played each other; the margin is inferred through B".
+pub fn not_met_text(m: &NotMet) -> String {
+    let how = if !m.through.is_empty() {
+        let through: Vec<&str> = m.through.iter().map(String::as_str).collect();
+        format!("the margin is inferred through {}", and_list(&through))
+    } else if m.linked {
+        "the margin is inferred through a longer chain of games".to_string()
+    } else {
+        "no chain of games links them, so their difference is not measured".to_string()
+    };
+    format!(
+        "not met: {} and {} have not played each other; {how}",
+        m.a, m.b
+    )
+}

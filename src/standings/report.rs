@@ -49,8 +49,10 @@ pub fn signed(x: f64) -> String {
 /// The Elo of a head-to-head score: a score of 0 or 1 has no finite Elo, and a bound of the
 /// interval at 0 or 1 is unbounded.
 fn score_elo(score: f64, elo: f64) -> String {
-    if score <= 0.0 || score >= 1.0 {
-        "too few games".into()
+    if score <= 0.0 {
+        "all lost: no finite Elo".into()
+    } else if score >= 1.0 {
+        "all won: no finite Elo".into()
     } else {
         signed(elo)
     }
@@ -177,14 +179,88 @@ pub fn board_count(s: &Standings) -> String {
     line + ".\n"
 }
 
-/// The whole text report: table, legend, forfeits by kind, crosstable, head to head, leader.
+/// The plain block under the first line: the verdict in one sentence, then each entrant's
+/// place and record in words (issue 40: what an organiser reads without the columns).
+pub fn plain_block(s: &Standings) -> String {
+    let mut out = String::new();
+    if !s.verdict.sentence.is_empty() && s.bracket.is_empty() {
+        out.push_str(&s.verdict.sentence);
+        out.push('\n');
+    }
+    let rows: Vec<Vec<String>> = s
+        .entrants
+        .iter()
+        .map(|e| {
+            let record = if e.games == 0 {
+                "no games played yet".to_string()
+            } else {
+                let drew = if e.draws > 0 {
+                    format!(", drew {}", e.draws)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "won {}{drew}, lost {} of {} games ({:.1}%)",
+                    e.wins,
+                    e.losses,
+                    e.games,
+                    100.0 * e.score
+                )
+            };
+            vec![
+                format!("  {}", places::rank_cell(e.place, e.shared_place)),
+                e.name.clone(),
+                record,
+            ]
+        })
+        .collect();
+    for line in aligned(&rows, &[1, 2]).lines() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The heading of the statisticians' part of the text report.
+pub const DETAILS_HEADING: &str =
+    "\nDetails (every column is explained in docs/competitions.md, \"Reading the standings\"):\n";
+
+/// The note on the leader with what it cannot say yet: entrants not met, a provisional run.
+pub fn leader_paragraph(s: &Standings) -> String {
+    let Some(l) = &s.leader else {
+        return String::new();
+    };
+    let mut text = leader_text(l, s.entrants.len());
+    for m in &s.verdict.not_met {
+        text.push_str(&format!(
+            "Not met: {} and {} have not played each other, so their difference is the fit's inference, not a result: {}.\n",
+            m.a,
+            m.b,
+            places::not_met_text(m)
+                .split_once("; ")
+                .map_or("", |x| x.1)
+        ));
+    }
+    if let (true, Some(m)) = (s.verdict.provisional, s.verdict.games_scheduled) {
+        text.push_str(&format!(
+            "Provisional: {} of {m} games played; the order can still change.\n",
+            s.verdict.games_played
+        ));
+    }
+    text
+}
+
+/// The whole text report: the first line and the plain block, then under "Details" the
+/// table, legend, forfeits by kind, crosstable, head to head, leader.
 pub fn render(s: &Standings) -> String {
     let mut out = String::new();
     if let Some(w) = &s.winner {
         out.push_str(&w.line);
         out.push('\n');
     }
+    out.push_str(&plain_block(s));
     out.push_str(&format!("{} games, {} duplicate pairs\n", s.games, s.pairs));
+    out.push_str(DETAILS_HEADING);
     out.push_str(&render_table(s));
     out.push('\n');
     out.push_str(TABLE_LEGEND);
@@ -225,9 +301,9 @@ pub fn render(s: &Standings) -> String {
             out.push_str(&render_head_to_head(s));
         }
     }
-    if let Some(l) = &s.leader {
+    if s.leader.is_some() {
         out.push('\n');
-        out.push_str(&leader_text(l, s.entrants.len()));
+        out.push_str(&leader_paragraph(s));
     }
     if !s.bracket.is_empty() {
         out.push('\n');
@@ -355,9 +431,10 @@ Columns: pairs: duplicate pairs between them (both games on the same deals, seat
 each scored 0, 1/4, 1/2, 3/4 or 1 for the first entrant; games: games without a twin, scored 0,
 1/2 or 1. 0/.25/.5/.75/1: how many units (pairs or such games) scored each (the pentanomial
 counts). score: the first entrant's mean; Elo: that score as an Elo difference, with its 95%
-interval (Student's t, so it holds on few pairs; a score of 0 or 1 has no finite Elo: too few
-games, and an interval reaching it is open: inf). LOS: likelihood of superiority, the chance
-that the first entrant is the stronger, from these games alone, as fastchess computes it
+interval (Student's t, so it holds on few pairs; a score of 0 or 1 has no finite Elo, all
+won or all lost, until one unit goes the other way; an interval reaching 0 or 1 is open on
+that side: inf). LOS: likelihood of superiority, the chance that the first entrant is the
+stronger, from these games alone, as fastchess computes it
 (normal law, population variance); n/a when every unit scored alike or the interval beside it
 still holds 1/2 while LOS says 97.5% or more (or 2.5% or less): too few games for the normal
 law. fitted diff: the difference of the two ratings of the table, which also uses their games
@@ -444,7 +521,9 @@ mod tests {
         // interval reaching 0 or 1 is open.
         assert_eq!(signed(-0.04), "+0.0");
         assert_eq!(signed(-0.06), "-0.1");
-        assert_eq!(score_elo(1.0, 1199.8), "too few games");
+        // A 400-0 record: no finite Elo, said as such (it read "too few games").
+        assert_eq!(score_elo(1.0, 1199.8), "all won: no finite Elo");
+        assert_eq!(score_elo(0.0, -1199.8), "all lost: no finite Elo");
         assert_eq!(score_elo(0.75, 190.8), "+190.8");
         assert_eq!(score_interval(0.2, -240.8, 1.0, 1199.8), "[-240.8, +inf]");
         let rows = vec![
@@ -454,7 +533,7 @@ mod tests {
         let text = render_head_to_head(&standings(&rows));
         assert!(!text.contains("1199.8"), "{text}");
         assert!(
-            text.contains("too few games") && text.contains("n/a"),
+            text.contains("all won: no finite Elo") && text.contains("n/a"),
             "{text}"
         );
     }

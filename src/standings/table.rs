@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::accuracy::EntrantAccuracy;
 use super::pairs::units;
 use super::pairwise::{self, Crosstable, HeadToHead, LeaderNote};
-use super::places::{self, RankKey, Winner};
+use super::places::{self, RankKey, Verdict, Winner};
 use super::ratings::{self, Observation, Rating};
 use super::tally::{Tally, Totals};
 use super::twins::TwinOrder;
@@ -91,6 +91,11 @@ pub struct Standings {
     /// Every two entrants whose sides met, in standings order.
     pub head_to_head: Vec<HeadToHead>,
     pub leader: Option<LeaderNote>,
+    /// The verdict behind the first line, in words and as fields (see [`super::headline`]):
+    /// leader, how sure, provisional, entrants not met; set by `headline::apply`, which the
+    /// commands call with the schedule's size.
+    #[serde(default)]
+    pub verdict: Verdict,
     /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
     /// that has the schedule: see `tournament::bracket`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -235,6 +240,7 @@ pub fn from_totals(t: Totals) -> Standings {
         crosstable,
         head_to_head,
         leader,
+        verdict: Verdict::default(),
         bracket: Vec::new(),
     }
 }

@@ -532,3 +532,103 @@ fn a_partial_run_is_reported_incomplete() {
     assert_eq!(v["incomplete"], "incomplete: 9 of 12 games");
     assert_eq!(v["merge"]["expected_games"], 12);
 }
+
+/// Issue 40 point 1: an interrupted 3-entrant round robin (8 of its 12 games; A and C never
+/// met) has no "Winner:" line: `tarneeb standings DIR` names a provisional leader, says that A
+/// and C have not met and what their margin is inferred through, in the text and the JSON.
+#[test]
+fn an_interrupted_round_robin_names_a_provisional_leader_and_who_has_not_met() {
+    let scratch = Scratch::new("provisional");
+    let dir = scratch.path("t");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = json!({"entrants": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        "format": "round-robin", "partners": "own", "games": 2, "duplicate": true, "seed": 1});
+    std::fs::write(dir.join("tournament.json"), format!("{config}\n")).unwrap();
+    // (game, pair, team 0, team 1, winner): A beats B in both pairs, B beats C 3 games of 4.
+    let games: [(u64, u64, &str, &str, u8); 8] = [
+        (0, 0, "A", "B", 0),
+        (1, 0, "B", "A", 1),
+        (2, 1, "A", "B", 0),
+        (3, 1, "B", "A", 1),
+        (4, 2, "B", "C", 0),
+        (5, 2, "C", "B", 1),
+        (6, 3, "B", "C", 0),
+        (7, 3, "C", "B", 0),
+    ];
+    let mut text_rows = String::new();
+    for (game, pair, x, y, winner) in games {
+        let scores = if winner == 0 { [41, 10] } else { [10, 41] };
+        let row = json!({"game": game, "pair": pair, "seed": 100 + pair,
+            "seats": [x, y, x, y], "winner": winner, "reason": "target",
+            "team_scores": scores, "hands": 6, "forfeit_seat": null,
+            "record": format!("games/{game:06}.jsonl"), "referee_us_per_move": null,
+            "hand_deltas": [[scores[0], scores[1]]]});
+        record_for(&dir, &row);
+        text_rows.push_str(&format!("{row}\n"));
+    }
+    std::fs::write(dir.join("results.jsonl"), text_rows).unwrap();
+
+    let o = tarneeb(&["standings".to_string(), dir.display().to_string()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(!out.contains("Winner"), "{out}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("Leader (provisional, 8 of 12 games played): A, ")
+            && first.ends_with(
+                "; not met: A and C have not played each other; the margin is inferred through B."
+            ),
+        "{out}"
+    );
+    assert!(out.contains("incomplete: 8 of 12 games"), "{out}");
+    // The plain block comes before the details: the verdict in a sentence, then each
+    // entrant's record in words.
+    let details = out.find("\nDetails (").expect("a Details heading");
+    let plain = &out[..details];
+    assert!(
+        plain.contains("A leads B by +")
+            && plain.contains("8 of 12 games played, so this is provisional."),
+        "{out}"
+    );
+    assert!(
+        plain.contains("  1  A  won 4, lost 0 of 4 games (100.0%)\n"),
+        "{out}"
+    );
+    assert!(
+        !plain.contains("+inf") && !plain.contains("-inf") && !plain.contains("LOS"),
+        "{plain}"
+    );
+    // The crosstable shows why: no games between A and C.
+    assert!(out.contains("\n1 A    x  4/4    -\n"), "{out}");
+    assert!(
+        out.contains("\nNot met: A and C have not played each other"),
+        "{out}"
+    );
+
+    let o = tarneeb(&[
+        "standings".to_string(),
+        dir.display().to_string(),
+        "--json".to_string(),
+    ]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let verdict = &v["verdict"];
+    assert_eq!(verdict["leader"], "A");
+    assert_eq!(verdict["provisional"], true);
+    assert_eq!(
+        (
+            verdict["games_played"].as_u64(),
+            verdict["games_scheduled"].as_u64()
+        ),
+        (Some(8), Some(12))
+    );
+    assert_eq!(
+        verdict["not_met"],
+        json!([{"a": "A", "b": "C", "through": ["B"], "linked": true}])
+    );
+    assert!(verdict["sentence"]
+        .as_str()
+        .unwrap()
+        .starts_with("A leads B by +"));
+    assert_eq!(v["winner"]["champion"], Value::Null);
+    assert_eq!(v["winner"]["line"].as_str(), Some(first));
+}

@@ -13,8 +13,7 @@ use super::args::{BotLimits, SandboxArgs};
 use super::league_read::{self, failed, usage, Failure, HistoryArgs, ReadArgs};
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
 use tarneeb_referee::league::db::{Db, DB_FILE};
-use tarneeb_referee::league::source::{ratings_of, Ended, LeagueSource};
-use tarneeb_referee::standings::table::from_totals;
+use tarneeb_referee::league::source::{league_standings, ratings_of, Ended, LeagueSource};
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::progress::ProgressMode;
@@ -366,7 +365,7 @@ fn mend(dir: &mut TournamentDir, db: &mut Db, key: &seal::Key) -> Result<u64, Fa
             Ok(())
         })
         .map_err(|e| failed(e.to_string()))?;
-        let s = from_totals(tally.totals());
+        let s = league_standings(&tally);
         let ratings = ratings_of(&s, &ids);
         db.set_standings(&ratings, &serde_json::to_string(&s).expect("JSON"))
             .map_err(|e| failed(e.to_string()))?;

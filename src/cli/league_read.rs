@@ -9,8 +9,9 @@ use serde_json::json;
 
 use tarneeb_referee::league::db::{Db, HistoryPoint, Version};
 use tarneeb_referee::league::plot;
+use tarneeb_referee::league::source::league_standings;
 use tarneeb_referee::standings::report;
-use tarneeb_referee::standings::table::{from_totals, Standings};
+use tarneeb_referee::standings::table::Standings;
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::seal;
@@ -238,7 +239,7 @@ pub(super) fn check(a: ReadArgs) -> Result<u8, Failure> {
         Ok(())
     })
     .map_err(|e| failed(e.to_string()))?;
-    let stale = stale_table(&db, (tally.rows() > 0).then(|| from_totals(tally.totals())))?;
+    let stale = stale_table(&db, (tally.rows() > 0).then(|| league_standings(&tally)))?;
     let mut bad: Vec<u64> = report.edited.clone();
     bad.extend(&differ);
     bad.extend(&extra);

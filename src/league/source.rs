@@ -93,7 +93,7 @@ impl LeagueSource {
             Ok(())
         })
         .map_err(|e| e.to_string())?;
-        let standings = (tally.rows() > 0).then(|| from_totals(tally.totals()));
+        let standings = (tally.rows() > 0).then(|| league_standings(&tally));
         let source = LeagueSource {
             db,
             key,
@@ -299,7 +299,7 @@ impl GameSource for LeagueSource {
             self.recent.pop_front();
         }
         self.tally.push(row.clone());
-        let standings = from_totals(self.tally.totals());
+        let standings = league_standings(&self.tally);
         let ratings = ratings_of(&standings, &self.ids);
         let snapshot = serde_json::to_string(&standings).expect("standings are JSON");
         self.db
@@ -329,4 +329,12 @@ pub fn ratings_of(s: &Standings, ids: &HashMap<String, i64>) -> Vec<RatingNow> {
             })
         })
         .collect()
+}
+
+/// The standings of a league's games, with the verdict in words (a league has no schedule:
+/// never provisional, but versions that have not met are named as such).
+pub fn league_standings(tally: &Tally) -> Standings {
+    let mut s = from_totals(tally.totals());
+    crate::standings::headline::apply(&mut s, None);
+    s
 }

@@ -76,6 +76,17 @@ fn relay_config(a: &ConnectArgs) -> Result<RelayConfig, String> {
             a.addr
         )
     })?;
+    let token = a.token.trim();
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "the token '{}' is not one: a token is the 64 hex digits the organiser's tournament printed for your entrant (`token for NAME: ...`); give it with TARNEEB_TOKEN or --token",
+            if token.chars().count() > 12 {
+                format!("{}...", token.chars().take(8).collect::<String>())
+            } else {
+                token.to_string()
+            }
+        ));
+    }
     if a.connections == 0 || a.connections > 64 {
         return Err("--connections must be from 1 to 64".into());
     }

@@ -82,7 +82,7 @@ impl ListenArgs {
             )
         })?;
         eprintln!(
-            "remote seats: listening on {} ({}); a relay joins with `tarneeb connect {} --token TOKEN{} -- CMD`",
+            "remote seats: listening on {} ({}); a relay joins with `TARNEEB_TOKEN=TOKEN tarneeb connect {}{} -- CMD` (the token in the environment, not on a command line others can list)",
             server.local_addr(),
             if tls.is_some() { "TLS" } else { "plain TCP" },
             server.local_addr(),

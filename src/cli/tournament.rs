@@ -554,8 +554,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     // `--games 12` plays 24 games under duplicate deals: said before the first game.
     eprintln!(
-        "{total} games to play: {} deal sets per match, each {}",
+        "{total} games to play: {} deal {} per match, each {}",
         a.games,
+        if a.games == 1 { "set" } else { "sets" },
         if a.no_duplicate {
             "played once (--no-duplicate)"
         } else {
@@ -631,9 +632,13 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         &summary.bracket,
         summary.champion,
     );
-    // The whole schedule was played (an interrupted run returned above), or the SPRT stopped
-    // it by its rule: the verdict waits for nothing more (issue 40).
-    tarneeb_referee::standings::headline::apply(&mut table_standings, None);
+    // As `tarneeb standings DIR` says it (the same schedule size: the whole run's, also for a
+    // shard), so the two reports agree; a run the SPRT stopped is complete by its rule.
+    let scheduled = match &summary.sprt {
+        Some(t) if t.decided().is_some() => None,
+        _ => tarneeb_referee::tournament::merge::expected_games(dir.config()),
+    };
+    tarneeb_referee::standings::headline::apply(&mut table_standings, scheduled);
     let sandboxes = [cfg.sandbox.label()];
     let mut table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
     if let Some(note) = remote_note(

@@ -562,3 +562,19 @@ fn the_web_seats_clock_says_no_limit_for_a_seat_without_one() {
         "{out}"
     );
 }
+
+/// Issue 41 point 3: the relay took `...` (the README's placeholder) for a token and tried for
+/// ever; a token is 64 hex digits, and anything else is named before any connection.
+#[test]
+fn a_placeholder_token_is_refused_before_the_relay_connects() {
+    for token in ["...", "TOKEN", &"g".repeat(64), &"0".repeat(63)] {
+        let o = tarneeb(&["connect", "127.0.0.1:9", "--token", token, "--", "true"]);
+        assert_eq!(o.status.code(), Some(2), "{token}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("64 hex digits") && err.contains("TARNEEB_TOKEN"),
+            "{token}: {err}"
+        );
+        assert!(!err.contains("connecting again"), "{token}: {err}");
+    }
+}

@@ -183,7 +183,8 @@ fn duplicate_deals_with_remote_entrants_need_an_explicit_choice() {
         common::stderr(&o)
     );
     // And the relay refuses to send a token in the clear off this machine.
-    let o = tarneeb(&["connect", "192.0.2.1:7420", "--token", "00", "--", "true"]);
+    let zeros = "0".repeat(64);
+    let o = tarneeb(&["connect", "192.0.2.1:7420", "--token", &zeros, "--", "true"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         common::stderr(&o).contains("--tls"),

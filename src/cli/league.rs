@@ -472,29 +472,7 @@ fn play(
                     command: v.command.clone(),
                 })
                 .collect(),
-            dir: base.dir.clone(),
-            rules: base.rules.clone(),
-            time: base.time,
-            on_fault: base.on_fault,
-            events: base.events,
-            freeze_off_turn: base.freeze_off_turn,
-            max_line: base.max_line,
-            stderr_cap: base.stderr_cap,
-            jobs: base.jobs,
-            cpus: base.cpus.clone(),
-            deals: Vec::new(),
-            sprt: None,
-            total: base.total,
-            progress: base.progress,
-            sandbox: base.sandbox.clone(),
-            fresh_bots: base.fresh_bots,
-            compress: false,
-            trace: None,
-            analyze: false,
-            only_shard: None,
-            deal_secret: base.deal_secret.clone(),
-            watched: base.watched,
-            lobby: None,
+            ..base.clone()
         };
         if source.replays() > 0 {
             eprintln!(

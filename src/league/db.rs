@@ -158,6 +158,13 @@ fn from_sql(v: i64) -> u64 {
     v as u64
 }
 
+fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> DbError + '_ {
+    move |source| DbError::Sql {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -177,10 +184,7 @@ impl Db {
                 dir.display()
             )));
         }
-        let sql = |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
+        let sql = sql_error(&path);
         if create && !path.exists() {
             // Private as the records and the keys beside it (mode 0600), before SQLite
             // writes a byte to it.
@@ -192,27 +196,37 @@ impl Db {
                 .open(&path)
                 .map_err(|e| DbError::Invalid(format!("cannot create {}: {e}", path.display())))?;
         }
-        let conn = Connection::open(&path).map_err(sql)?;
-        conn.busy_timeout(Duration::from_secs(30)).map_err(sql)?;
+        let conn = Connection::open(&path).map_err(&sql)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(&sql)?;
         // WAL: `league add` and `league table` run beside `league run` without waiting for
         // it; NORMAL sync: a commit is durable at the next checkpoint, and results.jsonl
         // (flushed per game) is the journal the database is mended from after a power loss.
         conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sql)?;
+            .map_err(&sql)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(sql)?;
+            .map_err(&sql)?;
         conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sql)?;
+            .map_err(&sql)?;
+        drop(sql);
         let mut db = Db { conn, path };
         db.migrate()?;
         Ok(db)
     }
 
     fn sql(&self) -> impl Fn(rusqlite::Error) -> DbError + '_ {
-        move |source| DbError::Sql {
-            path: self.path.clone(),
-            source,
-        }
+        sql_error(&self.path)
+    }
+
+    /// Runs `f` in one transaction, committed when it succeeds; an error names the database.
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> Result<T, DbError> {
+        let path = &self.path;
+        let tx = self.conn.transaction().map_err(sql_error(path))?;
+        let out = f(&tx).map_err(sql_error(path))?;
+        tx.commit().map_err(sql_error(path))?;
+        Ok(out)
     }
 
     fn migrate(&mut self) -> Result<(), DbError> {
@@ -228,16 +242,10 @@ impl Db {
             });
         }
         for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let path = self.path.clone();
-            let sql = move |source| DbError::Sql {
-                path: path.clone(),
-                source,
-            };
-            let tx = self.conn.transaction().map_err(&sql)?;
-            tx.execute_batch(step).map_err(&sql)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)
-                .map_err(&sql)?;
-            tx.commit().map_err(&sql)?;
+            self.write(|tx| {
+                tx.execute_batch(step)?;
+                tx.pragma_update(None, "user_version", i as i64 + 1)
+            })?;
         }
         Ok(())
     }
@@ -297,26 +305,20 @@ impl Db {
             )));
         }
         let cmd = serde_json::to_string(command).expect("a command is JSON");
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        tx.execute(
-            "INSERT INTO entrants(name, added_at) VALUES(?1, ?2)",
-            params![name, now()],
-        )
-        .map_err(&sql)?;
-        let entrant = tx.last_insert_rowid();
-        tx.execute(
-            "INSERT INTO versions(entrant, number, label, command, added_at)
-             VALUES(?1, 1, ?2, ?3, ?4)",
-            params![entrant, format!("{name}@1"), cmd, now()],
-        )
-        .map_err(&sql)?;
-        Self::bump_roster(&tx).map_err(&sql)?;
-        tx.commit().map_err(&sql)?;
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO entrants(name, added_at) VALUES(?1, ?2)",
+                params![name, now()],
+            )?;
+            let entrant = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO versions(entrant, number, label, command, added_at)
+                 VALUES(?1, 1, ?2, ?3, ?4)",
+                params![entrant, format!("{name}@1"), cmd, now()],
+            )?;
+            Self::bump_roster(tx)?;
+            Ok(())
+        })?;
         self.version_by_label(&format!("{name}@1"))?
             .ok_or_else(|| DbError::Invalid("the version just added is missing".into()))
     }
@@ -331,25 +333,19 @@ impl Db {
         })?;
         let cmd = serde_json::to_string(command).expect("a command is JSON");
         let label = format!("{name}@{}", last.number + 1);
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        tx.execute(
-            "UPDATE versions SET retired_at = ?2 WHERE id = ?1 AND retired_at IS NULL",
-            params![last.id, now()],
-        )
-        .map_err(&sql)?;
-        tx.execute(
-            "INSERT INTO versions(entrant, number, label, command, previous, added_at)
-             SELECT entrant, ?2, ?3, ?4, id, ?5 FROM versions WHERE id = ?1",
-            params![last.id, last.number + 1, label, cmd, now()],
-        )
-        .map_err(&sql)?;
-        Self::bump_roster(&tx).map_err(&sql)?;
-        tx.commit().map_err(&sql)?;
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE versions SET retired_at = ?2 WHERE id = ?1 AND retired_at IS NULL",
+                params![last.id, now()],
+            )?;
+            tx.execute(
+                "INSERT INTO versions(entrant, number, label, command, previous, added_at)
+                 SELECT entrant, ?2, ?3, ?4, id, ?5 FROM versions WHERE id = ?1",
+                params![last.id, last.number + 1, label, cmd, now()],
+            )?;
+            Self::bump_roster(tx)?;
+            Ok(())
+        })?;
         self.version_by_label(&label)?
             .ok_or_else(|| DbError::Invalid("the version just added is missing".into()))
     }
@@ -365,19 +361,14 @@ impl Db {
                 last.label
             )));
         }
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        tx.execute(
-            "UPDATE versions SET retired_at = ?2 WHERE id = ?1",
-            params![last.id, now()],
-        )
-        .map_err(&sql)?;
-        Self::bump_roster(&tx).map_err(&sql)?;
-        tx.commit().map_err(&sql)?;
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE versions SET retired_at = ?2 WHERE id = ?1",
+                params![last.id, now()],
+            )?;
+            Self::bump_roster(tx)?;
+            Ok(())
+        })?;
         Ok(Version {
             retired: true,
             ..last
@@ -488,30 +479,25 @@ impl Db {
 
     /// Keeps the games about to be handed out (both games of a pair in one transaction).
     pub fn plan(&mut self, games: &[Planned]) -> Result<(), DbError> {
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        for g in games {
-            tx.execute(
-                "INSERT INTO planned(game, pair, deal_set, seed, v0, v1, v2, v3)
-                 VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    to_sql(g.game),
-                    g.pair.map(to_sql),
-                    to_sql(g.deal_set),
-                    to_sql(g.seed),
-                    g.seats[0],
-                    g.seats[1],
-                    g.seats[2],
-                    g.seats[3]
-                ],
-            )
-            .map_err(&sql)?;
-        }
-        tx.commit().map_err(&sql)
+        self.write(|tx| {
+            for g in games {
+                tx.execute(
+                    "INSERT INTO planned(game, pair, deal_set, seed, v0, v1, v2, v3)
+                     VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        to_sql(g.game),
+                        g.pair.map(to_sql),
+                        to_sql(g.deal_set),
+                        to_sql(g.seed),
+                        g.seats[0],
+                        g.seats[1],
+                        g.seats[2],
+                        g.seats[3]
+                    ],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// Whether game `game` has its row.
@@ -554,94 +540,78 @@ impl Db {
     ) -> Result<(), DbError> {
         let json = serde_json::to_string(row).expect("a row is JSON");
         let mac = Self::mac(key, &json);
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        tx.execute(
-            "INSERT INTO games(game, pair, seed, v0, v1, v2, v3, winner, score0, score1,
-                               record, row, finished_at, mac)
-             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            params![
-                to_sql(row.game),
-                row.pair.map(to_sql),
-                to_sql(row.seed),
-                seats[0],
-                seats[1],
-                seats[2],
-                seats[3],
-                row.winner,
-                row.team_scores[0],
-                row.team_scores[1],
-                row.record,
-                json,
-                now(),
-                mac
-            ],
-        )
-        .map_err(&sql)?;
-        {
-            let mut up = tx
-                .prepare_cached(
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO games(game, pair, seed, v0, v1, v2, v3, winner, score0, score1,
+                                   record, row, finished_at, mac)
+                 VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                params![
+                    to_sql(row.game),
+                    row.pair.map(to_sql),
+                    to_sql(row.seed),
+                    seats[0],
+                    seats[1],
+                    seats[2],
+                    seats[3],
+                    row.winner,
+                    row.team_scores[0],
+                    row.team_scores[1],
+                    row.record,
+                    json,
+                    now(),
+                    mac
+                ],
+            )?;
+            {
+                let mut up = tx.prepare_cached(
                     "UPDATE versions SET games = ?2, place = ?3, elo = ?4, low = ?5, high = ?6
-                     WHERE id = ?1",
-                )
-                .map_err(&sql)?;
-            let mut hist = tx
-                .prepare_cached(
+                         WHERE id = ?1",
+                )?;
+                let mut hist = tx.prepare_cached(
                     "INSERT OR REPLACE INTO ratings(version, game, games, elo, low, high)
-                     VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
-                )
-                .map_err(&sql)?;
-            for r in ratings {
-                up.execute(params![r.version, r.games, r.place, r.elo, r.low, r.high])
-                    .map_err(&sql)?;
-                if seats.contains(&r.version) {
-                    hist.execute(params![
-                        r.version,
-                        to_sql(row.game),
-                        r.games,
-                        r.elo,
-                        r.low,
-                        r.high
-                    ])
-                    .map_err(&sql)?;
+                         VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+                )?;
+                for r in ratings {
+                    up.execute(params![r.version, r.games, r.place, r.elo, r.low, r.high])?;
+                    if seats.contains(&r.version) {
+                        hist.execute(params![
+                            r.version,
+                            to_sql(row.game),
+                            r.games,
+                            r.elo,
+                            r.low,
+                            r.high
+                        ])?;
+                    }
                 }
             }
-        }
-        tx.execute(
-            "INSERT INTO meta(key, value) VALUES('standings', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [standings],
-        )
-        .map_err(&sql)?;
-        tx.commit().map_err(&sql)
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES('standings', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [standings],
+            )?;
+            Ok(())
+        })
     }
 
     /// Every version's standing now and the table, without a game (after mending).
     pub fn set_standings(&mut self, ratings: &[RatingNow], standings: &str) -> Result<(), DbError> {
-        let path = self.path.clone();
-        let sql = move |source| DbError::Sql {
-            path: path.clone(),
-            source,
-        };
-        let tx = self.conn.transaction().map_err(&sql)?;
-        for r in ratings {
+        self.write(|tx| {
+            for r in ratings {
+                tx.execute(
+                    "UPDATE versions SET games = ?2, place = ?3, elo = ?4, low = ?5, high = ?6 WHERE id = ?1",
+                    params![r.version, r.games, r.place, r.elo, r.low, r.high],
+                )
+                ?;
+            }
             tx.execute(
-                "UPDATE versions SET games = ?2, place = ?3, elo = ?4, low = ?5, high = ?6 WHERE id = ?1",
-                params![r.version, r.games, r.place, r.elo, r.low, r.high],
+                "INSERT INTO meta(key, value) VALUES('standings', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [standings],
             )
-            .map_err(&sql)?;
-        }
-        tx.execute(
-            "INSERT INTO meta(key, value) VALUES('standings', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [standings],
-        )
-        .map_err(&sql)?;
-        tx.commit().map_err(&sql)
+            ?;
+            Ok(())
+        })
     }
 
     /// A version's rating after each of its games, in game order.

@@ -67,6 +67,7 @@ impl Entrant {
 }
 
 /// Everything the games need beyond the schedule.
+#[derive(Clone)]
 pub struct RunConfig {
     pub dir: PathBuf,
     pub entrants: Vec<Entrant>,

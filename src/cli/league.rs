@@ -9,11 +9,13 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
-use super::args::{BotLimits, SandboxArgs};
+use super::args::{parse_duration_ms, BotLimits, SandboxArgs};
 use super::league_read::{self, failed, usage, Failure, HistoryArgs, ReadArgs};
+use super::remote_args::{ListenArgs, RemoteSetup};
 use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
-use tarneeb_referee::league::db::{Db, DB_FILE};
+use tarneeb_referee::league::db::{Db, Version, DB_FILE};
 use tarneeb_referee::league::source::{league_standings, ratings_of, Ended, LeagueSource};
+use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::progress::ProgressMode;
@@ -32,7 +34,9 @@ enum LeagueCommand {
     /// Make a league directory: its database, deal key and seal key, and the settings every
     /// game is played under (rules, time limits, sandbox). Entrants come with `add`.
     Start(StartArgs),
-    /// Add an entrant (its first version), also while the league runs.
+    /// Add an entrant (its first version), also while the league runs. NAME=remote: an
+    /// entrant played from its owner's machine through `tarneeb connect`; its token is
+    /// printed once and kept in DIR/tokens.json.
     Add(EntrantArgs),
     /// Give an entrant a new version: the old one is retired with its history, the new one
     /// starts unrated and plays first.
@@ -86,7 +90,7 @@ struct StartArgs {
 #[derive(Args, Debug)]
 struct EntrantArgs {
     dir: PathBuf,
-    /// NAME=CMD: a name ([A-Za-z0-9_.-]) and the bot's command line.
+    /// NAME=CMD: a name ([A-Za-z0-9_.-]) and the bot's command line, or NAME=remote.
     #[arg(value_name = "NAME=CMD")]
     entrant: String,
 }
@@ -122,6 +126,25 @@ struct RunArgs {
     /// version's rating over time. Port 0: any free one, printed.
     #[arg(long, value_name = "ADDR:PORT")]
     serve: Option<std::net::SocketAddr>,
+    /// Where remote entrants' relays connect (flags as for `tournament`); the server starts
+    /// when the roster first has a remote entrant.
+    #[command(flatten)]
+    net: ListenArgs,
+    /// Connections one remote entrant may hold at once (at least 2: an entrant partners
+    /// itself, so a game takes two of its connections).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    remote_connections: usize,
+    /// How long a game waits for a remote entrant's idle connection before its seats
+    /// forfeit as `absent`. A remote entrant is only paired while its relay has two idle
+    /// connections, so this only bites when a relay goes away mid-pair.
+    #[arg(long, value_parser = parse_duration_ms, value_name = "DURATION", default_value = "3m")]
+    absent_timeout: u64,
+    /// Play a pair with a remote entrant on the same deals twice. Off by default: all of an
+    /// entrant's connections belong to one owner, who could learn a deal in one game before
+    /// playing its twin, so such a pair is two games on deals of their own. The table says
+    /// when it was on.
+    #[arg(long)]
+    remote_duplicate: bool,
 }
 
 pub fn run(args: LeagueArgs) -> u8 {
@@ -273,10 +296,13 @@ fn parse_entrant(text: &str) -> Result<(String, Vec<String>), Failure> {
         )));
     }
     let command = split_command(cmd).map_err(|e| usage(format!("{name}: {e}")))?;
-    if command.len() == 1 && (command[0] == Entrant::REMOTE || command[0] == Entrant::WEB) {
+    if command.len() == 1 && command[0] == Entrant::WEB {
         return Err(usage(format!(
-            "{name}: a league plays local programs only so far (remote and web entrants are for `tarneeb tournament`)"
+            "{name}: a league plays programs, local or remote (NAME=remote); a person in a browser plays a `tarneeb tournament` or `tarneeb play`"
         )));
+    }
+    if command.len() == 1 && command[0] == Entrant::REMOTE {
+        return Ok((name.to_string(), command));
     }
     check_can_start(&command).map_err(|e| usage(format!("{name}: {e}")))?;
     Ok((name.to_string(), command))
@@ -297,7 +323,30 @@ fn add(a: EntrantArgs, update: bool) -> Result<u8, Failure> {
         name,
         v.label
     );
+    if v.is_remote() {
+        say_token(&a.dir, &name)?;
+    }
     Ok(0)
+}
+
+/// A remote entrant's token: made and printed once, kept in DIR/tokens.json; every version
+/// of the entrant connects with it.
+fn say_token(dir: &Path, name: &str) -> Result<(), Failure> {
+    let path = dir.join(TOKENS_FILE);
+    let (tokens, made) = Tokens::load_or_make(&path, &[(0, name.to_string())]).map_err(failed)?;
+    if made.is_empty() {
+        eprintln!(
+            "{name}'s relay keeps its token (in {}); the league plays it while the relay is connected",
+            path.display()
+        );
+    } else {
+        let token = tokens.token_of(name).expect("made above");
+        eprintln!(
+            "token for {name}: {token} (give it to {name}'s owner only; kept in {}); its owner joins with `TARNEEB_TOKEN=TOKEN tarneeb connect ADDR -- CMD` once `tarneeb league run` listens",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 fn retire(a: RetireArgs) -> Result<u8, Failure> {
@@ -386,6 +435,12 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
     if jobs == 0 {
         return Err(usage("--jobs must be at least 1"));
     }
+    a.net.check().map_err(usage)?;
+    if a.remote_connections < 2 {
+        return Err(usage(
+            "--remote-connections must be at least 2: a remote entrant partners itself, so a game takes two of its connections",
+        ));
+    }
     let db = Db::open(&a.dir, false).map_err(|e| usage(e.to_string()))?;
     let _lock = lock(&a.dir)?;
     let settings = stored_settings(&db)?;
@@ -440,16 +495,110 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
         deal_secret: Some(secret),
         watched: a.serve.is_some(),
         lobby: None,
+        lobby_keys: Vec::new(),
     };
-    let ran = play(&a, db, &mut tdir, &key, settings.seed, cfg, stop);
+    let mut remote = Remote::default();
+    let ran = play(
+        &a,
+        db,
+        &mut tdir,
+        &key,
+        settings.seed,
+        cfg,
+        &mut remote,
+        stop,
+    );
+    if let Some(setup) = remote.setup {
+        setup.finish();
+    }
     if let Some(page) = page {
         page.finish();
     }
     ran
 }
 
+/// The server of a league's remote entrants, started when a roster first has one and kept
+/// across rosters: its lobby keys entrants by a number of their own (`keys`), not by their
+/// index in a roster, so a relay connected under one roster plays under the next.
+#[derive(Default)]
+struct Remote {
+    setup: Option<RemoteSetup>,
+    /// Entrant name -> lobby key (the index in `names`).
+    keys: std::collections::HashMap<String, usize>,
+    names: Vec<String>,
+    /// Whether the waiting line was printed since the last game.
+    waiting_said: bool,
+}
+
+impl Remote {
+    /// The server and lobby for `roster`'s remote entrants (none: nothing starts), their
+    /// tokens accepted from now on, and the run's lobby keys.
+    fn prepare(
+        &mut self,
+        a: &RunArgs,
+        roster: &[Version],
+        max_line: usize,
+    ) -> Result<Option<Vec<usize>>, Failure> {
+        let mut remote: Vec<(usize, String)> = Vec::new();
+        for v in roster.iter().filter(|v| v.is_remote()) {
+            let next = self.names.len();
+            let key = *self.keys.entry(v.entrant.clone()).or_insert(next);
+            if key == next {
+                self.names.push(v.entrant.clone());
+            }
+            if !remote.iter().any(|(k, _)| *k == key) {
+                remote.push((key, v.entrant.clone()));
+            }
+        }
+        if remote.is_empty() && self.setup.is_none() {
+            return Ok(None);
+        }
+        let path = a.dir.join(TOKENS_FILE);
+        let (tokens, made) = Tokens::load_or_make(&path, &remote).map_err(failed)?;
+        for name in &made {
+            let token = tokens.token_of(name).expect("made above");
+            eprintln!(
+                "token for {name}: {token} (its saved token was missing; give it to {name}'s owner only; kept in {})",
+                path.display()
+            );
+        }
+        match &self.setup {
+            Some(setup) => {
+                setup.lobby.set_names(self.names.clone());
+                setup.set_tokens(tokens);
+            }
+            None => {
+                let setup = a
+                    .net
+                    .serve(self.names.clone(), tokens, a.remote_connections, max_line)
+                    .map_err(usage)?;
+                setup
+                    .lobby
+                    .set_absent_timeout(Duration::from_millis(a.absent_timeout));
+                self.setup = Some(setup);
+            }
+        }
+        Ok(Some(
+            roster
+                .iter()
+                .map(|v| self.keys.get(&v.entrant).copied().unwrap_or(usize::MAX))
+                .collect(),
+        ))
+    }
+
+    /// Whether a remote version's relay has the two idle connections a game takes.
+    fn availability(&self) -> Option<tarneeb_referee::league::source::Availability> {
+        let lobby = std::sync::Arc::clone(&self.setup.as_ref()?.lobby);
+        let keys = self.keys.clone();
+        Some(Box::new(move |v: &Version| {
+            keys.get(&v.entrant).is_some_and(|&k| lobby.idle(k) >= 2)
+        }))
+    }
+}
+
 /// The runs of a league: one per roster, until `--games` or an interrupt.
 /// `base` is every run's configuration but its entrants (each run's roster).
+#[allow(clippy::too_many_arguments)]
 fn play(
     a: &RunArgs,
     db: Db,
@@ -457,12 +606,23 @@ fn play(
     key: &seal::Key,
     seed: u64,
     base: RunConfig,
+    remote: &mut Remote,
     stop: &'static std::sync::atomic::AtomicBool,
 ) -> Result<u8, Failure> {
     let mut waiting_said = false;
     let mut source =
         LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
+    if a.remote_duplicate {
+        source
+            .db()
+            .set_meta("remote_duplicate", "true")
+            .map_err(|e| failed(e.to_string()))?;
+    }
     loop {
+        let keys = remote.prepare(a, source.roster(), base.max_line)?;
+        if let Some(available) = remote.availability() {
+            source.set_remote(available, a.remote_duplicate);
+        }
         let cfg = RunConfig {
             entrants: source
                 .roster()
@@ -472,6 +632,11 @@ fn play(
                     command: v.command.clone(),
                 })
                 .collect(),
+            lobby: remote
+                .setup
+                .as_ref()
+                .map(|r| std::sync::Arc::clone(&r.lobby)),
+            lobby_keys: keys.unwrap_or_default(),
             ..base.clone()
         };
         if source.replays() > 0 {
@@ -501,6 +666,37 @@ fn play(
         match ended {
             Some(Ended::Limit) => break,
             Some(Ended::Failed(e)) => return Err(failed(e)),
+            None if source.waiting_for_remote() => {
+                if !remote.waiting_said {
+                    let absent: Vec<&str> = source
+                        .roster()
+                        .iter()
+                        .filter(|v| v.is_remote() && !v.retired)
+                        .map(|v| v.entrant.as_str())
+                        .collect();
+                    eprintln!(
+                        "waiting: no two entrants can play now; remote entrants {} play once their relays connect",
+                        absent.join(", ")
+                    );
+                    remote.waiting_said = true;
+                }
+                let stamp = source.stamp();
+                while !source.can_pair_now()
+                    && db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp
+                {
+                    if stop.load(Ordering::SeqCst) {
+                        eprintln!("tarneeb league: interrupted while waiting for remote entrants");
+                        return Ok(130);
+                    }
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                remote.waiting_said = false;
+                if db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp {
+                    // The same roster: go on without reading the league again.
+                    source.ended = None;
+                    continue;
+                }
+            }
             Some(Ended::Roster) | None => waiting_said = false,
             Some(Ended::TooFew) => {
                 if !waiting_said {

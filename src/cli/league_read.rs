@@ -77,7 +77,23 @@ pub(super) fn print_table(db: &Db, json: bool) -> Result<(), Failure> {
         .expect("JSON")
             + "\n"
     } else {
-        table_text(standings.as_ref(), &versions)
+        let mut text = table_text(standings.as_ref(), &versions);
+        let mut remote: Vec<String> = versions
+            .iter()
+            .filter(|v| v.is_remote())
+            .map(|v| v.entrant.clone())
+            .collect();
+        remote.sort();
+        remote.dedup();
+        if !remote.is_empty() {
+            let duplicate = db
+                .meta("remote_duplicate")
+                .map_err(|e| failed(e.to_string()))?
+                .is_some();
+            text.push('\n');
+            text.push_str(&super::remote_args::remote_note(&remote, duplicate));
+        }
+        text
     };
     out!("{text}").map_err(|e| failed(e.to_string()))
 }
@@ -111,7 +127,12 @@ fn table_text(standings: Option<&Standings>, versions: &[Version]) -> String {
             .map_or(String::new(), |o| o.label.clone());
         rows.push(vec![
             v.label.clone(),
-            if v.retired { "retired" } else { "active" }.to_string(),
+            match (v.retired, v.is_remote()) {
+                (true, _) => "retired",
+                (false, true) => "active, remote",
+                (false, false) => "active",
+            }
+            .to_string(),
             v.games.to_string(),
             v.elo.map_or("-".to_string(), report::signed),
             previous,

@@ -155,6 +155,13 @@ impl RemoteSetup {
         }
     }
 
+    /// The tokens the server accepts from now on (a league's remote entrants come and go).
+    pub fn set_tokens(&self, tokens: Tokens) {
+        if let Some(server) = &self.server {
+            server.set_tokens(tokens);
+        }
+    }
+
     /// The tournament is over: idle connections are told so and closed, the server stops.
     pub fn finish(mut self) {
         self.lobby.close();

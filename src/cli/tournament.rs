@@ -535,6 +535,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         deal_secret: deals_secret.secret(),
         watched: a.serve.is_some(),
         lobby: None,
+        lobby_keys: Vec::new(),
     };
     // Read as a stream: a resumed tournament of millions of games holds no rows.
     let mut prior = runner::load_prior(&cfg, &mut dir, &schedule).map_err(usage)?;

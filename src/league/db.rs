@@ -113,6 +113,13 @@ pub struct Version {
     pub high: Option<f64>,
 }
 
+impl Version {
+    /// Played from its owner's machine through a relay (`league add NAME=remote`).
+    pub fn is_remote(&self) -> bool {
+        self.command.len() == 1 && self.command[0] == "remote"
+    }
+}
+
 /// A game handed to the runner, kept until its row is in: a league killed mid-game plays it
 /// again (same deals, same seats) on restart, so no duplicate pair is left half played.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -57,8 +57,16 @@ pub struct LeagueSource {
     met: HashMap<(i64, i64), u64>,
     /// The two versions of each recent game.
     recent: VecDeque<[i64; 2]>,
+    /// Whether a remote version can start a pair now (its relay has idle connections); no
+    /// check: every version can.
+    available: Option<Availability>,
+    /// Duplicate deals for pairs with a remote version (`league run --remote-duplicate`).
+    remote_duplicate: bool,
     pub ended: Option<Ended>,
 }
+
+/// Whether a remote version's relay is connected now (see [`LeagueSource::set_remote`]).
+pub type Availability = Box<dyn Fn(&Version) -> bool + Send>;
 
 fn sides_of(seats: [i64; 4]) -> [i64; 2] {
     [seats[0], seats[1]]
@@ -111,6 +119,8 @@ impl LeagueSource {
             standings,
             met,
             recent,
+            available: None,
+            remote_duplicate: false,
             ended: None,
         };
         source.next_run()
@@ -179,6 +189,40 @@ impl LeagueSource {
         self.stamp
     }
 
+    /// How remote versions take part: `available` says whether one can start a pair now (a
+    /// remote entrant plays while its relay is connected, and its seats are not left to
+    /// forfeit as absent); `duplicate`: whether a pair with a remote version is played on
+    /// the same deals twice. By default it is not: all of an entrant's connections belong to
+    /// one owner, who could learn a deal in one game before playing its twin, so such a pair
+    /// is two games on deals of their own.
+    pub fn set_remote(&mut self, available: Availability, duplicate: bool) {
+        self.available = Some(available);
+        self.remote_duplicate = duplicate;
+    }
+
+    /// Whether the run stopped because no two versions could play though enough are active:
+    /// remote versions whose relays are not connected.
+    pub fn waiting_for_remote(&self) -> bool {
+        self.ended.is_none() && self.active.len() >= 2
+    }
+
+    /// Whether two versions could start a pair now.
+    pub fn can_pair_now(&self) -> bool {
+        self.ready().len() >= 2
+    }
+
+    /// The active versions that can play now: a remote one only while its relay is connected.
+    fn ready(&self) -> Vec<usize> {
+        self.active
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let v = &self.roster[i];
+                !v.is_remote() || self.available.as_ref().is_none_or(|ok| ok(v))
+            })
+            .collect()
+    }
+
     /// The database (to wait on it between runs).
     pub fn db(&self) -> &Db {
         &self.db
@@ -217,18 +261,33 @@ impl LeagueSource {
             self.ended = Some(Ended::Roster);
             return Ok(None);
         }
-        let cands: Vec<Candidate> = self.active.iter().map(|&i| self.candidate(i)).collect();
-        let ids: Vec<i64> = self.active.iter().map(|&i| self.roster[i].id).collect();
+        if self.active.len() < 2 {
+            self.ended = Some(Ended::TooFew);
+            return Ok(None);
+        }
+        // Too few found is no end: the runner asks again while games run, and the league
+        // waits for a relay.
+        let ready = self.ready();
+        let cands: Vec<Candidate> = ready.iter().map(|&i| self.candidate(i)).collect();
+        let ids: Vec<i64> = ready.iter().map(|&i| self.roster[i].id).collect();
         let met =
             |i: usize, j: usize| self.met.get(&key_of(ids[i], ids[j])).copied().unwrap_or(0) / 2;
         let Some((i, j)) = matchmaking::pick(&cands, met, self.recent.len() as u64, self.max_share)
         else {
-            self.ended = Some(Ended::TooFew);
             return Ok(None);
         };
-        let (a, b) = (self.active[i], self.active[j]);
+        let (a, b) = (ready[i], ready[j]);
+        let remote = self.roster[a].is_remote() || self.roster[b].is_remote();
+        let duplicate = !remote || self.remote_duplicate;
         let deal_set = self.next_deal_set;
         let seed = deal_set_seed(self.seed, deal_set);
+        // A pair that is not duplicate: its second game on the next deal set.
+        let (twin_set, twin_seed) = if duplicate {
+            (deal_set, seed)
+        } else {
+            (deal_set + 1, deal_set_seed(self.seed, deal_set + 1))
+        };
+        let pair = duplicate.then_some(deal_set);
         let game = self.next_game;
         // The first game of each pair alternates which version sits at seats 0 and 2.
         let (x, y) = if deal_set.is_multiple_of(2) {
@@ -240,16 +299,16 @@ impl LeagueSource {
             GameSpec {
                 game,
                 deal_set,
-                pair: Some(deal_set),
+                pair,
                 seed,
                 sides: [0, 1],
                 seats: [x, y, x, y],
             },
             GameSpec {
                 game: game + 1,
-                deal_set,
-                pair: Some(deal_set),
-                seed,
+                deal_set: twin_set,
+                pair,
+                seed: twin_seed,
                 sides: [1, 0],
                 seats: [y, x, y, x],
             },
@@ -259,14 +318,14 @@ impl LeagueSource {
             .map(|s| Planned {
                 game: s.game,
                 pair: s.pair,
-                deal_set,
-                seed,
+                deal_set: s.deal_set,
+                seed: s.seed,
                 seats: s.seats.map(|i| self.roster[i].id),
             })
             .collect();
         self.db.plan(&planned).map_err(|e| e.to_string())?;
         self.next_game += 2;
-        self.next_deal_set += 1;
+        self.next_deal_set = twin_set + 1;
         let [first, second] = specs;
         self.queue.push_back(second);
         Ok(Some(first))

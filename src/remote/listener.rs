@@ -90,7 +90,8 @@ impl Counts {
 
 struct Shared {
     cfg: ListenConfig,
-    tokens: Tokens,
+    /// Replaced whole by [`Server::set_tokens`] (a league's entrants come and go).
+    tokens: std::sync::RwLock<Tokens>,
     lobby: Arc<Lobby>,
     counts: Mutex<Counts>,
     stop: AtomicBool,
@@ -138,7 +139,7 @@ impl Server {
         let local = listener.local_addr()?;
         let shared = Arc::new(Shared {
             cfg,
-            tokens,
+            tokens: std::sync::RwLock::new(tokens),
             lobby,
             counts: Mutex::new(Counts::default()),
             stop: AtomicBool::new(false),
@@ -157,6 +158,16 @@ impl Server {
     /// The address actually bound (port 0 picks a free one).
     pub fn local_addr(&self) -> SocketAddr {
         self.local
+    }
+
+    /// The tokens accepted from now on: a connection that authenticated before keeps its
+    /// place; one whose token is gone is refused as `unknown_token` (an entrant retired).
+    pub fn set_tokens(&self, tokens: Tokens) {
+        *self
+            .shared
+            .tokens
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = tokens;
     }
 
     /// Stops accepting; connections already admitted stay with the lobby.
@@ -350,7 +361,13 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, sha
             return;
         }
     };
-    let Some((entrant, name)) = shared.tokens.entrant_of(&token) else {
+    let known = shared
+        .tokens
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .entrant_of(&token)
+        .map(|(e, n)| (e, n.to_string()));
+    let Some((entrant, name)) = known else {
         failed(shared, peer.ip());
         refuse(
             &mut conn,
@@ -359,7 +376,6 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, sha
         );
         return;
     };
-    let name = name.to_string();
     {
         let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
         if c.per_address.get(&peer.ip()).copied().unwrap_or(0) >= shared.cfg.per_address {

@@ -31,23 +31,31 @@ struct State {
     /// wait for them again (an entrant that never comes would otherwise cost every one of
     /// its games the whole timeout).
     absent: HashSet<usize>,
+    /// Entrant names by key (for the waiting note and absent seats).
+    names: Vec<String>,
 }
 
 /// The remote connections of one run.
 pub struct Lobby {
     state: Mutex<State>,
     changed: Condvar,
-    /// Entrant names by index (for the waiting note).
-    names: Vec<String>,
 }
 
 impl Lobby {
     pub fn new(names: Vec<String>) -> Lobby {
         Lobby {
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                names,
+                ..State::default()
+            }),
             changed: Condvar::new(),
-            names,
         }
+    }
+
+    /// The entrants' names by key from now on: a league's lobby outlives its rosters, and
+    /// an entrant added while it runs is named by the key it was given.
+    pub fn set_names(&self, names: Vec<String>) {
+        self.lock().names = names;
     }
 
     /// From now on a game waits at most `limit` for an entrant's idle connection; then its
@@ -145,7 +153,7 @@ impl Lobby {
                     .iter()
                     .filter(|(e, n)| s.idle.get(e).map_or(0, Vec::len) < **n)
                     .map(|(e, n)| {
-                        let name = self.names.get(*e).map_or("?", String::as_str);
+                        let name = s.names.get(*e).map_or("?", String::as_str);
                         format!("{name} ({n} needed)")
                     })
                     .collect();
@@ -181,7 +189,7 @@ impl Lobby {
                     Some(bot)
                 }
                 None => {
-                    let name = self.names.get(e).map_or("?", String::as_str);
+                    let name = s.names.get(e).map_or("?", String::as_str);
                     let detail = format!(
                         "remote entrant {name} had no idle connection within --absent-timeout {}{}",
                         duration_text(limit),
@@ -210,7 +218,7 @@ impl Lobby {
         }
         for &e in short {
             if s.absent.insert(e) {
-                let name = self.names.get(e).map_or("?", String::as_str);
+                let name = s.names.get(e).map_or("?", String::as_str);
                 eprintln!(
                     "remote entrant {name} had no idle connection within --absent-timeout {}: its seats forfeit as absent until one of its connections arrives",
                     duration_text(limit)

@@ -110,6 +110,9 @@ pub struct RunConfig {
     pub watched: bool,
     /// Where remote entrants' connections wait, when there are remote entrants.
     pub lobby: Option<std::sync::Arc<crate::remote::lobby::Lobby>>,
+    /// Each entrant's key in the lobby, when it is not the entrant's index: a league keeps
+    /// one lobby across its rosters, whose indices change. Empty: the index.
+    pub lobby_keys: Vec<usize>,
 }
 
 /// How a run ended.
@@ -643,8 +646,12 @@ fn play_one(
         hand_deltas.push(h.team_delta.0);
         hand_dealers.push(h.dealer.index() as u8);
     };
-    let remote_seats: [Option<usize>; 4] =
-        std::array::from_fn(|i| Some(spec.seats[i]).filter(|&e| cfg.entrants[e].in_lobby()));
+    let lobby_key = |e: usize| cfg.lobby_keys.get(e).copied().unwrap_or(e);
+    let remote_seats: [Option<usize>; 4] = std::array::from_fn(|i| {
+        Some(spec.seats[i])
+            .filter(|&e| cfg.entrants[e].in_lobby())
+            .map(lobby_key)
+    });
     let processes = pool.game(spec.seats, keys);
     let outcome = match (&cfg.lobby, remote_seats.iter().any(Option::is_some)) {
         (Some(lobby), true) => {
@@ -657,7 +664,7 @@ fn play_one(
             let mut seats = WithRemote {
                 local: processes,
                 remote,
-                entrants: spec.seats,
+                entrants: spec.seats.map(lobby_key),
                 lobby,
             };
             match dog {

@@ -404,3 +404,104 @@ fn the_live_page_of_a_running_league_plots_every_versions_rating_over_time() {
         "the plot is wider than a phone: {out}"
     );
 }
+
+/// Issue 44's "a remote entrant joins by relay": a remote entrant added before any relay
+/// connects is not paired (its seats never wait or forfeit as absent) while the local entrants
+/// play; once its relay connects it plays, each of its pairs on deals of their own (an owner
+/// could carry a deal from one game of a duplicate pair to its twin); the relay hears `over`
+/// when the league stops; the table is the standings, and names it as remote.
+#[test]
+fn a_remote_entrant_joins_by_relay_and_plays_only_while_connected() {
+    use common::remote::{relay, Running};
+    let s = Scratch::new("league-remote");
+    let dir = s.path("league");
+    start(&s, &dir, &[("a", RANDOM_BOT), ("b", HEURISTIC_BOT)]);
+    let added = ok(league(&["add", "far=remote"], &dir));
+    let said = stderr(&added);
+    let token = said
+        .lines()
+        .find_map(|l| l.strip_prefix("token for far: "))
+        .unwrap_or_else(|| panic!("no token printed: {said}"))
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    // A second version keeps the token: none is printed again.
+    let again = stderr(&ok(league(&["update", "far=remote"], &dir)));
+    assert!(!again.contains(&token), "{again}");
+    let mut run = Running::start(&[
+        "league".into(),
+        "run".into(),
+        dir.display().to_string(),
+        "--jobs".into(),
+        "2".into(),
+        "--progress".into(),
+        "off".into(),
+        "--listen".into(),
+        "127.0.0.1:0".into(),
+        "--games".into(),
+        "16".into(),
+    ]);
+    let addr = run.addr();
+    // The local entrants play while far has no relay.
+    let start = Instant::now();
+    while results_rows(&dir).len() < 4 {
+        assert!(
+            run.child.try_wait().unwrap().is_none(),
+            "the league ended early: {}",
+            run.stderr()
+        );
+        assert!(start.elapsed() < LIMIT, "no 4 games: {}", run.stderr());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let before: Vec<Value> = results_rows(&dir);
+    assert!(
+        before.iter().all(|r| !r.to_string().contains("far@")),
+        "far played before its relay connected: {before:?}"
+    );
+    let bot = python_bot(HEURISTIC_BOT, &[&s.marker]);
+    let far = relay(&addr, &token, 2, &[], &bot);
+    let (status, _, err) = run.finish(LIMIT);
+    assert!(status.success(), "{err}");
+    let (relay_status, _, relay_err) = far.finish(LIMIT);
+    assert!(
+        relay_status.success(),
+        "the relay did not end on `over`: {relay_err}"
+    );
+    let rows = results_rows(&dir);
+    let theirs: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["seats"].to_string().contains("far@2"))
+        .collect();
+    assert!(theirs.len() >= 2, "far@2 never played: {rows:?}\n{err}");
+    assert!(
+        rows.iter().all(|r| !r.to_string().contains("far@1")),
+        "the replaced version played"
+    );
+    for r in &rows {
+        assert!(!r.to_string().contains("absent"), "an absent seat: {r}");
+    }
+    // Its games are on deals of their own; the local pairs stay duplicate.
+    for r in &theirs {
+        assert!(r["pair"].is_null(), "a duplicate pair with far: {r}");
+    }
+    let seeds: std::collections::HashSet<String> =
+        theirs.iter().map(|r| r["seed"].to_string()).collect();
+    assert_eq!(seeds.len(), theirs.len(), "far played a deal twice");
+    let local: Vec<Value> = rows
+        .iter()
+        .filter(|r| !r["seats"].to_string().contains("far@"))
+        .cloned()
+        .collect();
+    for r in &local {
+        let twins = local.iter().filter(|o| o["pair"] == r["pair"]).count();
+        assert_eq!(twins, 2, "a local pair is not whole: {r}");
+    }
+    assert_table_is_the_standings(&dir);
+    let text = stdout(&ok(league(&["table"], &dir)));
+    assert!(
+        text.contains("active, remote") && text.contains("remote entrants: far"),
+        "{text}"
+    );
+    common::assert_no_leftovers(&s.marker);
+}

@@ -20,6 +20,7 @@ use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
 use tarneeb_referee::tournament::progress::ProgressMode;
 use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig};
+use tarneeb_referee::tournament::schedule::Partners;
 use tarneeb_referee::tournament::seal;
 use tarneeb_referee::{deal_key, rules_file, signals};
 
@@ -66,6 +67,11 @@ struct Settings {
     /// The league's seed: with its deal key, it fixes the deals of every pair.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// own: each version partners a copy of itself; rotate: the two versions of each pair
+    /// partner two others, those they have partnered least (so every version partners every
+    /// other over time), while four versions can play; fewer play with own partners.
+    #[arg(long, default_value = "own", value_parser = Partners::parse)]
+    partners: Partners,
     #[command(flatten)]
     limits: BotLimits,
     #[command(flatten)]
@@ -200,6 +206,7 @@ fn start(a: StartArgs) -> Result<u8, Failure> {
     let config = json!({
         "format": "league",
         "seed": a.settings.seed,
+        "partners": a.settings.partners.name(),
         "rules": rules,
         "time": a.settings.limits.time(),
         "sandbox": sandbox.label(),
@@ -503,7 +510,7 @@ fn run_league(a: RunArgs) -> Result<u8, Failure> {
         db,
         &mut tdir,
         &key,
-        settings.seed,
+        (settings.seed, settings.partners),
         cfg,
         &mut remote,
         stop,
@@ -604,7 +611,7 @@ fn play(
     db: Db,
     tdir: &mut TournamentDir,
     key: &seal::Key,
-    seed: u64,
+    (seed, partners): (u64, Partners),
     base: RunConfig,
     remote: &mut Remote,
     stop: &'static std::sync::atomic::AtomicBool,
@@ -612,6 +619,7 @@ fn play(
     let mut waiting_said = false;
     let mut source =
         LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
+    source.set_partners(partners);
     if a.remote_duplicate {
         source
             .db()

@@ -1,8 +1,8 @@
 //! Which two versions play the next duplicate pair: the pair whose result would tell the most.
 //!
 //! A pair's two games are played on the same deals with the partnerships' seats swapped (as in
-//! a tournament's duplicate pairs), so the league compares two versions; each version partners
-//! itself. What a pair of games between `i` and `j` tells is, to first order, the Fisher
+//! a tournament's duplicate pairs), so the league compares two versions (each partners itself,
+//! or with rotating partners another version, chosen by the source). What a pair of games between `i` and `j` tells is, to first order, the Fisher
 //! information of one more result about their rating difference, `p (1 − p)` with `p` the
 //! expected score, weighed by how unsure the two ratings still are (their variances, from the
 //! fitted intervals; a version without games gets a wide prior). So new versions and close

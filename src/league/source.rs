@@ -17,7 +17,7 @@ use crate::standings::row::GameRow;
 use crate::standings::table::{from_totals, Standings};
 use crate::standings::tally::Tally;
 use crate::tournament::runner::GameSource;
-use crate::tournament::schedule::{deal_set_seed, GameSpec};
+use crate::tournament::schedule::{deal_set_seed, GameSpec, Partners};
 use crate::tournament::seal::Key;
 
 /// Games the share cap looks back over.
@@ -55,8 +55,12 @@ pub struct LeagueSource {
     standings: Option<Standings>,
     /// Games played between two versions (ids, lower first).
     met: HashMap<(i64, i64), u64>,
-    /// The two versions of each recent game.
-    recent: VecDeque<[i64; 2]>,
+    /// The versions at the four seats of each recent game.
+    recent: VecDeque<[i64; 4]>,
+    /// Games two versions played as partners (ids, lower first; `--partners rotate`).
+    partnered: HashMap<(i64, i64), u64>,
+    /// `--partners rotate`: versions partner each other, not copies of themselves.
+    partners: Partners,
     /// Whether a remote version can start a pair now (its relay has idle connections); no
     /// check: every version can.
     available: Option<Availability>,
@@ -68,8 +72,26 @@ pub struct LeagueSource {
 /// Whether a remote version's relay is connected now (see [`LeagueSource::set_remote`]).
 pub type Availability = Box<dyn Fn(&Version) -> bool + Send>;
 
-fn sides_of(seats: [i64; 4]) -> [i64; 2] {
-    [seats[0], seats[1]]
+/// The two versions of each side that faced each other (with own partners, one pair).
+fn opponents(seats: [i64; 4]) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for a in [seats[0], seats[2]] {
+        for b in [seats[1], seats[3]] {
+            if a != b && !out.contains(&key_of(a, b)) {
+                out.push(key_of(a, b));
+            }
+        }
+    }
+    out
+}
+
+/// The partnerships of a game whose partners are two versions.
+fn partnerships(seats: [i64; 4]) -> Vec<(i64, i64)> {
+    [(seats[0], seats[2]), (seats[1], seats[3])]
+        .into_iter()
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| key_of(a, b))
+        .collect()
 }
 
 fn key_of(a: i64, b: i64) -> (i64, i64) {
@@ -89,14 +111,10 @@ impl LeagueSource {
     ) -> Result<LeagueSource, String> {
         let mut tally = Tally::new();
         let mut met = HashMap::new();
+        let mut partnered = HashMap::new();
         let mut recent = VecDeque::new();
         db.rows(|row, seats| {
-            let [a, b] = sides_of(seats);
-            *met.entry(key_of(a, b)).or_insert(0) += 1;
-            recent.push_back([a, b]);
-            if recent.len() > RECENT {
-                recent.pop_front();
-            }
+            count_game(&mut met, &mut partnered, &mut recent, seats);
             tally.push(row);
             Ok(())
         })
@@ -119,6 +137,8 @@ impl LeagueSource {
             standings,
             met,
             recent,
+            partnered,
+            partners: Partners::Own,
             available: None,
             remote_duplicate: false,
             ended: None,
@@ -228,6 +248,13 @@ impl LeagueSource {
         &self.db
     }
 
+    /// `--partners rotate`: each pair's two versions partner two others (those they have
+    /// partnered least), so every version partners every other over time; with fewer than
+    /// four versions able to play, a pair is played with own partners.
+    pub fn set_partners(&mut self, partners: Partners) {
+        self.partners = partners;
+    }
+
     fn candidate(&self, i: usize) -> Candidate {
         let v = &self.roster[i];
         let recent = self.recent.iter().filter(|p| p.contains(&v.id)).count() as u64;
@@ -248,6 +275,34 @@ impl LeagueSource {
                 recent,
             },
         }
+    }
+
+    /// The partners of `a` and `b` (roster indices) for their next pair: themselves with own
+    /// partners (or fewer than four versions ready); with `--partners rotate`, two other
+    /// ready versions, those `a` and `b` partnered least (ties: the older versions).
+    fn partners_for(&self, a: usize, b: usize, ready: &[usize]) -> (usize, usize) {
+        let others: Vec<usize> = ready
+            .iter()
+            .copied()
+            .filter(|&v| v != a && v != b)
+            .collect();
+        if self.partners == Partners::Own || others.len() < 2 {
+            return (a, b);
+        }
+        let times = |x: usize, y: usize| {
+            let k = key_of(self.roster[x].id, self.roster[y].id);
+            self.partnered.get(&k).copied().unwrap_or(0)
+        };
+        let mut best: Option<(u64, (usize, usize))> = None;
+        for &k in &others {
+            for &l in others.iter().filter(|&&l| l != k) {
+                let t = times(a, k) + times(b, l);
+                if best.is_none_or(|(bt, _)| t < bt) {
+                    best = Some((t, (k, l)));
+                }
+            }
+        }
+        best.map_or((a, b), |(_, p)| p)
     }
 
     fn new_pair(&mut self) -> Result<Option<GameSpec>, String> {
@@ -277,7 +332,8 @@ impl LeagueSource {
             return Ok(None);
         };
         let (a, b) = (ready[i], ready[j]);
-        let remote = self.roster[a].is_remote() || self.roster[b].is_remote();
+        let (pa, pb) = self.partners_for(a, b, &ready);
+        let remote = [a, b, pa, pb].iter().any(|&v| self.roster[v].is_remote());
         let duplicate = !remote || self.remote_duplicate;
         let deal_set = self.next_deal_set;
         let seed = deal_set_seed(self.seed, deal_set);
@@ -289,11 +345,11 @@ impl LeagueSource {
         };
         let pair = duplicate.then_some(deal_set);
         let game = self.next_game;
-        // The first game of each pair alternates which version sits at seats 0 and 2.
-        let (x, y) = if deal_set.is_multiple_of(2) {
-            (a, b)
+        // The first game of each pair alternates which side sits at seats 0 and 2.
+        let ((x, px), (y, py)) = if deal_set.is_multiple_of(2) {
+            ((a, pa), (b, pb))
         } else {
-            (b, a)
+            ((b, pb), (a, pa))
         };
         let specs = [
             GameSpec {
@@ -302,7 +358,7 @@ impl LeagueSource {
                 pair,
                 seed,
                 sides: [0, 1],
-                seats: [x, y, x, y],
+                seats: [x, y, px, py],
             },
             GameSpec {
                 game: game + 1,
@@ -310,7 +366,7 @@ impl LeagueSource {
                 pair,
                 seed: twin_seed,
                 sides: [1, 0],
-                seats: [y, x, y, x],
+                seats: [y, x, py, px],
             },
         ];
         let planned: Vec<Planned> = specs
@@ -351,12 +407,7 @@ impl GameSource for LeagueSource {
 
     fn finished(&mut self, spec: &GameSpec, row: &GameRow) -> Result<(), String> {
         let seats = spec.seats.map(|i| self.roster[i].id);
-        let [a, b] = sides_of(seats);
-        *self.met.entry(key_of(a, b)).or_insert(0) += 1;
-        self.recent.push_back([a, b]);
-        if self.recent.len() > RECENT {
-            self.recent.pop_front();
-        }
+        count_game(&mut self.met, &mut self.partnered, &mut self.recent, seats);
         self.tally.push(row.clone());
         let standings = league_standings(&self.tally);
         let ratings = ratings_of(&standings, &self.ids);
@@ -370,6 +421,26 @@ impl GameSource for LeagueSource {
 
     fn is_done(&self) -> bool {
         self.queue.is_empty() && self.ended.is_some()
+    }
+}
+
+/// One more game seated `seats` (version ids): who met whom, who partnered whom, the recent
+/// games.
+fn count_game(
+    met: &mut HashMap<(i64, i64), u64>,
+    partnered: &mut HashMap<(i64, i64), u64>,
+    recent: &mut VecDeque<[i64; 4]>,
+    seats: [i64; 4],
+) {
+    for k in opponents(seats) {
+        *met.entry(k).or_insert(0) += 1;
+    }
+    for k in partnerships(seats) {
+        *partnered.entry(k).or_insert(0) += 1;
+    }
+    recent.push_back(seats);
+    if recent.len() > RECENT {
+        recent.pop_front();
     }
 }
 

@@ -505,3 +505,72 @@ fn a_remote_entrant_joins_by_relay_and_plays_only_while_connected() {
     );
     common::assert_no_leftovers(&s.marker);
 }
+
+/// Issue 44's "partners and seats rotated": with `league start --partners rotate` the two
+/// versions of each pair partner two others, changing from pair to pair, both games of a pair
+/// on the same deals with the partnerships' seats swapped; the table is still the standings.
+#[test]
+fn with_rotating_partners_each_pair_seats_two_partnerships_of_different_versions() {
+    let s = Scratch::new("league-rotate");
+    let dir = s.path("league");
+    ok(league(
+        &[
+            "start",
+            "--seed",
+            "9",
+            "--partners",
+            "rotate",
+            "--handshake-timeout",
+            "120s",
+        ],
+        &dir,
+    ));
+    for (name, script) in [
+        ("a", RANDOM_BOT),
+        ("b", HEURISTIC_BOT),
+        ("c", RANDOM_BOT),
+        ("d", HEURISTIC_BOT),
+    ] {
+        let bot = python_bot(script, &[&s.marker]);
+        ok(league(&["add", &format!("{name}={bot}")], &dir));
+    }
+    ok(league(
+        &["run", "--games", "12", "--jobs", "2", "--progress", "off"],
+        &dir,
+    ));
+    let rows = results_rows(&dir);
+    assert_eq!(rows.len(), 12);
+    let mut partnerships = std::collections::HashSet::new();
+    for r in &rows {
+        let seats: Vec<&str> = r["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let distinct: std::collections::HashSet<&str> = seats.iter().copied().collect();
+        assert_eq!(distinct.len(), 4, "not four versions: {r}");
+        let mut p = [seats[0], seats[2]];
+        p.sort_unstable();
+        partnerships.insert(p);
+        let twin = rows
+            .iter()
+            .find(|o| o["pair"] == r["pair"] && o["game"] != r["game"])
+            .unwrap_or_else(|| panic!("no twin: {r}"));
+        assert_eq!(twin["seed"], r["seed"]);
+        assert_eq!(
+            twin["seats"][0], r["seats"][1],
+            "sides not swapped: {r} {twin}"
+        );
+        assert_eq!(
+            twin["seats"][2], r["seats"][3],
+            "sides not swapped: {r} {twin}"
+        );
+    }
+    assert!(
+        partnerships.len() >= 4,
+        "partners did not rotate: {partnerships:?}"
+    );
+    assert_table_is_the_standings(&dir);
+    common::assert_no_leftovers(&s.marker);
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`tarneeb.dd_solve` calls per second on positions of random classic games, by tricks left
-(13: the first card of the hand, 7, 3), one core. Figures: docs/performance.md.
+(13: the first card of the hand, 11, 7, 3; from 11 up the solve runs on a thread of its own
+that the caller watches for Ctrl-C), one core. Figures: docs/performance.md.
 
     python python/bench/dd_solve.py [--positions 40] [--runs 3]
     python python/bench/dd_solve.py --smoke
@@ -44,7 +45,7 @@ def main():
     count, runs = (2, 1) if a.smoke else (a.positions, a.runs)
     print(f"| dd_solve calls per second ({count} positions a depth, {runs} runs) | |")
     print("| --- | ---: |")
-    for left in (13, 7, 3):
+    for left in (13, 11, 7, 3):
         ps = positions(left, count)
         figures = []
         for _ in range(runs):

@@ -32,7 +32,9 @@ next seed. Each peer runs through its fastest documented loop with an observatio
   player's encoded state with its `obs` array and `legal_actions`).
 - Reference: the raw `Game` loop, `apply(random.choice(legal_moves()))`, no observation.
 
-The runs are interleaved (run 1 of every row, then run 2, ...) so that load on a shared
+Steps are counted per second of the process's CPU time (`time.process_time`), not of the
+wall clock, so that other processes on a shared machine slow every row without changing its
+figure much; every loop here runs on one thread. The runs are interleaved (run 1 of every row, then run 2, ...) so that load on a shared
 machine falls on all rows alike. OpenSpiel and RLCard are optional: a row whose package is
 missing says "not installed".
 
@@ -48,13 +50,15 @@ import numpy as np
 
 
 def _timed(step_episode, seconds):
-    """Runs episodes (each returns its agent steps) until `seconds` passed; steps per second."""
+    """Runs episodes (each returns its agent steps) until `seconds` of this process's CPU time
+    passed; steps per CPU second (time.process_time: on a shared machine the wall clock also
+    counts the time other processes had the core)."""
     seed, steps = 1, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         steps += step_episode(seed)
         seed += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def tarneeb_env(seconds, rules):
@@ -214,7 +218,7 @@ ROWS = [
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=5.0, help="seconds a row, each run")
+    ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds a row, each run")
     ap.add_argument("--runs", type=int, default=3, help="runs of every row, interleaved")
     ap.add_argument("--rules", default="classic", help="tarneeb's rules (the peers play bridge)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check it still runs")
@@ -234,7 +238,7 @@ def main():
                 if ours:
                     raise
                 missing[name] = e.name
-    print(f"| agent steps per second ({runs} runs, {seconds:g} s each, tarneeb rules {a.rules}) | |")
+    print(f"| agent steps per CPU second ({runs} runs, {seconds:g} s each, tarneeb rules {a.rules}) | |")
     print("| --- | ---: |")
     for name, _, _ in ROWS:
         if name in missing:

@@ -2,7 +2,8 @@
 //! the unseen cards that agree with a view (the `pimc` bot's own sampler), and double-dummy
 //! values through the project's DDS binding.
 
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 use rand::SeedableRng;
@@ -19,7 +20,7 @@ use tarneeb_referee::rules::{
 
 use crate::game::Game;
 use crate::view::{bad, card_of, cards_py, field, hands_of, rebuild, seat_field, seat_of};
-use crate::{json_dumps, load_rules, to_py};
+use crate::{json_dumps, load_rules, to_py, TarneebError};
 
 /// One deal of the cards `view`'s seat cannot see, consistent with everything public.
 #[pyfunction]
@@ -312,6 +313,46 @@ fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     Ok(p)
 }
 
+/// Positions with at most this many tricks left are solved on the caller's thread (Ctrl-C
+/// is seen when they return): DDS takes milliseconds on them (random classic positions at a
+/// trick's start, load average 8: 10 tricks left median 12 ms, at most 57 ms of 40), and
+/// handing a solve to a thread of its own cost 1 to 3 ms a call on that loaded machine (the
+/// waiting thread's wake-up), which would halve the calls per second late in a hand.
+const INLINE_TRICKS: u8 = 10;
+
+/// How often a wait in [`interruptible`] asks Python for a pending signal.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own and waits for it without the GIL, taking the GIL every
+/// [`SIGNAL_POLL`] to ask whether a signal (Ctrl-C) came: then its exception
+/// (`KeyboardInterrupt`) is raised at once. DDS's search is one C++ call with no way to stop
+/// it, so an interrupted solve finishes on its thread (its own DDS context, nothing shared)
+/// and its answer is dropped. A panic in `work` is a `TarneebError`, never a crash.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("tarneeb-dd-solve".into())
+        .spawn(move || {
+            // The receiver is gone only after an interrupt: nobody wants the answer then.
+            let _ = tx.send(work());
+        })
+        .map_err(|e| TarneebError::new_err(format!("could not start the solver's thread: {e}")))?;
+    py.allow_threads(move || loop {
+        match rx.recv_timeout(SIGNAL_POLL) {
+            Ok(answer) => return Ok(answer),
+            Err(RecvTimeoutError::Timeout) => Python::with_gil(|py| py.check_signals())?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(TarneebError::new_err(
+                    "the solver stopped without an answer (a bug in tarneeb: please report it with the position)",
+                ))
+            }
+        }
+    })
+}
+
 #[derive(serde::Serialize)]
 struct Solved {
     seat: Seat,
@@ -327,9 +368,14 @@ pub fn dd_solve(py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyObjec
     let p = position_of(position)?;
     p.validate()
         .map_err(|e| bad(format!("the position is not valid: {e}")))?;
-    let cv = py
-        .allow_threads(|| DdSolver::new().card_values(&p))
-        .map_err(|e| bad(format!("the position: {e}")))?;
+    let inline = p.tricks_left() <= INLINE_TRICKS;
+    let solve = move || DdSolver::new().card_values(&p);
+    let cv = if inline {
+        py.allow_threads(solve)
+    } else {
+        interruptible(py, solve)?
+    }
+    .map_err(|e| bad(format!("the position: {e}")))?;
     let solved = Solved {
         seat: cv.seat,
         tricks: cv.best(),

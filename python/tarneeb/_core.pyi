@@ -160,4 +160,4 @@ def dd_solve(position: Union[Game, Mapping[str, Any]]) -> Dict[str, Any]:
     card play, or ``{"hands": held cards, "trump": "C" | "D" | "H" | "S" | "NT" | "first-lead",
     "leader": seat, "table": [at most 3 cards on the table], "must_lead": suit or absent}``;
     ``"first-lead"`` (the trump is not named yet: the first card led names it) needs an empty
-    table."""
+    table. Ctrl-C stops a solve of more than 10 tricks left (KeyboardInterrupt)."""

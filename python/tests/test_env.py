@@ -142,3 +142,46 @@ def test_render_follows_pettingzoo():
     from pettingzoo.test import render_test
 
     render_test(lambda render_mode=None: TarneebEnv(render_mode=render_mode))
+
+
+def test_no_parallel_env_turn_order_is_not_a_cycle():
+    """Why there is no PettingZoo parallel env (python/README.md): a parallel step takes one
+    action from every live agent at once, and PettingZoo's aec_to_parallel wrapper needs the
+    agents to act in the fixed cycle player_0..player_3. Tarneeb's seats do not: only one seat
+    has a decision at a time, the declarer names trump right after its own bid may have closed
+    the auction, and the winner of a trick leads the next (docs/rules.md, common rules, play:
+    "The winner leads the next trick"), so the seat after player_3 is often not player_0 and
+    the same seat can act twice in a row."""
+    from pettingzoo.utils.conversions import aec_to_parallel_wrapper
+
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel_wrapper(TarneebEnv(rules="classic"))
+
+    env = TarneebEnv(rules="classic")
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    order = []
+    for agent in env.agent_iter(max_iter=2000):
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        order.append(env.possible_agents.index(agent))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    breaks = [i for i in range(1, len(order)) if order[i] != (order[i - 1] + 1) % 4]
+    assert breaks, "every step followed the cycle: a parallel wrapper would fit"
+    assert any(order[i] == order[i - 1] for i in breaks), "no seat acted twice in a row"
+
+    # Forced, the wrapper refuses the first step that breaks its cycle.
+    forced = TarneebEnv(rules="classic")
+    forced.metadata = {**forced.metadata, "is_parallelizable": True}
+    par = aec_to_parallel_wrapper(forced)
+    par.reset(seed=1)
+    with pytest.raises(AssertionError, match="cycle"):
+        for _ in range(500):
+            actions = {}
+            for a in par.agents:
+                mask = forced.observe(a)["action_mask"]
+                legal = np.flatnonzero(mask)
+                actions[a] = int(legal[0]) if len(legal) else 0
+            par.step(actions)

@@ -2,6 +2,7 @@
 strictly (point 3): what it cannot read is an error naming the input and the fix, never ignored."""
 
 import multiprocessing
+import os
 import pickle
 import re
 import signal
@@ -80,6 +81,49 @@ def test_ctrl_c_stops_a_long_playout():
             tarneeb.playout(10**9)
     finally:
         timer.cancel()
+
+
+CTRL_C_DURING_DD_SOLVE = r"""
+import os, signal, threading, time
+import tarneeb
+
+def solver_running():
+    # The solve runs on a thread named tarneeb-dd-solve (Linux: "tarneeb-dd-solv").
+    for t in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{t}/comm") as f:
+                if f.read().startswith("tarneeb-dd"):
+                    return True
+        except OSError:
+            pass
+    return False
+
+def ctrl_c_once_the_solve_runs():
+    while not solver_running():
+        time.sleep(0.001)
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=ctrl_c_once_the_solve_runs, daemon=True).start()
+# About 1.5 to 4 s of DDS here: the first lead names trump, so each of the 13 leads is solved.
+position = {"hands": tarneeb.Game(seed=8).hands(), "trump": "first-lead", "leader": 0, "table": []}
+try:
+    tarneeb.dd_solve(position)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted while the solve ran" if solver_running() else "interrupted after the solve")
+"""
+
+
+def test_ctrl_c_stops_a_long_dd_solve():
+    """SIGINT during a dd_solve of seconds raises KeyboardInterrupt while DDS still searches
+    (the solve's thread still runs when the exception arrives), not after it returns."""
+    import subprocess
+    import sys
+
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs /proc/self/task (Linux) to see the solver's thread")
+    p = subprocess.run([sys.executable, "-c", CTRL_C_DURING_DD_SOLVE], capture_output=True, text=True, timeout=600)
+    assert p.stdout.strip() == "interrupted while the solve ran", (p.returncode, p.stdout, p.stderr)
 
 
 def test_the_readme_first_example_plays_real_cards():

@@ -16,6 +16,7 @@ mod fuzz_corpus;
 mod hello_game;
 mod hint_sections;
 mod layout;
+mod monotonic_clock;
 mod properties;
 mod protocol_examples;
 mod protocol_schema;

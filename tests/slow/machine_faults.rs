@@ -270,3 +270,116 @@ fn a_referee_at_its_file_descriptor_limit_fails_its_games_named_without_a_hang()
     // The lowest limits cannot play a game: the named failure was seen, not assumed.
     assert!(named >= 2, "{named}");
 }
+
+/// An LD_PRELOAD library that steps the wall clock (CLOCK_REALTIME, gettimeofday, time) by
+/// `TARNEEB_TEST_CLOCK_STEP` seconds more at every read: a clock stepped again and again, as
+/// NTP or an administrator would once, for the referee's process alone (stepping the
+/// machine's clock would disturb everyone on it). CLOCK_MONOTONIC is left alone.
+const CLOCK_STEP_SHIM: &str = r#"
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+static long long stepped;
+static long long next_step(void) {
+    const char *s = getenv("TARNEEB_TEST_CLOCK_STEP");
+    stepped += s ? atoll(s) : 0;
+    return stepped;
+}
+int clock_gettime(clockid_t c, struct timespec *ts) {
+    static int (*real)(clockid_t, struct timespec *);
+    if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+    int r = real(c, ts);
+    if (r == 0 && (c == CLOCK_REALTIME || c == CLOCK_REALTIME_COARSE)) ts->tv_sec += next_step();
+    return r;
+}
+int gettimeofday(struct timeval *tv, void *tz) {
+    struct timespec ts;
+    int r = clock_gettime(CLOCK_REALTIME, &ts);
+    if (r == 0 && tv) { tv->tv_sec = ts.tv_sec; tv->tv_usec = ts.tv_nsec / 1000; }
+    (void)tz;
+    return r;
+}
+time_t time(time_t *t) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (t) *t = ts.tv_sec;
+    return ts.tv_sec;
+}
+"#;
+
+/// Issue 43: a clock step during a move. The wall clock jumps ten days at every read, forward
+/// (a deadline on it would pass at once: a bot answering in 0.2 s of a 5 s limit would time
+/// out) and backward (a deadline on it would never come: a bot that never answers would hang
+/// the game). Neither happens: time limits are on the monotonic clock.
+#[test]
+fn a_wall_clock_stepped_during_moves_neither_times_out_a_bot_nor_lets_one_hang() {
+    let s = Scratch::new("clock-step");
+    let src = s.file("clock_step.c", CLOCK_STEP_SHIM);
+    let shim = s.path("clock_step.so");
+    let built = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(&shim)
+        .arg(&src)
+        .arg("-ldl")
+        .output()
+        .expect("gcc runs");
+    assert!(built.status.success(), "gcc: {}", stderr(&built));
+    // The shim works: `date` under it is ten days ahead (one read).
+    let date = |step: &str| -> i64 {
+        let o = Command::new("date")
+            .arg("+%s")
+            .env("LD_PRELOAD", &shim)
+            .env("TARNEEB_TEST_CLOCK_STEP", step)
+            .output()
+            .unwrap();
+        common::stdout(&o).trim().parse().unwrap()
+    };
+    let now = date("0");
+    assert!(
+        date("864000") - now >= 864000 - 60,
+        "the shim does not step the clock"
+    );
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let random = common::python_bot(RANDOM_BOT, &[&s.marker]);
+    // slow 200: 0.2 s before every card; hang 1: no reply from its first card on.
+    for (step, mode, trigger, limit) in [
+        ("864000", "slow", "200", "5s"),
+        ("-864000", "hang", "1", "1s"),
+    ] {
+        let record = s.path(&format!("game{step}.jsonl"));
+        let fault = common::python_bot(common::FAULT_BOT, &[mode, trigger, &s.marker]);
+        let child = common::command()
+            .args(["play", "--seed", "3", "--move-timeout", limit, "--rules"])
+            .arg(&rules)
+            .arg("--record")
+            .arg(&record)
+            .args([
+                "--bot", &fault, "--bot", &random, "--bot", &random, "--bot", &random,
+            ])
+            .env("LD_PRELOAD", &shim)
+            .env("TARNEEB_TEST_CLOCK_STEP", step)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A bound for a hung game, far above the 1 s limit: a wall-clock deadline stepped back
+        // ten days at every read would never come.
+        let out = common::wait_with_limit(child, Duration::from_secs(300));
+        let err = stderr(&out);
+        assert!(out.status.success(), "step {step}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let text = std::fs::read_to_string(&record).unwrap();
+        let timed_out = text.contains("\"timeout\"");
+        if mode == "slow" {
+            assert!(!timed_out, "step {step}: a bot in time timed out:\n{text}");
+        } else {
+            assert!(
+                timed_out,
+                "step {step}: the silent bot was not timed out:\n{text}"
+            );
+        }
+    }
+    common::assert_no_leftovers(&s.marker);
+}

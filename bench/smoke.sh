@@ -29,7 +29,7 @@ done
 export SMOKE=1 TARNEEB_BIN TARNEEB="$TARNEEB_BIN" TARNEEB_EXAMPLES
 
 scripts=(analysis.sh competitions.sh first_lead.sh league.sh pimc_deals.sh pimc_versions.sh remote.sh run.sh
-  strength.sh tournament.sh fixed_cost.py runner_rss.py sandbox_cost.py sprt_reference.py
+  soak.sh strength.sh tournament.sh fixed_cost.py runner_rss.py sandbox_cost.py sprt_reference.py
   standings_rows.py)
 # Called by the scripts above, so smoked through them.
 helpers=(capture.py report.py pimc_deals.py strength_table.py smoke.sh)

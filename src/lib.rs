@@ -55,6 +55,24 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// True when `e` (or what caused it) is a write to a full disk or past a quota (ENOSPC,
+/// EDQUOT). Some errors carry the I/O error only as text (a results row's error is a
+/// message), so the text's "(os error N)" counts too.
+pub fn is_disk_full(e: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind::{QuotaExceeded, StorageFull};
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| matches!(io.kind(), StorageFull | QuotaExceeded))
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    let text = e.to_string();
+    text.contains("(os error 28)") || text.contains("(os error 122)")
+}
+
 pub mod analysis;
 pub mod bot;
 pub mod conformance;

@@ -177,6 +177,52 @@ mod tests {
         }
     }
 
+    /// The seconds of a clock, read by clock_gettime.
+    fn clock_seconds(clock: libc::clockid_t) -> i64 {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes the timespec it is given.
+        assert_eq!(unsafe { libc::clock_gettime(clock, &mut ts) }, 0);
+        ts.tv_sec as i64
+    }
+
+    /// A deadline is an `Instant`, and std reads an `Instant` from CLOCK_MONOTONIC on Linux:
+    /// the clock that a step of the system time (settimeofday, `date -s`, NTP's step) does not
+    /// move, so a clock step during a move neither forfeits a bot in time nor gives it more
+    /// time (docs/reliability.md, "A clock step"). Seen here: the seconds inside an Instant
+    /// are CLOCK_MONOTONIC's (seconds since boot), not CLOCK_REALTIME's (since 1970).
+    #[test]
+    fn deadlines_are_read_on_the_monotonic_clock() {
+        let before = clock_seconds(libc::CLOCK_MONOTONIC);
+        let now = Instant::now();
+        let after = clock_seconds(libc::CLOCK_MONOTONIC);
+        let wall = clock_seconds(libc::CLOCK_REALTIME);
+        let debug = format!("{now:?}");
+        let secs: i64 = debug
+            .split("tv_sec:")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no tv_sec in {debug}"));
+        assert!(
+            before <= secs && secs <= after,
+            "{debug}: monotonic {before}..{after}"
+        );
+        // Unless the machine has been up for decades, the two clocks are far apart.
+        assert!((wall - secs).abs() > 1_000_000, "{debug}: wall {wall}");
+        // The watchdog keeps a deadline as nanoseconds after an Instant of its own.
+        let shared = Shared::for_this_thread();
+        let stop = AtomicBool::new(false);
+        thread::scope(|scope| {
+            let dog = Watchdog::start(scope, &shared, &stop).unwrap();
+            dog.arm(shared.epoch + Duration::from_secs(7));
+            assert_eq!(shared.deadline.load(Ordering::Acquire), 7_000_000_001);
+            dog.disarm();
+        });
+    }
+
     #[test]
     fn a_blocked_read_is_interrupted_after_the_deadline() {
         let (mut reader, _writer) = silent_pipe();

@@ -601,10 +601,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
                 } => 2,
                 _ => 1,
             };
-            return Err(Failure {
-                code,
-                message: format!("{e}; finished games are kept in {}", a.out.display()),
-            });
+            let message = format!("{e}{}", disk_full_hint(&e, &a.out));
+            return Err(Failure { code, message });
         }
     };
     if summary.interrupted {
@@ -650,10 +648,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let json_path = a.out.join("standings.json");
     let json = report::full(&table_standings, summary.sprt.as_ref(), &sandboxes, true);
-    std::fs::write(&json_path, json).map_err(|e| Failure {
-        code: 1,
-        message: format!("cannot write {}: {e}", json_path.display()),
-    })?;
+    std::fs::write(&json_path, json).map_err(|e| cannot_write(&json_path, &e, &a.out))?;
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
     let _ = out!("{table}");
     let mut extra = String::new();
@@ -667,11 +662,32 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     }
     let _ = out!("{extra}");
     let path = a.out.join(STANDINGS_FILE);
-    std::fs::write(&path, format!("{table}{extra}")).map_err(|e| Failure {
-        code: 1,
-        message: format!("cannot write {}: {e}", path.display()),
-    })?;
+    std::fs::write(&path, format!("{table}{extra}"))
+        .map_err(|e| cannot_write(&path, &e, &a.out))?;
     Ok(0)
+}
+
+/// The end of a run that stopped on a write: on a full disk, what to do about it (issue 43).
+fn disk_full_hint(e: &(dyn std::error::Error + 'static), out: &std::path::Path) -> String {
+    if tarneeb_referee::is_disk_full(e) {
+        format!(
+            "\nthe disk is full: finished games are kept in {}; free space and run the same command again to resume",
+            out.display()
+        )
+    } else {
+        format!("; finished games are kept in {}", out.display())
+    }
+}
+
+fn cannot_write(path: &std::path::Path, e: &std::io::Error, out: &std::path::Path) -> Failure {
+    Failure {
+        code: 1,
+        message: format!(
+            "cannot write {}: {e}{}",
+            path.display(),
+            disk_full_hint(e, out)
+        ),
+    }
 }
 
 /// The standings' line on remote entrants, when there are any.

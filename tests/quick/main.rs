@@ -17,6 +17,7 @@ mod hello_game;
 mod hint_sections;
 mod layout;
 mod league_schema;
+mod monotonic_clock;
 mod properties;
 mod protocol_examples;
 mod protocol_schema;

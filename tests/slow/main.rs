@@ -21,6 +21,7 @@ mod kernel_channels;
 mod league;
 mod live_analysis;
 mod live_page;
+mod machine_faults;
 mod open_doors;
 mod pimc;
 mod remote;

@@ -303,29 +303,45 @@ impl Sandbox {
 /// The `bwrap` on PATH, once checked to make a sandbox on this machine (cached per process).
 fn working_bwrap() -> Result<PathBuf, SandboxError> {
     static FOUND: OnceLock<Result<PathBuf, (bool, PathBuf, String)>> = OnceLock::new();
-    let found = FOUND.get_or_init(|| {
-        let Some(path) = find_on_path("bwrap") else {
-            return Err((false, PathBuf::new(), String::new()));
-        };
-        // One sandbox with a user namespace, what kernels and security modules refuse
-        // (unprivileged user namespaces off, Ubuntu's AppArmor restriction): found here, not as
-        // four bots failing their handshakes. Only that, because `play` pays for this probe in
-        // every game: a full bot sandbox costs about four times as much.
-        let out = std::process::Command::new(&path)
-            .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
-            .env_clear()
-            .stdin(std::process::Stdio::null())
-            .output();
-        match out {
-            Ok(o) if o.status.success() => Ok(path),
-            Ok(o) => Err((
-                true,
-                path,
-                String::from_utf8_lossy(&o.stderr).trim().to_string(),
-            )),
-            Err(e) => Err((true, path, e.to_string())),
+    let found = match FOUND.get() {
+        Some(f) => f,
+        None => {
+            let f = match find_on_path("bwrap") {
+                None => Err((false, PathBuf::new(), String::new())),
+                Some(path) => {
+                    // One sandbox with a user namespace, what kernels and security modules
+                    // refuse (unprivileged user namespaces off, Ubuntu's AppArmor
+                    // restriction): found here, not as four bots failing their handshakes.
+                    // Only that, because `play` pays for this probe in every game: a full bot
+                    // sandbox costs about four times as much.
+                    let out = std::process::Command::new(&path)
+                        .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
+                        .env_clear()
+                        .stdin(std::process::Stdio::null())
+                        .output();
+                    match out {
+                        Ok(o) if o.status.success() => Ok(path),
+                        Ok(o) if ran_out_of_fds(&o.stderr) => {
+                            let e = std::io::Error::from_raw_os_error(libc::EMFILE);
+                            return Err(SandboxError::User(referee_out_of_fds(&path, &e)));
+                        }
+                        Ok(o) => Err((
+                            true,
+                            path,
+                            String::from_utf8_lossy(&o.stderr).trim().to_string(),
+                        )),
+                        // The referee's limit of the moment, not the machine's answer: said
+                        // as such, and not kept for the rest of the process.
+                        Err(e) if out_of_fds(&e) => {
+                            return Err(SandboxError::User(referee_out_of_fds(&path, &e)))
+                        }
+                        Err(e) => Err((true, path, e.to_string())),
+                    }
+                }
+            };
+            FOUND.get_or_init(|| f)
         }
-    });
+    };
     match found {
         Ok(p) => Ok(p.clone()),
         Err((false, _, _)) => Err(SandboxError::Missing),
@@ -341,25 +357,55 @@ fn working_bwrap() -> Result<PathBuf, SandboxError> {
 fn bwrap_as_user(bwrap: &Path, uid: u32) -> Result<(), SandboxError> {
     use std::os::unix::process::CommandExt;
     static CHECKED: OnceLock<Result<(), String>> = OnceLock::new();
-    let r = CHECKED.get_or_init(|| {
-        let out = std::process::Command::new(bwrap)
-            .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
-            .env_clear()
-            .current_dir("/")
-            .uid(uid)
-            .gid(uid)
-            .stdin(std::process::Stdio::null())
-            .output();
-        match out {
-            Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(String::from_utf8_lossy(&o.stderr).trim().to_string()),
-            Err(e) => Err(e.to_string()),
+    let r = match CHECKED.get() {
+        Some(r) => r,
+        None => {
+            let out = std::process::Command::new(bwrap)
+                .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
+                .env_clear()
+                .current_dir("/")
+                .uid(uid)
+                .gid(uid)
+                .stdin(std::process::Stdio::null())
+                .output();
+            let r = match out {
+                Ok(o) if o.status.success() => Ok(()),
+                Ok(o) if ran_out_of_fds(&o.stderr) => {
+                    let e = std::io::Error::from_raw_os_error(libc::EMFILE);
+                    return Err(SandboxError::User(referee_out_of_fds(bwrap, &e)));
+                }
+                Ok(o) => Err(String::from_utf8_lossy(&o.stderr).trim().to_string()),
+                // Not the machine's answer: the referee's limit of the moment (issue 43: under
+                // `ulimit -n 8` this said to allow user namespaces).
+                Err(e) if out_of_fds(&e) => {
+                    return Err(SandboxError::User(referee_out_of_fds(bwrap, &e)))
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            CHECKED.get_or_init(|| r)
         }
-    });
+    };
     r.clone().map_err(|message| SandboxError::User(format!(
         "--sandbox-user: the referee runs as root, so each bot runs as a user of its own (uids from {uid}), but bwrap at {} cannot make a sandbox as uid {uid}: {message}; allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or run the referee as an ordinary user, or give --sandbox-user referee (bots then read every file root may read: trusted bots only)",
         bwrap.display()
     )))
+}
+
+/// EMFILE or ENFILE: the referee (or the system) has no file descriptor left.
+fn out_of_fds(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+}
+
+/// bwrap's own message when it inherited the referee's limit and hit it.
+fn ran_out_of_fds(stderr: &[u8]) -> bool {
+    String::from_utf8_lossy(stderr).contains("Too many open files")
+}
+
+fn referee_out_of_fds(bwrap: &Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot start bwrap at {} to make the bots' sandbox: the referee has run out of file descriptors ({e}); this is the referee's limit, not the bot's fault: raise it (ulimit -n), run fewer games at once (--jobs), or look for what holds the referee's connections open",
+        bwrap.display()
+    )
 }
 
 /// The first executable file called `name` on the referee's PATH.

@@ -23,8 +23,8 @@
 
 use super::places::{self, and_list, Winner};
 pub use super::places::{not_met_text, NotMet, Verdict};
-use super::small_sample::{t975, t_cdf};
-use super::stats::normal_cdf;
+use super::small_sample::t975;
+use super::stats::{normal_cdf, t_cdf};
 
 /// The normal quantile of a two-sided 95% interval (a leader note without degrees of freedom).
 const Z95: f64 = 1.959_963_984_540_054;

@@ -27,6 +27,12 @@ pub struct StandingsArgs {
     /// JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also print the statistician's detail under the plain block and the short table: the
+    /// full table with each rating's 95% interval, timeouts, points and board Elo, the
+    /// crosstable, head to head (pentanomial counts, LOS, fitted differences), the twin-order
+    /// test, the leader note and a line on what each column means.
+    #[arg(long)]
+    detail: bool,
     /// Take the rows of results.jsonl as written, without checking each against its game
     /// record. By default the rows the runner sealed (results.seal, a keyed MAC over the
     /// file whose key the sandbox hides from bots) are taken as written and every other row's
@@ -242,7 +248,13 @@ pub fn run(args: StandingsArgs) -> u8 {
                     }
                 }
             }
-            let text = report::full(&standings, verdict.as_ref(), &sandboxes, args.json);
+            let text = report::full_with(
+                &standings,
+                verdict.as_ref(),
+                &sandboxes,
+                args.json,
+                args.detail,
+            );
             let text = with_remote(with_merge(text, &merge, args.json), &args.dirs, args.json);
             print_report(text)
         }

@@ -639,7 +639,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     };
     tarneeb_referee::standings::headline::apply(&mut table_standings, scheduled);
     let sandboxes = [cfg.sandbox.label()];
-    let mut table = report::render(&table_standings) + &report::sandbox_line(&sandboxes);
+    let mut table =
+        report::render_with(&table_standings, false) + &report::sandbox_line(&sandboxes);
     if let Some(note) = remote_note(
         &cfg.entrants,
         a.remote.duplicate_allowed() && !a.no_duplicate,

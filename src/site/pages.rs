@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::standings::places;
 use crate::standings::report;
 use crate::standings::row::GameRow;
 use crate::standings::table::Standings;
@@ -36,7 +37,8 @@ pub fn esc(text: &str) -> String {
 }
 
 /// The page frame shared by every page of the site: the replay viewer's colours and header,
-/// readable from 390 px up (tables scroll sideways inside their box).
+/// readable from 390 px up: on a phone (at most 420 px) the tables of the standings, head to head
+/// and games turn into one card per row (`Phone`), only the crosstable stays a grid.
 pub fn frame(title: &str, home: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -68,9 +70,26 @@ p.explain { font-size: 14px; line-height: 1.45; max-width: 75ch; color: #333; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums;
   background: #fffdf7; }
-th, td { border: 1px solid #c8c2b0; padding: 3px 8px; text-align: right; white-space: nowrap; }
+th, td { border: 1px solid #c8c2b0; padding: 3px 6px; text-align: right; }
 th { background: #e2ded2; }
-td.name, th.name { text-align: left; }
+td.name, th.name { text-align: left; overflow-wrap: break-word; }
+ul.plain { list-style: none; padding: 0; margin: 6px 0 10px; font-size: 15px; }
+ul.plain li { margin: 2px 0; }
+@media (max-width: 420px) {
+  main { padding: 8px 8px 24px; }
+  th, td { padding: 2px 4px; }
+  table.reflow, table.reflow tbody, table.reflow tr { display: block; }
+  table.reflow { background: none; }
+  table.reflow tr.head { display: none; }
+  table.reflow tr { margin: 0 0 6px; border: 1px solid #c8c2b0; background: #fffdf7;
+    padding: 3px 6px; }
+  table.reflow td { display: inline-block; border: none; padding: 1px 10px 1px 0;
+    text-align: left; white-space: normal; overflow-wrap: anywhere; }
+  table.reflow td:empty { display: none; }
+  table.reflow td.name { font-weight: bold; }
+  table.reflow td[data-label]::before { content: attr(data-label) \": \"; color: #5b5b5b;
+    font-weight: normal; }
+}
 tr.won td.result { color: #1d5532; font-weight: bold; }
 tr.lost td.result { color: #9b1c1c; }
 a { color: #1d5532; }
@@ -80,18 +99,47 @@ a:focus, button:focus, input:focus { outline: 3px solid #d49b00; outline-offset:
 /// A column of links: the column, and the link of the row with each index (None: plain text).
 type LinkColumn<'a> = (usize, &'a dyn Fn(usize) -> Option<String>);
 
+/// How a table is laid out on a phone (at most 420 px wide, [`STYLE`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Phone {
+    /// Each row a card of `column value` items that wrap (the header row hidden): the
+    /// standings, head to head and the games.
+    Reflow,
+    /// A grid as on a desktop, narrower cells (the crosstable: a square of short cells).
+    Grid,
+}
+
 /// A table from rows of cells (the first row is the header); `left` lists the columns of
-/// names, `link` turns a cell of column `col` into a link (`href` for the row's index).
-fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>) -> String {
-    let mut out = String::from("<div class=\"scroll\"><table>\n");
+/// names, `link` turns a cell of column `col` into a link (`href` for the row's index). Each
+/// cell carries its column's name (`data-label`), which a reflowed row shows on a phone.
+fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>, phone: Phone) -> String {
+    let mut out = format!(
+        "<div class=\"scroll\"><table{}>\n",
+        if phone == Phone::Reflow {
+            " class=\"reflow\""
+        } else {
+            ""
+        }
+    );
+    let header: &[String] = rows.first().map_or(&[], |r| r.as_slice());
     for (i, row) in rows.iter().enumerate() {
-        out.push_str("<tr>");
+        out.push_str(if i == 0 {
+            "<tr class=\"head\">"
+        } else {
+            "<tr>"
+        });
         for (k, cell) in row.iter().enumerate() {
             let tag = if i == 0 { "th" } else { "td" };
             let class = if left.contains(&k) {
                 " class=\"name\""
             } else {
                 ""
+            };
+            let label = match header.get(k) {
+                Some(h) if i > 0 && !h.is_empty() && !left.contains(&k) => {
+                    format!(" data-label=\"{}\"", esc(h))
+                }
+                _ => String::new(),
             };
             let text = match link {
                 Some((col, href)) if i > 0 && k == col => match href(i - 1) {
@@ -100,7 +148,7 @@ fn table(rows: &[Vec<String>], left: &[usize], link: Option<LinkColumn>) -> Stri
                 },
                 _ => esc(cell),
             };
-            let _ = write!(out, "<{tag}{class}>{text}</{tag}>");
+            let _ = write!(out, "<{tag}{class}{label}>{text}</{tag}>");
         }
         out.push_str("</tr>\n");
     }
@@ -127,6 +175,25 @@ fn winner_line(s: &Standings) -> String {
     out
 }
 
+/// The plain block: each entrant's place, name and record in words, above the table.
+fn plain_list(s: &Standings) -> String {
+    if s.entrants.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<ul class=\"plain\">\n");
+    for e in &s.entrants {
+        let _ = writeln!(
+            out,
+            "<li>{} <strong>{}</strong>: {}</li>",
+            esc(&places::rank_cell(e.place, e.shared_place)),
+            esc(&e.name),
+            esc(&report::plain_record(e))
+        );
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
 fn explain(text: &str) -> String {
     format!("<p class=\"explain\">{}</p>\n", esc(text.trim()))
 }
@@ -142,13 +209,19 @@ pub fn standings_section(s: &Standings, links: &Links, base: &str) -> String {
             .map(|f| format!("{base}entrants/{f}"))
     };
     let mut out = winner_line(s);
-    out.push_str(&table(&report::table_rows(s), &[1], Some((1, &to_entrant))));
+    out.push_str(&plain_list(s));
+    out.push_str(&table(
+        &report::table_rows(s),
+        &[1],
+        Some((1, &to_entrant)),
+        Phone::Reflow,
+    ));
     if s.leader.is_some() {
         out.push_str(&explain(&report::leader_paragraph(s)));
     }
     if s.entrants.len() > 1 {
         out.push_str("<h3>Crosstable</h3>\n");
-        out.push_str(&table(&report::crosstable_rows(s), &[0], None));
+        out.push_str(&table(&report::crosstable_rows(s), &[0], None, Phone::Grid));
     }
     out
 }
@@ -156,16 +229,23 @@ pub fn standings_section(s: &Standings, links: &Links, base: &str) -> String {
 /// The index: the standings with what its columns mean, the leader note, the SPRT, the
 /// sandbox, the crosstable and the head-to-head table.
 pub fn index(s: &Standings, sprt: Option<&str>, sandbox: &str, links: &Links) -> String {
-    let mut body = format!(
-        "<p>{} games, {} duplicate pairs. {}</p>\n",
+    let mut body = winner_line(s);
+    body.push_str(&plain_list(s));
+    let _ = writeln!(
+        body,
+        "<p>{} games, {} duplicate pairs. {}</p>",
         s.games,
         s.pairs,
         esc(sandbox.trim())
     );
-    body.push_str(&winner_line(s));
     body.push_str("<h2>Standings</h2>\n");
     let to_entrant = |i: usize| links.entrant_files.get(i).map(|f| format!("entrants/{f}"));
-    body.push_str(&table(&report::table_rows(s), &[1], Some((1, &to_entrant))));
+    body.push_str(&table(
+        &report::table_rows(s),
+        &[1],
+        Some((1, &to_entrant)),
+        Phone::Reflow,
+    ));
     body.push_str(&explain(report::TABLE_LEGEND));
     if s.board_pairs > 0 {
         body.push_str(&explain(report::BOARD_LEGEND));
@@ -186,11 +266,16 @@ pub fn index(s: &Standings, sprt: Option<&str>, sandbox: &str, links: &Links) ->
     if s.entrants.len() > 1 {
         body.push_str("<h2>Crosstable</h2>\n");
         body.push_str(&explain(report::CROSSTABLE_LEGEND));
-        body.push_str(&table(&report::crosstable_rows(s), &[0], None));
+        body.push_str(&table(&report::crosstable_rows(s), &[0], None, Phone::Grid));
         if !s.head_to_head.is_empty() {
             body.push_str("<h2>Head to head</h2>\n");
             body.push_str(&explain("Each row: the first entrant against the second."));
-            body.push_str(&table(&report::head_to_head_rows(s), &[0, 1], None));
+            body.push_str(&table(
+                &report::head_to_head_rows(s),
+                &[0, 1],
+                None,
+                Phone::Reflow,
+            ));
             body.push_str(&explain(report::HEAD_TO_HEAD_LEGEND));
         }
     }
@@ -220,7 +305,7 @@ fn games_table(
     who: Option<&str>,
 ) -> String {
     let mut out = String::from(
-        "<div class=\"scroll\"><table>\n<tr><th>game</th><th class=\"name\">seats 0 &amp; 2</th>\
+        "<div class=\"scroll\"><table class=\"reflow\">\n<tr class=\"head\"><th>game</th><th class=\"name\">seats 0 &amp; 2</th>\
 <th class=\"name\">seats 1 &amp; 3</th><th>result</th><th>scores</th><th>hands</th>\
 <th class=\"name\">end</th><th class=\"name\">forfeit</th></tr>\n",
     );
@@ -250,9 +335,12 @@ fn games_table(
         };
         let _ = writeln!(
             out,
-            "<tr class=\"{class}\"><td>{game}</td><td class=\"name\">{} &amp; {}</td>\
-<td class=\"name\">{} &amp; {}</td><td class=\"result\">{}</td><td>{} : {}</td><td>{}</td>\
-<td class=\"name\">{}</td><td class=\"name\">{forfeit}</td></tr>",
+            "<tr class=\"{class}\"><td data-label=\"game\">{game}</td>\
+<td class=\"name\" data-label=\"seats 0 &amp; 2\">{} &amp; {}</td>\
+<td class=\"name\" data-label=\"seats 1 &amp; 3\">{} &amp; {}</td>\
+<td class=\"result\" data-label=\"result\">{}</td><td data-label=\"scores\">{} : {}</td>\
+<td data-label=\"hands\">{}</td><td class=\"name\" data-label=\"end\">{}</td>\
+<td class=\"name\" data-label=\"forfeit\">{forfeit}</td></tr>",
             esc(&r.seats[0]),
             esc(&r.seats[2]),
             esc(&r.seats[1]),
@@ -275,7 +363,7 @@ pub fn entrant(s: &Standings, k: usize, rows: &[GameRow], links: &Links) -> Stri
     let all = report::table_rows(s);
     let mine = vec![all[0].clone(), all[k + 1].clone()];
     let mut body = String::from("<h2>In the standings</h2>\n");
-    body.push_str(&table(&mine, &[1], None));
+    body.push_str(&table(&mine, &[1], None, Phone::Reflow));
     body.push_str(&explain(report::TABLE_LEGEND));
     if !e.forfeits.is_empty() {
         let kinds: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();

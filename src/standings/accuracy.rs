@@ -143,13 +143,7 @@ pub fn cells(a: Option<&EntrantAccuracy>) -> [String; 2] {
 }
 
 /// What the columns mean, under the table.
-pub const LEGEND: &str = "\
-DD lost/hand (--analyze): tricks the entrant's cards gave away per hand per seat, double-dummy
-(each card against best play by all with every hand known, DDS); lower is better, and the luck
-of the cards does not move it. It is the mean over games of each game's tricks lost per
-seat-hand; its 95% interval is Student's t over those per-game values (the hands of one game
-are not independent), none from one game.
-";
+pub const LEGEND: &str = "DD lost/hand: tricks the entrant's cards gave away per hand against perfect play (lower is\nbetter; the luck of the cards does not move it).\n";
 
 #[cfg(test)]
 mod tests {

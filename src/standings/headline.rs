@@ -13,7 +13,9 @@
 //!
 //! How sure, in words: "clearly ahead" when the leader's fitted margin over its closest rival
 //! is beyond chance among all the entrants (see [`super::pairwise::leader_note`]), "probably
-//! ahead" when the fit gives it at least a 90% chance of being the stronger of the two, "too
+//! ahead" when the fit gives it at least a 90% chance of being the stronger of the two (read
+//! from Student's t with the fit's degrees of freedom, the law of the interval printed beside
+//! it, so an interval across 0 never reads 97.5% sure or more), "too
 //! close to call" below that, "level" when the margin rounds to +0.0 Elo.
 //!
 //! A knockout's or Swiss's line (set by `tournament::bracket` from the schedule) is left as
@@ -21,7 +23,11 @@
 
 use super::places::{self, and_list, Winner};
 pub use super::places::{not_met_text, NotMet, Verdict};
-use super::stats::normal_cdf;
+use super::small_sample::t975;
+use super::stats::{normal_cdf, t_cdf};
+
+/// The normal quantile of a two-sided 95% interval (a leader note without degrees of freedom).
+const Z95: f64 = 1.959_963_984_540_054;
 use super::table::Standings;
 
 /// A signed figure with one decimal, never `-0.0` (as `report::signed`, which this module,
@@ -101,15 +107,19 @@ pub fn verdict(s: &Standings, scheduled: Option<u64>) -> Verdict {
                     v.margin_high = Some(-h.rating_diff_low);
                 }
                 (None, Some(se)) => {
-                    v.margin_low = Some(l.margin - 1.96 * se);
-                    v.margin_high = Some(l.margin + 1.96 * se);
+                    let q = l.df.map_or(Z95, t975);
+                    v.margin_low = Some(l.margin - q * se);
+                    v.margin_high = Some(l.margin + q * se);
                 }
                 (None, None) => {}
             }
-            v.chance_stronger = Some(if l.z.is_finite() {
-                normal_cdf(l.z)
-            } else {
-                1.0
+            // The same law as the interval beside it: Student's t with the fit's degrees of
+            // freedom, so the interval holds 0 exactly when this is under 97.5% (the normal
+            // law read "97% sure" beside an interval across 0 on a few pairs).
+            v.chance_stronger = Some(match (l.z.is_finite(), l.df) {
+                (false, _) => 1.0,
+                (true, Some(df)) => t_cdf(l.z, df),
+                (true, None) => normal_cdf(l.z),
             });
             v.sureness = if elo(l.margin) == "+0.0" {
                 "level"
@@ -447,6 +457,46 @@ mod tests {
             "{:?}",
             s.winner
         );
+    }
+
+    #[test]
+    fn the_interval_and_how_sure_come_from_one_law() {
+        // Issue 40: "an interval that crosses 0 with '97% sure'": the interval was Student's t
+        // and the sureness the normal law. On a few games the two read apart (the normal law
+        // says 97.5% or more where the t interval still holds 0); now the interval holds 0
+        // exactly when the chance is under 97.5%, and the sentence never prints 98% or more
+        // beside such an interval.
+        let mut apart = Vec::new();
+        for n in 3..=16u64 {
+            for wins in n / 2 + 1..=n {
+                let v = verdict(&standings(&games(0, "A", "B", n, wins)), None);
+                let (Some(lo), Some(hi), Some(p)) =
+                    (v.margin_low, v.margin_high, v.chance_stronger)
+                else {
+                    continue;
+                };
+                let s = standings(&games(0, "A", "B", n, wins));
+                let l = s.leader.as_ref().expect("a leader");
+                if normal_cdf(l.z) >= 0.975 && lo <= 0.0 {
+                    apart.push((n, wins));
+                }
+                let holds_zero = lo <= 0.0 && hi >= 0.0;
+                assert_eq!(
+                    holds_zero,
+                    p < 0.975,
+                    "{wins} of {n}: [{lo}, {hi}] and {p}: {}",
+                    v.sentence
+                );
+                if holds_zero {
+                    for sure in ["98% sure", "99% sure"] {
+                        assert!(!v.sentence.contains(sure), "{}", v.sentence);
+                    }
+                }
+            }
+        }
+        // The cases that read apart under the normal law are in this sweep (so the test
+        // checks them): e.g. a handful of games all but one won.
+        assert!(!apart.is_empty(), "no case where the two laws read apart");
     }
 
     #[test]

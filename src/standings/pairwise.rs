@@ -111,6 +111,10 @@ pub struct LeaderNote {
     /// fitted-difference interval: a leader called clear has that interval above 0.
     pub z_needed: f64,
     pub clear: bool,
+    /// The degrees of freedom of the fit's Student's t (its intervals' quantile), from which
+    /// the chance that the leader is the stronger is read too; None: the normal law.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub df: Option<u64>,
 }
 
 /// The leader (`order[0]`) is clear when its fitted margin over every other entrant, in
@@ -138,6 +142,7 @@ pub fn leader_note(names: &[String], fit: &FitReport, order: &[usize]) -> Option
         z,
         z_needed,
         clear: z >= z_needed,
+        df: fit.df,
     })
 }
 

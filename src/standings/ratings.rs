@@ -132,6 +132,9 @@ pub struct FitReport {
     /// The multiple of a standard error that makes a two-sided 95% interval: Student's t with
     /// the degrees of freedom left after the fit (observations minus `n − 1`).
     pub quantile: f64,
+    /// Those degrees of freedom (None: no observation, the normal law): the chance that one
+    /// entrant is the stronger is read from the same law, [`super::small_sample::t_cdf`].
+    pub df: Option<u64>,
     /// Covariance of the anchored ratings (Elo²), `φ I⁺`, so that the error of a difference is
     /// `sqrt(c_ii + c_jj − 2 c_ij)`.
     pub covariance: Vec<Vec<f64>>,
@@ -318,6 +321,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
             std_errors: Vec::new(),
             dispersion: 1.0,
             quantile: Z95,
+            df: None,
             covariance: Vec::new(),
             iterations: 0,
             converged: true,
@@ -328,7 +332,8 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
     let (_, h) = derivatives(&terms, &r);
     let cov = pseudo_inverse(&h);
     let real = &terms[prior_len..];
-    let (dispersion, quantile) = dispersion_of(n, real, &r, opts);
+    let (dispersion, df) = dispersion_of(n, real, &r, opts);
+    let quantile = t975(df);
     let boundary = at_boundary(n, real);
     let mut ratings = Vec::with_capacity(n);
     let mut std_errors = Vec::with_capacity(n);
@@ -362,6 +367,7 @@ pub fn fit_with(n: usize, obs: &[Observation], opts: &FitOptions) -> FitReport {
         std_errors,
         dispersion,
         quantile,
+        df: Some(df),
         covariance,
         iterations,
         converged,
@@ -449,8 +455,9 @@ fn maximize(n: usize, terms: &[Term]) -> (Vec<f64>, usize, bool) {
 }
 
 /// The dispersion of the observations around the fit (how much wider than the logistic
-/// model's own variance the scores spread) and the interval's quantile.
-fn dispersion_of(n: usize, real: &[Term], r: &[f64], opts: &FitOptions) -> (f64, f64) {
+/// model's own variance the scores spread) and the degrees of freedom of the interval's
+/// quantile.
+fn dispersion_of(n: usize, real: &[Term], r: &[f64], opts: &FitOptions) -> (f64, u64) {
     let (mut resid, mut model, mut total) = (0.0, 0.0, 0.0);
     for t in real {
         let p = expected_score(t.diff(r));
@@ -497,8 +504,7 @@ fn dispersion_of(n: usize, real: &[Term], r: &[f64], opts: &FitOptions) -> (f64,
     } else {
         1.0
     };
-    let quantile = t975((total - params).round().max(1.0) as u64);
-    (dispersion, quantile)
+    (dispersion, (total - params).round().max(1.0) as u64)
 }
 
 /// Entrants at the boundary: all wins, all losses, or nothing played. Their interval never

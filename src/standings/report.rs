@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::accuracy;
 use super::places;
-use super::table::Standings;
+use super::table::{EntrantStanding, Standings};
 use super::verdict::SprtTracker;
 
 /// Columns of `rows` aligned (the first row is the header), two spaces apart; columns listed in
@@ -142,27 +142,12 @@ pub fn table_rows(s: &Standings) -> Vec<Vec<String>> {
     rows
 }
 
-/// What the columns of [`render_table`] mean.
-pub const TABLE_LEGEND: &str = "\
-Columns: rank: place by Elo as printed (to 0.1), then by score; entrants equal in both share
-the place (3=, listed by name). games: games played (an entrant partnered with a copy of itself counts a
-game once). won / drawn / lost: games its side won, drew (the hand cap reached with the scores
-level) or lost. forfeits: games lost because one of its seats broke a rule of the protocol
-(kinds listed below the table). timeouts: moves it answered too late, forfeited or played for it.
-score: 1 per game won and 1/2 per draw, over games. pts for / pts against: the team scores its
-side and the other side ended the games with, summed. Elo: a rating fitted to every result
-(a duplicate pair counts once, as the mean of its two games), mean 0 over the entrants; a
-difference of 100 means an expected score of 64%. 95% interval: where the rating lies with
-95% confidence; two entrants whose intervals overlap may still differ (see head to head).
-";
+/// What the columns of [`render_table`] mean, in two lines (each column is explained once in
+/// docs/competitions.md, "Reading the standings").
+pub const TABLE_LEGEND: &str = "Columns: score: 1 per win, 1/2 per draw, over games; forfeits: games lost for breaking a rule.\nElo: a rating from every result (mean 0; 100 more means 64% expected), and its 95% interval.\n";
 
 /// What the board columns mean, when there are any.
-pub const BOARD_LEGEND: &str = "\
-board Elo: the same fit on who won the boards of each duplicate pair: hand k of both games
-holds the same cards, so an entrant's net team points on hand k at one table plus its net at
-the other (holding its opponents' cards) say how much better it did with the same cards;
-summed over the hands both games reached, a positive total wins the pair's boards.
-";
+pub const BOARD_LEGEND: &str = "board Elo: the same rating from who did better with the same cards at the two tables of a\nduplicate pair (the luck of the deal taken out).\n";
 
 /// How many duplicate pairs the boards columns stand on, and how many they leave out.
 pub fn board_count(s: &Standings) -> String {
@@ -191,22 +176,7 @@ pub fn plain_block(s: &Standings) -> String {
         .entrants
         .iter()
         .map(|e| {
-            let record = if e.games == 0 {
-                "no games played yet".to_string()
-            } else {
-                let drew = if e.draws > 0 {
-                    format!(", drew {}", e.draws)
-                } else {
-                    String::new()
-                };
-                format!(
-                    "won {}{drew}, lost {} of {} games ({:.1}%)",
-                    e.wins,
-                    e.losses,
-                    e.games,
-                    100.0 * e.score
-                )
-            };
+            let record = plain_record(e);
             vec![
                 format!("  {}", places::rank_cell(e.place, e.shared_place)),
                 e.name.clone(),
@@ -219,6 +189,26 @@ pub fn plain_block(s: &Standings) -> String {
         out.push('\n');
     }
     out
+}
+
+/// An entrant's record in words: "won 4, drew 1, lost 3 of 8 games (56.2%)" (the plain block's
+/// and the site's).
+pub fn plain_record(e: &EntrantStanding) -> String {
+    if e.games == 0 {
+        return "no games played yet".to_string();
+    }
+    let drew = if e.draws > 0 {
+        format!(", drew {}", e.draws)
+    } else {
+        String::new()
+    };
+    format!(
+        "won {}{drew}, lost {} of {} games ({:.1}%)",
+        e.wins,
+        e.losses,
+        e.games,
+        100.0 * e.score
+    )
 }
 
 /// The heading of the statisticians' part of the text report.
@@ -250,8 +240,111 @@ pub fn leader_paragraph(s: &Standings) -> String {
     text
 }
 
-/// The whole text report: the first line and the plain block, then under "Details" the
-/// table, legend, forfeits by kind, crosstable, head to head, leader.
+/// The short table of the default report: rank, entrant, games, won, drawn, lost, forfeits,
+/// score and Elo (and DD lost/hand with `--analyze`), without intervals or boards.
+pub fn short_table_rows(s: &Standings) -> Vec<Vec<String>> {
+    let dd = s.entrants.iter().any(|e| e.dd_lost.is_some());
+    let mut header: Vec<String> = [
+        "rank", "entrant", "games", "won", "drawn", "lost", "forfeits", "score", "Elo",
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    if dd {
+        header.push("DD lost/hand".into());
+    }
+    let mut rows = vec![header];
+    for e in &s.entrants {
+        let mut row = vec![
+            places::rank_cell(e.place, e.shared_place),
+            e.name.clone(),
+            e.games.to_string(),
+            e.wins.to_string(),
+            e.draws.to_string(),
+            e.losses.to_string(),
+            e.forfeit_total().to_string(),
+            format!("{:.1}%", 100.0 * e.score),
+            signed(e.elo),
+        ];
+        if dd {
+            let cells = accuracy::cells(e.dd_lost.as_ref());
+            row.push(cells.into_iter().next().unwrap_or_default());
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// What the default report ends with: where the rest is.
+pub const MORE_LINE: &str = "\nMore: `tarneeb standings DIR --detail` adds each rating's 95% interval, board Elo, the\ncrosstable, head to head (pentanomial counts, LOS, fitted differences), the twin-order test and\nwhat each column means.\n";
+
+/// The forfeits by kind, one line per entrant that forfeited (empty when none did).
+fn forfeits_by_kind(s: &Standings) -> String {
+    let forfeits: Vec<String> = s
+        .entrants
+        .iter()
+        .filter(|e| !e.forfeits.is_empty())
+        .map(|e| {
+            let kinds: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            format!("  {}: {}", e.name, kinds.join(", "))
+        })
+        .collect();
+    if forfeits.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nForfeits by kind:\n");
+    for f in forfeits {
+        out.push_str(&f);
+        out.push('\n');
+    }
+    out
+}
+
+fn bracket_lines(s: &Standings) -> String {
+    let mut out = String::new();
+    if !s.bracket.is_empty() {
+        out.push('\n');
+        for line in &s.bracket {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The text report for `detail` or not. Without it (issue 40: what a reader who has never
+/// heard of LOS needs): the first line, the plain block, the games, the short table, the
+/// forfeits by kind, an entrant the twin-order test flags, the bracket and where the rest is.
+/// With it, [`render`].
+pub fn render_with(s: &Standings, detail: bool) -> String {
+    if detail {
+        return render(s);
+    }
+    let mut out = String::new();
+    if let Some(w) = &s.winner {
+        out.push_str(&w.line);
+        out.push('\n');
+    }
+    out.push_str(&plain_block(s));
+    out.push_str(&format!(
+        "{} games, {} duplicate pairs\n\n",
+        s.games, s.pairs
+    ));
+    out.push_str(&aligned(&short_table_rows(s), &[1]));
+    out.push_str(&forfeits_by_kind(s));
+    out.push_str(&super::twins::render_flags(
+        &s.entrants
+            .iter()
+            .map(|e| (e.name.clone(), e.twin_order.clone()))
+            .collect::<Vec<_>>(),
+    ));
+    out.push_str(&bracket_lines(s));
+    out.push_str(MORE_LINE);
+    out
+}
+
+/// The whole text report (`--detail`): the first line and the plain block, then under
+/// "Details" the table, legend, forfeits by kind, crosstable, head to head, leader.
 pub fn render(s: &Standings) -> String {
     let mut out = String::new();
     if let Some(w) = &s.winner {
@@ -277,22 +370,7 @@ pub fn render(s: &Standings) -> String {
             .map(|e| (e.name.clone(), e.twin_order.clone()))
             .collect::<Vec<_>>(),
     ));
-    let forfeits: Vec<String> = s
-        .entrants
-        .iter()
-        .filter(|e| !e.forfeits.is_empty())
-        .map(|e| {
-            let kinds: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            format!("  {}: {}", e.name, kinds.join(", "))
-        })
-        .collect();
-    if !forfeits.is_empty() {
-        out.push_str("\nForfeits by kind:\n");
-        for f in forfeits {
-            out.push_str(&f);
-            out.push('\n');
-        }
-    }
+    out.push_str(&forfeits_by_kind(s));
     if s.entrants.len() > 1 {
         out.push('\n');
         out.push_str(&render_crosstable(s));
@@ -305,26 +383,31 @@ pub fn render(s: &Standings) -> String {
         out.push('\n');
         out.push_str(&leader_paragraph(s));
     }
-    if !s.bracket.is_empty() {
-        out.push('\n');
-        for line in &s.bracket {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
+    out.push_str(&bracket_lines(s));
     out
 }
 
 /// The report as the commands print it: the text of [`render`] and the SPRT line, or with
 /// `json` one JSON object (the [`Standings`] plus `sprt`), ending with a newline.
 pub fn full(s: &Standings, sprt: Option<&SprtTracker>, sandboxes: &[String], json: bool) -> String {
+    full_with(s, sprt, sandboxes, json, true)
+}
+
+/// [`full`], its text with the details (`--detail`) or without ([`render_with`]).
+pub fn full_with(
+    s: &Standings,
+    sprt: Option<&SprtTracker>,
+    sandboxes: &[String],
+    json: bool,
+    detail: bool,
+) -> String {
     if json {
         let mut v = serde_json::to_value(s).expect("standings are JSON");
         v["sprt"] = sprt.map_or(serde_json::Value::Null, SprtTracker::to_json);
         v["sandbox"] = serde_json::json!(sandboxes);
         return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
     }
-    let mut text = render(s) + &sandbox_line(sandboxes);
+    let mut text = render_with(s, detail) + &sandbox_line(sandboxes);
     if let Some(t) = sprt {
         text.push('\n');
         text.push_str(&t.describe());
@@ -345,7 +428,7 @@ pub fn sandbox_line(sandboxes: &[String]) -> String {
 }
 
 /// What the crosstable shows.
-pub const CROSSTABLE_LEGEND: &str = "Crosstable: the row entrant's points against the column entrant (1 per game won, 1/2 per\ndraw) over the games they played on opposite sides; columns numbered as the rows.\n";
+pub const CROSSTABLE_LEGEND: &str = "Crosstable: the row entrant's points against the column entrant (1 a win, 1/2 a draw) / games.\n";
 
 /// Entrant by entrant: the row entrant's points against the column entrant, `points/games`.
 pub fn render_crosstable(s: &Standings) -> String {
@@ -426,20 +509,7 @@ pub fn head_to_head_rows(s: &Standings) -> Vec<Vec<String>> {
 }
 
 /// What the columns of [`render_head_to_head`] mean.
-pub const HEAD_TO_HEAD_LEGEND: &str = "\
-Columns: pairs: duplicate pairs between them (both games on the same deals, seats swapped),
-each scored 0, 1/4, 1/2, 3/4 or 1 for the first entrant; games: games without a twin, scored 0,
-1/2 or 1. 0/.25/.5/.75/1: how many units (pairs or such games) scored each (the pentanomial
-counts). score: the first entrant's mean; Elo: that score as an Elo difference, with its 95%
-interval (Student's t, so it holds on few pairs; a score of 0 or 1 has no finite Elo, all
-won or all lost, until one unit goes the other way; an interval reaching 0 or 1 is open on
-that side: inf). LOS: likelihood of superiority, the chance that the first entrant is the
-stronger, from these games alone, as fastchess computes it
-(normal law, population variance); n/a when every unit scored alike or the interval beside it
-still holds 1/2 while LOS says 97.5% or more (or 2.5% or less): too few games for the normal
-law. fitted diff: the difference of the two ratings of the table, which also uses their games
-against everyone else.
-";
+pub const HEAD_TO_HEAD_LEGEND: &str = "Columns: 0/.25/.5/.75/1: how many pairs (or single games) scored each; LOS: the chance that the\nfirst is the stronger; fitted diff: their two ratings' difference, from every game they played.\n";
 
 pub fn leader_text(l: &super::pairwise::LeaderNote, k: usize) -> String {
     if signed(l.margin) == "+0.0" {
@@ -536,6 +606,70 @@ mod tests {
             text.contains("all won: no finite Elo") && text.contains("n/a"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_default_report_is_the_plain_block_and_the_short_table() {
+        // Issue 40: "Elo intervals, pentanomial counts, LOS, fitted differences and the t-test
+        // and the legends only with --detail"; without it, the first line, the plain block
+        // and a short table, then where the rest is.
+        let rows = vec![
+            row(0, ["alpha", "b", "alpha", "b"], Some(0), [41, -8]),
+            row(1, ["alpha", "b", "alpha", "b"], Some(1), [12, 41]),
+            row(2, ["alpha", "b", "alpha", "b"], Some(0), [41, 33]),
+        ];
+        let s = standings(&rows);
+        let short = render_with(&s, false);
+        let body = short
+            .strip_suffix(MORE_LINE)
+            .expect("where the rest is, at the end");
+        assert!(
+            short.contains("  1  alpha  won 2, lost 1 of 3 games (66.7%)\n"),
+            "{short}"
+        );
+        assert!(
+            short.contains(
+                "\nrank  entrant  games  won  drawn  lost  forfeits  score    Elo\n   1  alpha        3"
+            ),
+            "{short}"
+        );
+        for detail in [
+            "95% interval",
+            "0/.25/.5/.75/1",
+            "LOS",
+            "fitted diff",
+            "Crosstable",
+            "Columns:",
+            "Details (",
+            "Note:",
+        ] {
+            assert!(!body.contains(detail), "{detail} without --detail: {short}");
+        }
+        // --detail: all of it, the plain block first as before.
+        let detail = render_with(&s, true);
+        assert_eq!(detail, render(&s));
+        assert!(detail.starts_with(&short[..short.find("\nrank").unwrap()]));
+        for part in [
+            "95% interval",
+            "0/.25/.5/.75/1",
+            "LOS",
+            "fitted diff",
+            "Crosstable",
+        ] {
+            assert!(detail.contains(part), "{part} with --detail: {detail}");
+        }
+        // The legends are one or two short lines each.
+        for legend in [
+            TABLE_LEGEND,
+            BOARD_LEGEND,
+            CROSSTABLE_LEGEND,
+            HEAD_TO_HEAD_LEGEND,
+            accuracy::LEGEND,
+            super::super::twins::LEGEND,
+        ] {
+            assert!(legend.lines().count() <= 2, "{legend}");
+            assert!(legend.lines().all(|l| l.len() <= 100), "{legend}");
+        }
     }
 
     #[test]

@@ -242,13 +242,20 @@ pub fn flag_line(name: &str, o: &TwinOrder) -> String {
 }
 
 /// What the twin check means, under the flags.
-pub const LEGEND: &str = "\
-Twin order (--analyze): per entrant, over its complete duplicate pairs, d = DD tricks lost per
-seat-hand in the pair's first game minus in its second; t = mean(d) / (sd(d) / sqrt(pairs)).
-Flagged when t's one-sided probability under Student's t (pairs - 1 degrees of freedom) is
-below 0.001 over at least 5 pairs: a bot that learns its opponents' cards in the first game of a
-pair plays the second better (docs/competitions.md, \"The duplicate twin\").
-";
+pub const LEGEND: &str = "Twin order: an entrant is flagged when it plays the second game of its duplicate pairs better\nthan the first beyond chance (it may have learnt the cards: docs/competitions.md).\n";
+
+/// The default report's lines (without `--detail`): the entrants flagged, if any, without the
+/// legend (empty when none is).
+pub fn render_flags(entrants: &[(String, Option<TwinOrder>)]) -> String {
+    let flagged: Vec<String> = entrants
+        .iter()
+        .filter_map(|(n, o)| o.as_ref().filter(|o| o.flagged).map(|o| flag_line(n, o)))
+        .collect();
+    if flagged.is_empty() {
+        return String::new();
+    }
+    format!("\nTwin order:\n{}\n", flagged.join("\n"))
+}
 
 /// The report's section: one line per flagged entrant, or a line saying none was.
 pub fn render(entrants: &[(String, Option<TwinOrder>)]) -> String {

@@ -5,7 +5,8 @@
 //
 // Meanwhile it keeps every byte of the page's event stream (/events) as a spectator's browser
 // gets it, so the test can check that no hidden card was ever sent. Writes OUT_DIR/live.json:
-// the progress and standings text before and after a game finished, the four-colour deck, what the page wrote to its
+// the progress and standings text before and after a game finished, whether the page fits at
+// 1280 and 390 px, the four-colour deck, what the page wrote to its
 // console, whether an entrant's page and a finished game's replay page opened, and the events.
 import fs from "node:fs";
 import path from "node:path";
@@ -64,8 +65,19 @@ try {
     out.before.done,
   );
   out.after = await read();
+  // Whether the page fits its window (issue 40): the document, and every box that would
+  // scroll sideways inside it.
+  const fit = () => page.evaluate(() => ({
+    width: window.innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+    wide: [...document.querySelectorAll("body *")]
+      .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible")
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.scrollWidth} > ${e.clientWidth}`),
+  }));
+  out.fit1280 = await fit();
   await page.screenshot({ path: path.join(outDir, "live-1280.png") });
-  await page.setViewport({ width: 390, height: 900 });
+  await page.setViewport({ width: 390, height: 844 });
+  out.fit390 = await fit();
   await page.screenshot({ path: path.join(outDir, "live-390.png") });
   await page.setViewport({ width: 1280, height: 900 });
   // An entrant's page, through the standings' link, and a finished game's replay.

@@ -535,7 +535,8 @@ fn a_partial_run_is_reported_incomplete() {
 
 /// Issue 40 point 1: an interrupted 3-entrant round robin (8 of its 12 games; A and C never
 /// met) has no "Winner:" line: `tarneeb standings DIR` names a provisional leader, says that A
-/// and C have not met and what their margin is inferred through, in the text and the JSON.
+/// and C have not met and what their margin is inferred through, in the text and the JSON;
+/// the statistics (crosstable, intervals, LOS) only with `--detail`.
 #[test]
 fn an_interrupted_round_robin_names_a_provisional_leader_and_who_has_not_met() {
     let scratch = Scratch::new("provisional");
@@ -568,9 +569,35 @@ fn an_interrupted_round_robin_names_a_provisional_leader_and_who_has_not_met() {
     }
     std::fs::write(dir.join("results.jsonl"), text_rows).unwrap();
 
+    // Without --detail (issue 40): the same first line and plain block, a short table, no
+    // statistician's columns.
     let o = tarneeb(&["standings".to_string(), dir.display().to_string()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    let short = text(&o.stdout);
+    assert!(
+        short.contains("  1  A  won 4, lost 0 of 4 games (100.0%)\n"),
+        "{short}"
+    );
+    let (body, more) = short.split_once("\nMore: ").expect("where the rest is");
+    for detail in [
+        "Details (",
+        "95% interval",
+        "LOS",
+        "Crosstable",
+        "Not met: ",
+    ] {
+        assert!(!body.contains(detail), "{detail}: {short}");
+    }
+    assert!(more.contains("--detail adds"), "{short}");
+
+    let o = tarneeb(&[
+        "standings".to_string(),
+        dir.display().to_string(),
+        "--detail".to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
+    assert_eq!(out.lines().next(), short.lines().next(), "{out}");
     assert!(!out.contains("Winner"), "{out}");
     let first = out.lines().next().unwrap_or_default();
     assert!(

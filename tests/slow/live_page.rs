@@ -1,6 +1,7 @@
 //! `tarneeb tournament --serve`: the live page of a running tournament, opened in Debian's
 //! Chromium driven by puppeteer-core (tests/browser/live.mjs). The page shows the standings
-//! change when a game finishes, writes nothing to its console, links an entrant's page and a
+//! change when a game finishes, fits 1280 and 390 px with nothing scrolling sideways, writes
+//! nothing to its console, links an entrant's page and a
 //! finished game's replay; and no byte of the event stream a spectator got while the games were
 //! played holds a card the table had not seen: every card it shows of a game in progress is a
 //! card played so far in that hand, in the order of the game's record.
@@ -155,6 +156,18 @@ fn live_page_follows_a_running_tournament_and_shows_no_hidden_card() {
         "{out}"
     );
     assert!(out["gameStep"].is_string(), "the replay page ran: {out}");
+    // Issue 40: the page, its standings table included, fits 1280 px and a phone's 390 px.
+    for fit in [&out["fit1280"], &out["fit390"]] {
+        assert!(
+            fit["scrollWidth"].as_u64().unwrap() <= fit["width"].as_u64().unwrap(),
+            "the live page is wider than its window: {fit}"
+        );
+        assert_eq!(
+            fit["wide"],
+            serde_json::json!([]),
+            "something scrolls sideways: {fit}"
+        );
+    }
     for shot in ["live-1280.png", "live-390.png"] {
         let p = s.path(shot);
         assert!(p.is_file(), "no screenshot {shot}");

@@ -2,7 +2,9 @@
 //! bot that plays an illegal card) written as a static site, then every page opened in headless
 //! Chromium with the network off: each loads with nothing written to its console, the index
 //! links every entrant, each entrant's page lists its games with links to pages that exist, the
-//! forfeits are named, and no page refers to anything on the network. Screenshots at 1280 and
+//! forfeits are named, no page refers to anything on the network, and nothing on the index, the
+//! game index, an entrant's page or a game's page scrolls sideways at 1280 or 390 px (issue
+//! 40: tests/browser/fit.mjs). Screenshots at 1280 and
 //! 390 px are saved in the system's temp directory (their paths are printed) for a look.
 
 use crate::common;
@@ -215,6 +217,55 @@ fn standings_html_writes_a_site_that_opens_from_disk() {
     assert_deck(&out["gameOpened"], true, true, "a game's page");
     assert_deck(&out["gameReloaded"], true, true, "a game's page, reloaded");
     assert_deck(&out["gameOff"], false, true, "a game's page, turned off");
+
+    // Issue 40: nothing scrolls sideways at 1280 px (the standings' table used to be 1388 px
+    // wide in a 1168 px column) nor on a phone at 390 px, where the tables turn into a card
+    // per row; the verdict and the plain block come before the table.
+    let fit_file = s.path("fit.json");
+    let driver = Command::new("node")
+        .arg(root().join("tests/browser/fit.mjs"))
+        .arg(&fit_file)
+        .arg(&chromium)
+        .arg(url(&pages[0]))
+        .arg(url(&pages[1]))
+        .arg(url(cheat))
+        .arg(url(&game_pages[0]))
+        .current_dir(root().join("tests/browser"))
+        .output()
+        .expect("node runs");
+    assert!(driver.status.success(), "fit.mjs: {}", text(&driver.stderr));
+    let fit: Value = serde_json::from_str(&fs::read_to_string(&fit_file).unwrap()).unwrap();
+    assert_eq!(fit["errors"], serde_json::json!([]), "{fit}");
+    assert_eq!(fit["console"], serde_json::json!([]), "{fit}");
+    let measured = fit["pages"].as_array().unwrap();
+    assert_eq!(measured.len(), 8, "four pages at two widths: {fit}");
+    for m in measured {
+        let width = m["width"].as_u64().unwrap();
+        assert!(
+            m["scrollWidth"].as_u64().unwrap() <= width,
+            "{} is wider than the window at {width} px: {m}",
+            m["url"]
+        );
+        assert_eq!(
+            m["wide"],
+            serde_json::json!([]),
+            "something scrolls sideways in {} at {width} px",
+            m["url"]
+        );
+    }
+    for index in measured
+        .iter()
+        .filter(|m| m["url"] == url(&pages[0]).as_str())
+    {
+        let table = index["tableTop"].as_i64().unwrap();
+        for first in ["headlineTop", "plainTop"] {
+            let top = index[first].as_i64().unwrap();
+            assert!(
+                top >= 0 && top < table,
+                "{first} comes before the table: {index}"
+            );
+        }
+    }
 }
 
 #[test]

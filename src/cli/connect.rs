@@ -43,6 +43,16 @@ pub struct ConnectArgs {
     /// Longest pause between attempts to connect again after the connection dropped.
     #[arg(long, value_name = "MS", default_value_t = 5000)]
     max_backoff_ms: u64,
+    /// Give up (exit 2) when the server cannot be resolved or connected to for this long,
+    /// counted from the start or from when it was last reached (a server restarting for a
+    /// resume is reached again well within it).
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = super::args::parse_duration_ms)]
+    give_up_after: u64,
+    /// Give up (exit 2) after the bot failed this many handshakes in a row (it exited, or did
+    /// not answer `hello`, before writing a line): a bot that cannot start would otherwise
+    /// lose every game of the tournament as a handshake forfeit.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    handshake_failures: usize,
     /// The bot's command line, after `--`: run as it is (no sandbox: this is your machine).
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
@@ -118,6 +128,8 @@ fn relay_config(a: &ConnectArgs) -> Result<RelayConfig, String> {
         command,
         tls,
         max_backoff: Duration::from_millis(a.max_backoff_ms.max(100)),
+        handshake_failures: a.handshake_failures.max(1),
+        give_up_after: Duration::from_millis(a.give_up_after),
     })
 }
 

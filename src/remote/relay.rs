@@ -13,7 +13,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,36 @@ pub struct RelayConfig {
     pub tls: Option<(Arc<rustls::ClientConfig>, String)>,
     /// Longest pause between attempts to connect.
     pub max_backoff: Duration,
+    /// Handshakes in a row the bot may fail (it exits, or the connection ends, before it
+    /// wrote a line after `hello`) before the relay gives up: a bot that cannot start would
+    /// otherwise lose every game of the tournament as a handshake forfeit.
+    pub handshake_failures: usize,
+    /// How long the relay goes on trying a server it cannot resolve or connect to (since it
+    /// last reached it, or since it started) before it gives up.
+    pub give_up_after: Duration,
+}
+
+/// What the relay's connections share: how it ends, the bot's handshakes failed in a row,
+/// when the server was last reached.
+struct Shared {
+    over: AtomicBool,
+    fatal: Mutex<Option<String>>,
+    /// Set with `fatal`: connections carrying a game stop too.
+    given_up: AtomicBool,
+    failed_handshakes: AtomicUsize,
+    reached: Mutex<Instant>,
+}
+
+impl Shared {
+    fn give_up(&self, reason: String) {
+        let mut f = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
+        f.get_or_insert(reason);
+        self.given_up.store(true, Ordering::SeqCst);
+    }
+
+    fn reached_now(&self) {
+        *self.reached.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
 }
 
 /// How the relay ended.
@@ -53,55 +83,76 @@ enum Session {
         welcomed: bool,
         why: String,
     },
+    /// The server could not be resolved or connected to.
+    Unreachable(String),
     Fatal(String),
 }
 
 /// Runs the relay until the server says it is over, refuses for good, or `stop` is set.
 pub fn run(cfg: &RelayConfig, stop: &AtomicBool) -> RelayEnd {
-    let over = AtomicBool::new(false);
-    let fatal: Mutex<Option<String>> = Mutex::new(None);
+    let shared = Shared {
+        over: AtomicBool::new(false),
+        fatal: Mutex::new(None),
+        given_up: AtomicBool::new(false),
+        failed_handshakes: AtomicUsize::new(0),
+        reached: Mutex::new(Instant::now()),
+    };
     std::thread::scope(|scope| {
         for n in 0..cfg.connections.max(1) {
-            let (over, fatal) = (&over, &fatal);
-            scope.spawn(move || connection_loop(cfg, n, stop, over, fatal));
+            let shared = &shared;
+            scope.spawn(move || connection_loop(cfg, n, stop, shared));
         }
     });
-    if let Some(reason) = fatal.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(reason) = shared.fatal.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return RelayEnd::Refused(reason);
     }
-    if over.load(Ordering::SeqCst) {
+    if shared.over.load(Ordering::SeqCst) {
         RelayEnd::Over
     } else {
         RelayEnd::Stopped
     }
 }
 
-fn connection_loop(
-    cfg: &RelayConfig,
-    n: usize,
-    stop: &AtomicBool,
-    over: &AtomicBool,
-    fatal: &Mutex<Option<String>>,
-) {
+fn connection_loop(cfg: &RelayConfig, n: usize, stop: &AtomicBool, shared: &Shared) {
     let first = Duration::from_millis(500);
     let mut pause = first;
     let done = || {
         stop.load(Ordering::SeqCst)
-            || over.load(Ordering::SeqCst)
-            || fatal.lock().map(|f| f.is_some()).unwrap_or(true)
+            || shared.over.load(Ordering::SeqCst)
+            || shared.given_up.load(Ordering::SeqCst)
     };
     while !done() {
-        match session(cfg, stop, over) {
+        match session(cfg, stop, shared) {
             Session::Over => {
-                over.store(true, Ordering::SeqCst);
+                shared.over.store(true, Ordering::SeqCst);
                 eprintln!("relay {n}: the server has no more games for it (the tournament or game is over)");
                 return;
             }
             Session::Fatal(reason) => {
-                eprintln!("relay {n}: giving up: {reason}");
-                let mut f = fatal.lock().unwrap_or_else(|e| e.into_inner());
-                f.get_or_insert(reason);
+                // Said once, by `tarneeb connect` as it exits.
+                shared.give_up(reason);
                 return;
+            }
+            Session::Unreachable(why) => {
+                let since = shared
+                    .reached
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .elapsed();
+                if since >= cfg.give_up_after {
+                    shared.give_up(format!(
+                        "{why}, and it has not been reached for {} s (--give-up-after {} s): check the address with the organiser",
+                        since.as_secs(),
+                        cfg.give_up_after.as_secs()
+                    ));
+                    return;
+                }
+                if !done() {
+                    eprintln!(
+                        "relay {n}: {why}; connecting again in {} ms",
+                        pause.as_millis()
+                    );
+                }
             }
             Session::Dropped { welcomed, why } => {
                 if welcomed {
@@ -137,19 +188,22 @@ fn untrusted_certificate(text: &str) -> String {
 }
 
 /// Connects, authenticates, and carries one connection's traffic until it ends.
-fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
+fn session(cfg: &RelayConfig, stop: &AtomicBool, shared: &Shared) -> Session {
     let dropped = |why: String| Session::Dropped {
         welcomed: false,
         why,
     };
     let addr = match cfg.addr.to_socket_addrs().map(|mut a| a.next()) {
         Ok(Some(a)) => a,
-        Ok(None) | Err(_) => return dropped(format!("cannot resolve {}", cfg.addr)),
+        Ok(None) => return Session::Unreachable(format!("cannot resolve {}", cfg.addr)),
+        Err(e) => return Session::Unreachable(format!("cannot resolve {}: {e}", cfg.addr)),
     };
     let tcp = match TcpStream::connect_timeout(&addr, Duration::from_secs(10)) {
         Ok(s) => s,
-        Err(e) => return dropped(format!("cannot connect to {}: {e}", cfg.addr)),
+        Err(e) => return Session::Unreachable(format!("cannot connect to {}: {e}", cfg.addr)),
     };
+    // A server that takes connections is reached, whatever it answers.
+    shared.reached_now();
     let _ = tcp.set_nodelay(true);
     let _ = tcp.set_read_timeout(Some(Duration::from_secs(30)));
     let socket: OwnedFd = match &cfg.tls {
@@ -212,8 +266,9 @@ fn session(cfg: &RelayConfig, stop: &AtomicBool, over: &AtomicBool) -> Session {
             ))
         }
     }
-    match carry(cfg, server, stop, over) {
+    match carry(cfg, server, stop, shared) {
         Ok(Carried::Over) => Session::Over,
+        Ok(Carried::BotFailed(why)) => Session::Fatal(why),
         Ok(Carried::Closed(why)) | Err(why) => Session::Dropped {
             welcomed: true,
             why,
@@ -242,6 +297,8 @@ fn read_first_line(s: &mut std::fs::File) -> io::Result<Vec<u8>> {
 enum Carried {
     Over,
     Closed(String),
+    /// The bot failed its handshake [`RelayConfig::handshake_failures`] times in a row.
+    BotFailed(String),
 }
 
 /// The local bot of one connection.
@@ -296,14 +353,31 @@ fn carry(
     cfg: &RelayConfig,
     mut server: std::fs::File,
     stop: &AtomicBool,
-    over: &AtomicBool,
+    shared: &Shared,
 ) -> Result<Carried, String> {
+    let over = &shared.over;
     let mut bot: Option<LocalBot> = None;
     let mut in_game = false;
+    // A bot started for a `hello` that has not written a byte yet: if it exits, or the
+    // connection ends, before it does, its handshake failed.
+    let mut unanswered = false;
+    let failed = |unanswered: &mut bool| -> Option<Carried> {
+        if !std::mem::take(unanswered) {
+            return None;
+        }
+        let in_a_row = shared.failed_handshakes.fetch_add(1, Ordering::SeqCst) + 1;
+        (in_a_row >= cfg.handshake_failures).then(|| {
+            Carried::BotFailed(format!(
+                "the bot failed its handshake {in_a_row} times in a row (it exited or did not answer `hello`): check that `{}` runs and answers (`tarneeb check-bot` shows why)",
+                cfg.command.join(" ")
+            ))
+        })
+    };
     let mut from_server: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     let result = loop {
-        if stop.load(Ordering::SeqCst) {
+        if stop.load(Ordering::SeqCst) || shared.given_up.load(Ordering::SeqCst) {
+            unanswered = false;
             break Ok(Carried::Closed("interrupted".into()));
         }
         if over.load(Ordering::SeqCst) && !in_game {
@@ -333,12 +407,18 @@ fn carry(
                 Ok(0) | Err(_) => {
                     let b = bot.take().expect("polled");
                     b.stop();
+                    if let Some(end) = failed(&mut unanswered) {
+                        break Ok(end);
+                    }
                     if in_game {
                         // The server sees the connection end: a fault of this seat's game.
                         break Ok(Carried::Closed("the bot exited during a game".into()));
                     }
                 }
                 Ok(n) => {
+                    if std::mem::take(&mut unanswered) {
+                        shared.failed_handshakes.store(0, Ordering::SeqCst);
+                    }
                     if let Err(e) = server.write_all(&buf[..n]) {
                         break Err(format!("lost the server: {e}"));
                     }
@@ -367,7 +447,14 @@ fn carry(
                         if let Some(b) = bot.take() {
                             b.stop();
                         }
-                        bot = Some(LocalBot::start(&cfg.command)?);
+                        // A bot that cannot start fails its handshake too.
+                        unanswered = true;
+                        match LocalBot::start(&cfg.command) {
+                            Ok(b) => bot = Some(b),
+                            Err(e) => {
+                                return Ok(failed(&mut unanswered).unwrap_or(Carried::Closed(e)))
+                            }
+                        }
                         in_game = true;
                     }
                     Some("new_game") => in_game = true,
@@ -386,6 +473,11 @@ fn carry(
     };
     if let Some(b) = bot.take() {
         b.stop();
+    }
+    // The connection ended while the bot had not answered its `hello` (the server's handshake
+    // timeout).
+    if let Some(end) = failed(&mut unanswered) {
+        return Ok(end);
     }
     result
 }

@@ -365,8 +365,17 @@ fn update(shared: &Shared, f: impl FnOnce(&mut Table)) {
     shared.changed.notify_all();
 }
 
-/// Long polls answered at once; more get 503 (a page holds one, a reload a second).
+/// Long polls answered at once; more get 503 with `Retry-After` (a page holds one). A poll
+/// whose page was reloaded or closed is let go within [`GONE_CHECK`] of its browser hanging
+/// up, so reloads never fill this; the page asks again after a 503 (with backoff) and keeps
+/// its move buttons meanwhile. It stays as the bound on tabs held open at once.
 const MAX_POLLS: usize = 8;
+
+/// How often a waiting long poll looks whether its page is still there.
+const GONE_CHECK: Duration = Duration::from_millis(200);
+
+/// How long a long poll waits for a change before it answers with none.
+const POLL_WAIT: Duration = Duration::from_secs(20);
 
 /// Hands a request to [`handle`]: a long poll of `/state` (it may wait 20 s for a change) on
 /// a thread of its own, so a move posted meanwhile is taken at once, and everything else
@@ -379,11 +388,15 @@ fn dispatch(shared: &Arc<Shared>, rq: Request) {
     }
     if shared.polls.fetch_add(1, Ordering::SeqCst) >= MAX_POLLS {
         shared.polls.fetch_sub(1, Ordering::SeqCst);
-        return respond(
-            rq,
+        return rq.respond(
             503,
-            "text/plain",
-            "too many pages are open on this seat: close the others\n".into(),
+            &[
+                ("Content-Type", "text/plain"),
+                ("Cache-Control", "no-store"),
+                ("Referrer-Policy", "no-referrer"),
+                ("Retry-After", "1"),
+            ],
+            b"too many pages are open on this seat: close the others\n",
         );
     }
     handle(shared, rq);
@@ -454,11 +467,25 @@ fn handle(shared: &Arc<Shared>, rq: Request) {
                 })
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            let t = shared.table.lock().expect("table");
-            let (t, _) = shared
-                .changed
-                .wait_timeout_while(t, Duration::from_secs(20), |t| t.version <= seen)
-                .expect("table");
+            // It waits in slices, and a poll whose page hung up (a reload, a closed tab) is
+            // dropped then: it no longer holds one of the [`MAX_POLLS`] slots for 20 s (the
+            // ninth reload within 20 s was refused, and its page stopped for good).
+            let until = std::time::Instant::now() + POLL_WAIT;
+            let t = loop {
+                let t = shared.table.lock().expect("table");
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                let (t, _) = shared
+                    .changed
+                    .wait_timeout_while(t, left.min(GONE_CHECK), |t| t.version <= seen)
+                    .expect("table");
+                if t.version > seen || left <= GONE_CHECK {
+                    break t;
+                }
+                drop(t);
+                if rq.client_gone() {
+                    return;
+                }
+            };
             let body = t.json().to_string();
             let version = t.version;
             drop(t);

@@ -22,12 +22,14 @@ pub const PAGE: &str = r##"<!DOCTYPE html>
 button.legal { border: 2px solid #d49b00; box-shadow: 0 0 0 2px #f5d67a; cursor: pointer; }
 button:disabled { opacity: 0.55; }
 #hand { display: flex; flex-wrap: wrap; }
+#note { font-size: 14px; color: #8a5a00; min-height: 1.2em; }
 </style>
 </head>
 <body>
 <header><h1>Tarneeb: <span id="who">your seat</span></h1>{{DECK}}</header>
 <main>
 <div id="status" aria-live="polite">connecting...</div>
+<div id="note" aria-live="polite"></div>
 <div class="felt">
   <div class="row" id="scores"></div>
   <div class="row" id="contract"></div>
@@ -147,10 +149,25 @@ button:disabled { opacity: 0.55; }
     const c = $("clock");
     if (c && deadline) c.textContent = clockText(limit, deadline - Date.now());
   }, 250);
+  // After a 503 (more pages open on this seat than it serves at once, or the old page of a
+  // reload not yet let go) the page asks again, after 0.5 s, then twice as long each time up
+  // to 8 s; what it shows, its move buttons included, stays meanwhile (a reload limit must
+  // never leave a seat without buttons).
+  let backoff = 500;
   async function poll() {
     for (;;) {
       try {
         const r = await fetch("state?since=" + version + "&token=" + encodeURIComponent(token));
+        if (r.status === 503) {
+          const why = (await r.text()).trim();
+          document.body.dataset.busy = String(Number(document.body.dataset.busy || 0) + 1);
+          $("note").textContent = why + " (this page asks again in " + Math.ceil(backoff / 1000) + " s)";
+          await new Promise((done) => setTimeout(done, backoff));
+          backoff = Math.min(backoff * 2, 8000);
+          continue;
+        }
+        backoff = 500;
+        $("note").textContent = "";
         if (!r.ok) { $("status").textContent = await r.text(); return; }
         const st = await r.json();
         // A poll that ran out brings nothing new: the page stays as it is (and keeps focus).

@@ -719,3 +719,47 @@ fn connections_per_entrant_are_capped_and_no_one_keeps_an_entrant_out() {
         common::stderr(&o)
     );
 }
+
+/// Issue 41, point 3: "a relay whose bot cannot start ... reconnects and loses every game of
+/// the tournament as handshake forfeits, then exits 0". A bot that exits at once (`false`:
+/// the program exists, it answers nothing) fails its handshake; after 3 in a row the relay
+/// gives up with exit 2 and one line that names the bot's command.
+#[test]
+fn a_relay_whose_bot_fails_its_handshakes_gives_up() {
+    let s = Scratch::new("remote-bot-fails");
+    let out = s.path("t");
+    let (_server, token, addr) = alice_vs_random(&out, &["--games", "6", "--jobs", "1"]);
+    let r = relay(&addr, &token, 2, &[], "false");
+    let (status, _, err) = r.finish(LIMIT);
+    assert_eq!(status.code(), Some(2), "{err}");
+    let giving_up: Vec<&str> = err.lines().filter(|l| l.contains("giving up")).collect();
+    assert_eq!(giving_up.len(), 1, "one line says why: {err}");
+    assert!(
+        giving_up[0].starts_with(
+            "tarneeb connect: giving up: the bot failed its handshake 3 times in a row"
+        ) && giving_up[0].contains("`false`"),
+        "{err}"
+    );
+}
+
+/// Issue 41, point 3: "the relay retries an unresolvable host forever". A loopback port where
+/// nothing listens stands for an organiser that cannot be reached (no test looks up a real
+/// name): after `--give-up-after` the relay exits 2 with one line saying what it tried.
+#[test]
+fn a_relay_gives_up_on_a_server_it_cannot_reach() {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let token = "a".repeat(64);
+    let random = python_bot(RANDOM, &[]);
+    let r = relay(&addr, &token, 2, &["--give-up-after", "2s"], &random);
+    let (status, _, err) = r.finish(LIMIT);
+    assert_eq!(status.code(), Some(2), "{err}");
+    let giving_up: Vec<&str> = err.lines().filter(|l| l.contains("giving up")).collect();
+    assert_eq!(giving_up.len(), 1, "one line says why: {err}");
+    assert!(
+        giving_up[0].starts_with(&format!(
+            "tarneeb connect: giving up: cannot connect to {addr}"
+        )) && giving_up[0].contains("--give-up-after 2 s"),
+        "{err}"
+    );
+}

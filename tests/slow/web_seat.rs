@@ -505,3 +505,68 @@ fn every_tab_gets_the_game_s_result() {
     let o = wait_with_limit(seat, Duration::from_secs(60));
     assert!(o.status.success());
 }
+
+/// Issue 39, point 7: "the 9th page load in 20 s shows 'too many pages are open' with no
+/// buttons and stops polling while the seat must act". Chromium reloads the seat's page 12
+/// times, each time once the page shows the request (so every page it leaves had a long poll
+/// pending on the seat); the last page still shows the legal moves. The limit stays for tabs
+/// held open at once: with that page and 7 more tabs polling, a ninth is refused, says so
+/// and asks again; when the first page closes it gets in, and the bid clicked on it is the
+/// seat's move to the referee.
+#[test]
+fn a_page_reloaded_twelve_times_still_plays() {
+    let Some(chromium) = required_browser() else {
+        return;
+    };
+    if !required_puppeteer() {
+        return;
+    }
+    let (port, token, seat, mut to_seat, mut from_seat) = greeted_seat();
+    // Ten minutes to answer: the page is never short of time here.
+    writeln!(to_seat, "{}", request_line(1, 600_000)).unwrap();
+    let s = Scratch::new("web-reload");
+    let out_file = s.path("reload.json");
+    let node = Command::new("node")
+        .arg(root().join("tests/browser/reload.mjs"))
+        .arg(format!("http://127.0.0.1:{port}/?token={token}"))
+        .arg(&out_file)
+        .arg(&chromium)
+        .arg("12")
+        .current_dir(root().join("tests/browser"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node runs");
+    let driver = wait_with_limit(node, Duration::from_secs(600));
+    let out: Value = std::fs::read_to_string(&out_file)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    assert!(
+        driver.status.success() && out["errors"] == serde_json::json!([]),
+        "the driver failed: {out} {}",
+        String::from_utf8_lossy(&driver.stderr)
+    );
+    assert_eq!(out["reloads"], 12, "{out}");
+    assert!(out["ninthBusy"].as_u64() >= Some(1), "{out}");
+    assert!(
+        out["ninthNote"]
+            .as_str()
+            .is_some_and(|n| n.contains("too many pages are open") && n.contains("asks again")),
+        "the refused tab's note: {out}"
+    );
+    assert_eq!(out["ninthNoteAfter"], "", "{out}");
+    assert_eq!(out["clicked"], "8", "the ninth tab offered no bid 8: {out}");
+    let mut line = String::new();
+    from_seat.read_line(&mut line).unwrap();
+    let reply: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+    assert_eq!(
+        reply,
+        serde_json::json!({"type": "move", "id": 1, "move": "8"}),
+        "the seat's reply: {line}"
+    );
+    eprintln!("503s met by each page: {}", out["busy"]);
+    drop(to_seat);
+    let o = wait_with_limit(seat, Duration::from_secs(60));
+    assert!(o.status.success());
+}

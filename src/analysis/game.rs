@@ -197,10 +197,15 @@ fn totals_of(
 }
 
 /// The totals of every hand by `method`.
+/// What an analysis says of its progress: hands played out so far and in all (`replay
+/// --analyze` shows it on a terminal).
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
 fn all_totals(
     plans: &[Plan],
     positions: &[Position],
     method: Method,
+    progress: Progress,
 ) -> Result<Vec<Vec<u8>>, AnalysisError> {
     match method {
         Method::Positions => {
@@ -233,11 +238,17 @@ fn all_totals(
                     (p, &positions[p.first], cards)
                 })
                 .collect();
+            let done = std::sync::atomic::AtomicUsize::new(0);
             super::parallel::map(&hands, |(plan, start, cards)| {
-                play_totals(start, cards, plan.side).map_err(|problem| AnalysisError {
+                let r = play_totals(start, cards, plan.side).map_err(|problem| AnalysisError {
                     hand: plan.hand,
                     problem,
-                })
+                });
+                progress(
+                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1,
+                    hands.len(),
+                );
+                r
             })
             .into_iter()
             .collect()
@@ -326,12 +337,20 @@ pub fn analyse_game(g: &VerifiedGame) -> Result<GameAnalysis, AnalysisError> {
     analyse_game_by(g, Method::Play)
 }
 
+/// [`analyse_game`], calling `progress(hands done, hands)` as each hand is played out.
+pub fn analyse_game_with(
+    g: &VerifiedGame,
+    progress: Progress,
+) -> Result<GameAnalysis, AnalysisError> {
+    analyse_game_progress(g, Method::Play, progress)
+}
+
 /// Card-play accuracy only, per seat and for the game (what a tournament keeps): the totals
 /// along the play fix every card's cost, so neither best cards nor the strain table are
 /// solved.
 pub fn game_accuracy(g: &VerifiedGame) -> Result<(BySeat<Accuracy>, Accuracy), AnalysisError> {
     let (positions, plans) = plan_game(g, false)?;
-    let totals = all_totals(&plans, &positions, Method::Play)?;
+    let totals = all_totals(&plans, &positions, Method::Play, &|_, _| {})?;
     let mut seats = BySeat([Accuracy::default(); 4]);
     let mut game = Accuracy::default();
     for (plan, totals) in plans.iter().zip(&totals) {
@@ -351,8 +370,16 @@ pub fn game_accuracy(g: &VerifiedGame) -> Result<(BySeat<Accuracy>, Accuracy), A
 
 /// Every position of every hand played out, its totals found by `method`.
 pub fn analyse_game_by(g: &VerifiedGame, method: Method) -> Result<GameAnalysis, AnalysisError> {
+    analyse_game_progress(g, method, &|_, _| {})
+}
+
+fn analyse_game_progress(
+    g: &VerifiedGame,
+    method: Method,
+    progress: Progress,
+) -> Result<GameAnalysis, AnalysisError> {
     let (positions, plans) = plan_game(g, true)?;
-    let totals = all_totals(&plans, &positions, method)?;
+    let totals = all_totals(&plans, &positions, method, progress)?;
     // The totals fix every cost; the best cards are asked only where a card cost something,
     // with the value they reach already known.
     let (mut costly, mut picked) = (Vec::new(), Vec::new());

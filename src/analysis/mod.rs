@@ -12,8 +12,8 @@ pub mod report;
 pub mod solver;
 
 pub use game::{
-    analyse_game, analyse_game_by, game_accuracy, strain_table, Accuracy, AnalysisError,
-    GameAnalysis, HandAnalysis, Method,
+    analyse_game, analyse_game_by, analyse_game_with, game_accuracy, strain_table, Accuracy,
+    AnalysisError, GameAnalysis, HandAnalysis, Method,
 };
 pub use position::{Position, PositionError};
 pub use solver::{best_cards_many, card_values_many, solve_many, CardValues, DdSolver, Want};

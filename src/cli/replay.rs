@@ -2,13 +2,13 @@
 //! readable transcript (or, with `--json`, the verified game for other tools; with `--html`, a
 //! self-contained page that steps through the game).
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
 use super::UsageError;
-use tarneeb_referee::analysis::{analyse_game, report, GameAnalysis};
+use tarneeb_referee::analysis::{analyse_game_with, report, GameAnalysis};
 use tarneeb_referee::outln;
 use tarneeb_referee::record::{replay_file, LineError, ReadError, VerifiedGame};
 use tarneeb_referee::replay::html;
@@ -130,12 +130,30 @@ fn verify_and_show(
         _ => &game,
     };
     let analysis = match analyze {
-        true => Some(
-            analyse_game(analysed).map_err(|error| ReplayCmdError::Analysis {
+        true => {
+            // Progress on a terminal only (a 200-hand game took 88 s with no word, issue 41
+            // point 6): hands played out of all, then the last stage, on one line that is
+            // cleared at the end; nothing when stderr is a file or a pipe.
+            let terminal = std::io::stderr().is_terminal();
+            let progress = |done: usize, total: usize| {
+                if terminal {
+                    let then = if done == total {
+                        "; finding the best cards and the strain table..."
+                    } else {
+                        ""
+                    };
+                    eprint!("\ranalysing: {done} of {total} hands played out{then}\x1b[K");
+                }
+            };
+            let a = analyse_game_with(analysed, &progress);
+            if terminal {
+                eprint!("\r\x1b[K");
+            }
+            Some(a.map_err(|error| ReplayCmdError::Analysis {
                 path: path.display().to_string(),
                 error,
-            })?,
-        ),
+            })?)
+        }
         false => None,
     };
     if let Some(out) = html {

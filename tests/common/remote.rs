@@ -18,8 +18,14 @@ pub struct Running {
 
 impl Running {
     pub fn start(args: &[String]) -> Running {
-        let mut child = command()
-            .args(args)
+        let mut c = command();
+        c.args(args);
+        Running::spawn(c)
+    }
+
+    /// [`Running::start`] of a command made by the caller (its own directory, environment).
+    pub fn spawn(mut c: std::process::Command) -> Running {
+        let mut child = c
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -308,3 +308,38 @@ fn a_first_lead_strain_table_lists_the_declarers_suits_and_tops_out_at_the_par()
     }
     assert!(hands >= 6, "only {hands} hands were played out");
 }
+
+/// Issue 41, point 6: "`replay --analyze` of a 200-hand game ran 88 s with no output, even on
+/// a terminal". On a terminal (a pseudo-terminal made by `script`) it says how many hands are
+/// played out of how many; with stderr not a terminal it says nothing of it.
+#[test]
+fn analyze_shows_its_progress_on_a_terminal_only() {
+    let scratch = Scratch::new("analysis-progress");
+    let record = play(&scratch, "classic", "7");
+    let hands = analysed(&record)["analysis"]["hands"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(hands > 0, "no hand was played out");
+    let cmd = format!(
+        "{} replay {} --analyze",
+        env!("CARGO_BIN_EXE_tarneeb"),
+        record.display()
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown = String::from_utf8_lossy(&o.stdout);
+    for done in 1..=hands {
+        assert!(
+            shown.contains(&format!("analysing: {done} of {hands} hands played out")),
+            "hand {done} of {hands}: {shown}"
+        );
+    }
+    let piped = tarneeb(&["replay", record.to_str().unwrap(), "--analyze"]);
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert!(!stderr(&piped).contains("analysing"), "{}", stderr(&piped));
+}

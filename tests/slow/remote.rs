@@ -763,3 +763,108 @@ fn a_relay_gives_up_on_a_server_it_cannot_reach() {
         "{err}"
     );
 }
+
+/// The README's commands of "Contest with remote bots" (its indented lines, `\` continuing a
+/// line), split as a shell would.
+fn readme_remote_commands() -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let section = text
+        .split("### Contest with remote bots")
+        .nth(1)
+        .expect("README.md: the section \"Contest with remote bots\"");
+    let section = section.split("\n## ").next().unwrap();
+    let mut commands = Vec::new();
+    let mut line = String::new();
+    for l in section.lines() {
+        let Some(code) = l.strip_prefix("    ") else {
+            continue;
+        };
+        let code = code.trim();
+        match code.strip_suffix('\\') {
+            Some(part) => line.push_str(part),
+            None => {
+                line.push_str(code);
+                commands.push(shlex::split(&line).expect("a command the shell reads"));
+                line.clear();
+            }
+        }
+    }
+    commands
+}
+
+/// Issue 41, point 3: "the remote quick start fails as written" (the organiser's command
+/// needed a cert.pem the README never made). The README's three commands, run as written in
+/// a directory of their own: its openssl line makes the certificate, its tournament command
+/// serves it, and alice's relay, with the token in the environment and the certificate as
+/// its CA, plays the tournament to its end over TLS. Only what a test on loopback must change
+/// is changed: the server listens on 127.0.0.1 (port 0) instead of 0.0.0.0:7420, the relay
+/// dials that address instead of organiser.example:7420 (the certificate names 127.0.0.1
+/// too), the sample bots' paths are made absolute and `my_bot.py` is the heuristic bot.
+#[test]
+fn the_readme_s_remote_quick_start_plays_a_tournament_as_written() {
+    let commands = readme_remote_commands();
+    assert_eq!(
+        commands.len(),
+        3,
+        "openssl, tournament, connect: {commands:?}"
+    );
+    let s = Scratch::new("remote-readme");
+    let root = common::root().display().to_string();
+    let absolute = |a: &str| a.replace("sample-bots/", &format!("{root}/sample-bots/"));
+    // 1. The certificate.
+    let openssl = &commands[0];
+    assert_eq!(openssl[0], "openssl", "{openssl:?}");
+    let o = std::process::Command::new("openssl")
+        .args(&openssl[1..])
+        .current_dir(&s.dir)
+        .output()
+        .expect("openssl runs");
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(s.path("cert.pem").is_file() && s.path("key.pem").is_file());
+    // 2. The tournament.
+    let t = &commands[1];
+    assert_eq!(&t[..2], ["tarneeb", "tournament"], "{t:?}");
+    let at = t.iter().position(|a| a == "--listen").expect("--listen");
+    assert_eq!(t[at + 1], "0.0.0.0:7420", "{t:?}");
+    let mut args: Vec<String> = t[1..].iter().map(|a| absolute(a)).collect();
+    args[at] = "127.0.0.1:0".into();
+    let mut c = common::command();
+    c.args(&args).current_dir(&s.dir);
+    let mut server = Running::spawn(c);
+    let token = server.token("alice");
+    let addr = server.addr();
+    // 3. Alice's relay.
+    let r = &commands[2];
+    assert_eq!(r[0], "TARNEEB_TOKEN=...", "{r:?}");
+    assert_eq!(&r[1..3], ["tarneeb", "connect"], "{r:?}");
+    assert_eq!(r[3], "organiser.example:7420", "{r:?}");
+    let mut relay_args: Vec<String> = r[2..].to_vec();
+    relay_args[1] = addr.clone();
+    let bot = relay_args
+        .iter()
+        .position(|a| a == "my_bot.py")
+        .expect("my_bot.py");
+    relay_args[bot] = format!("{root}/{HEURISTIC}");
+    let mut c = common::command();
+    c.args(&relay_args)
+        .current_dir(&s.dir)
+        .env("TARNEEB_TOKEN", &token);
+    let alice = Running::spawn(c);
+    let (status, stdout, err) = server.finish(LIMIT);
+    assert!(status.success(), "the tournament: {err}");
+    assert!(stdout.contains("remote entrants: alice"), "{stdout}");
+    let rows = json_lines(&s.path("runs/open/results.jsonl"));
+    let games = t[t.iter().position(|a| a == "--games").unwrap() + 1]
+        .parse::<usize>()
+        .unwrap();
+    assert_eq!(rows.len(), games, "{err}");
+    for row in &rows {
+        assert!(row["forfeit_kind"].is_null(), "{row}");
+    }
+    let (rstatus, _, rerr) = alice.finish(Duration::from_secs(120));
+    assert!(rstatus.success(), "the relay: {rerr}");
+    assert!(
+        rerr.contains(&format!("connected to {addr} as alice")),
+        "{rerr}"
+    );
+}

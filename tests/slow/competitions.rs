@@ -588,7 +588,7 @@ fn an_interrupted_round_robin_names_a_provisional_leader_and_who_has_not_met() {
     ] {
         assert!(!body.contains(detail), "{detail}: {short}");
     }
-    assert!(more.contains("--detail adds"), "{short}");
+    assert!(more.contains("standings DIR --detail` adds"), "{short}");
 
     let o = tarneeb(&[
         "standings".to_string(),

@@ -267,7 +267,11 @@ pub fn headline(s: &Standings, v: &Verdict) -> Option<Winner> {
         _ => "Leader".to_string(),
     };
     let line = match &v.leader {
-        None => format!("{prefix}: none yet: {}", lower_first(&base.line)),
+        // (Its own full stop dropped: the line gets one below; it read "score)..".)
+        None => format!(
+            "{prefix}: none yet: {}",
+            lower_first(base.line.trim_end_matches('.'))
+        ),
         Some(leader) => {
             let how = match v.sureness.as_str() {
                 "the only entrant" => "the only entrant".to_string(),
@@ -540,5 +544,7 @@ mod tests {
             line.starts_with("Leader (provisional, 2 of 10 games played): none yet: no clear winner: A and B share first place"),
             "{line}"
         );
+        // One full stop (the live page showed "equal score)..").
+        assert!(line.ends_with(").") && !line.ends_with(".."), "{line}");
     }
 }

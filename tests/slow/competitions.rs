@@ -271,8 +271,12 @@ fn standings_show_crosstable_faults_and_head_to_head_as_text_and_json() {
     assert!(v["leader"]["clear"].is_boolean());
     assert!(v["sprt"].is_null());
 
-    // The same as text.
-    let o = tarneeb(&["standings".into(), dir.display().to_string()]);
+    // The same as text (with --detail: the statistics and their legends).
+    let o = tarneeb(&[
+        "standings".into(),
+        dir.display().to_string(),
+        "--detail".into(),
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     // The first line names the winner (or why there is none), then the counts.
@@ -287,7 +291,7 @@ fn standings_show_crosstable_faults_and_head_to_head_as_text_and_json() {
         "{out}"
     );
     assert!(
-        out.contains("Columns: rank: place by Elo as printed"),
+        out.contains("Columns: score: 1 per win, 1/2 per draw, over games;"),
         "{out}"
     );
     assert!(out.contains("Forfeits by kind:\n  A: timeout 1\n"), "{out}");
@@ -305,7 +309,10 @@ fn standings_show_crosstable_faults_and_head_to_head_as_text_and_json() {
         out.contains("Head to head: the first entrant against the second."),
         "{out}"
     );
-    assert!(out.contains("LOS: likelihood of superiority"), "{out}");
+    assert!(
+        out.contains("LOS: the chance that the\nfirst is the stronger"),
+        "{out}"
+    );
 }
 
 /// config → tournament.json → config gives the same tournament: the same normalized file and
@@ -588,7 +595,7 @@ fn an_interrupted_round_robin_names_a_provisional_leader_and_who_has_not_met() {
     ] {
         assert!(!body.contains(detail), "{detail}: {short}");
     }
-    assert!(more.contains("--detail adds"), "{short}");
+    assert!(more.contains("standings DIR --detail` adds"), "{short}");
 
     let o = tarneeb(&[
         "standings".to_string(),

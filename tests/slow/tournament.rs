@@ -612,9 +612,23 @@ fn analyze_ranks_card_play_by_double_dummy_tricks_lost() {
     }
     let table = text(&o.stdout);
     assert!(table.contains("DD lost/hand"), "{table}");
+    // Its interval and its legend with --detail (issue 40: the closing standings are the
+    // short report).
+    let detail = tarneeb(&[
+        "standings".to_string(),
+        dir.display().to_string(),
+        "--detail".to_string(),
+    ]);
+    let detail = text(&detail.stdout);
     assert!(
-        table.contains("Student's t over those per-game values"),
-        "{table}"
+        detail.lines().any(|l| l.starts_with("rank")
+            && l.split_whitespace().collect::<Vec<_>>().ends_with(&[
+                "lost/hand",
+                "95%",
+                "interval"
+            ]))
+            && detail.contains("DD lost/hand: tricks the entrant's cards gave away per hand"),
+        "{detail}"
     );
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("standings.json")).unwrap())

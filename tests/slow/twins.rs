@@ -161,7 +161,7 @@ fn match_of(scratch: &Scratch, name: &str, first: &str) -> (Value, String) {
     let o = tarneeb(&["standings", &out.display().to_string(), "--json"]);
     ok(&o);
     let json: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let o = tarneeb(&["standings", &out.display().to_string()]);
+    let o = tarneeb(&["standings", &out.display().to_string(), "--detail"]);
     ok(&o);
     (json, text(&o.stdout))
 }

@@ -185,7 +185,7 @@ mod tests {
         };
         // SAFETY: clock_gettime writes the timespec it is given.
         assert_eq!(unsafe { libc::clock_gettime(clock, &mut ts) }, 0);
-        ts.tv_sec as i64
+        ts.tv_sec
     }
 
     /// A deadline is an `Instant`, and std reads an `Instant` from CLOCK_MONOTONIC on Linux:

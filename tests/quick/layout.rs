@@ -144,7 +144,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/bot/sandbox/bwrap.rs", "compose"),
     ("src/serve/seat.rs", "serve"),
     ("src/referee/mod.rs", "play_game_watched"),
-    ("src/cli/standings.rs", "run"),
     ("src/conformance/mod.rs", "run_scenario"),
     ("src/referee/ask.rs", "ask_thawed"),
     ("src/tournament/config.rs", "to_flags"),

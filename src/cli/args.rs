@@ -54,7 +54,12 @@ pub struct SandboxArgs {
 impl SandboxArgs {
     /// The sandbox these flags ask for (exit 2 for what cannot be had).
     pub fn sandbox(&self) -> Result<Sandbox, SandboxError> {
-        Sandbox::new(&SandboxOptions {
+        Sandbox::new(&self.options())
+    }
+
+    /// What these flags ask of the sandbox.
+    pub fn options(&self) -> SandboxOptions {
+        SandboxOptions {
             choice: self.sandbox,
             view: self.sandbox_view,
             ro: self.sandbox_ro.clone(),
@@ -68,7 +73,7 @@ impl SandboxArgs {
                 disk_limit: self.disk_limit,
                 cpu_limit: self.cpu_limit,
             },
-        })
+        }
     }
 }
 
@@ -123,6 +128,18 @@ impl BotLimits {
             move_ms: self.move_timeout.unwrap_or(DEFAULT_MOVE_MS),
             bank_ms: self.time_bank,
             increment_ms: self.increment,
+        }
+    }
+
+    /// These limits as a tournament's settings hold them.
+    pub fn seat_limits(&self) -> tarneeb_referee::tournament::spec::SeatLimits {
+        tarneeb_referee::tournament::spec::SeatLimits {
+            time: self.time(),
+            on_fault: self.on_fault,
+            events: self.events,
+            freeze_off_turn: self.freeze_off_turn,
+            max_line: self.max_line,
+            stderr_cap: self.stderr_cap,
         }
     }
 }

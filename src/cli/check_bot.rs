@@ -1,7 +1,7 @@
 //! `tarneeb check-bot CMD`: a bot against built-in seats in every preset and every rare
 //! situation, with a report a person can act on; and the hidden `scripted-bot` those seats run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -9,7 +9,9 @@ use super::args::BotLimits;
 use super::UsageError;
 use tarneeb_referee::bot::{check_can_start, split_command};
 use tarneeb_referee::conformance::hints::group_key;
-use tarneeb_referee::conformance::{check, scenarios::scenarios, scripted, Check, CheckConfig};
+use tarneeb_referee::conformance::{
+    check, scenarios::scenarios, scripted, Check, CheckConfig, Report,
+};
 use tarneeb_referee::protocol::{excerpt, printable};
 use tarneeb_referee::rules::{Rules, PRESETS};
 use tarneeb_referee::{outln, rules_file, signals};
@@ -58,6 +60,62 @@ pub fn run_scripted(a: ScriptedBotArgs) -> Result<()> {
 }
 
 /// Runs the checks; exit code 0 when every one passed, 1 otherwise.
+/// The failures grouped, the reply times, and the summary line; the exit code. A temporary
+/// directory of a bot that passed goes.
+fn summary(
+    a: &CheckBotArgs,
+    report: &Report,
+    scenarios: usize,
+    limit: u64,
+    dir: &Path,
+) -> Result<u8> {
+    let failures: Vec<&Check> = report.checks.iter().filter(|c| !c.passed).collect();
+    if !failures.is_empty() {
+        outln!("failures:")?;
+        for group in grouped(&failures) {
+            show_group(&group)?;
+        }
+    }
+    match report.percentiles() {
+        Some((p50, p99, max)) => outln!(
+            "reply times: {} replies, p50 {p50} ms, p99 {p99} ms, max {max} ms (limit {limit} ms{})",
+            report.reply_ms.len(),
+            if max * 2 > limit { "; max is over half the limit: risky" } else { "" }
+        )?,
+        None => outln!("reply times: no replies")?,
+    }
+    let failed = failures.len();
+    let total = report.checks.len();
+    if report.stopped {
+        outln!(
+            "stopped after {total} of {} checks ({})",
+            scenarios + 2,
+            if a.fail_fast && failed > 0 {
+                "--fail-fast: at the first failure"
+            } else {
+                "interrupted"
+            }
+        )?;
+    } else if report.probes_skipped {
+        outln!("the exit checks were not run: no game reached its end with the bot")?;
+    }
+    if failed == 0 {
+        outln!("summary: all {total} checks passed")?;
+        if a.out.is_none() {
+            let _ = std::fs::remove_dir_all(dir);
+        } else {
+            outln!("records, traces and logs: {}", dir.display())?;
+        }
+        Ok(0)
+    } else {
+        outln!(
+            "summary: {failed} of {total} checks failed; records, traces and logs: {}",
+            dir.display()
+        )?;
+        Ok(1)
+    }
+}
+
 pub fn run(a: CheckBotArgs) -> Result<u8> {
     let command = split_command(&a.command).map_err(|e| UsageError(e.to_string()))?;
     // A program that cannot start is a usage error, said once, as for `play`.
@@ -74,7 +132,6 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
             UsageError("--games 0 with a rules file leaves nothing to check".into()).into(),
         );
     }
-    let temporary = a.out.is_none();
     let dir = a.out.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("tarneeb-check-bot-{}", std::process::id()))
     });
@@ -112,52 +169,7 @@ pub fn run(a: CheckBotArgs) -> Result<u8> {
     if let Some(e) = write_error {
         return Err(e);
     }
-    let failures: Vec<&Check> = report.checks.iter().filter(|c| !c.passed).collect();
-    if !failures.is_empty() {
-        outln!("failures:")?;
-        for group in grouped(&failures) {
-            show_group(&group)?;
-        }
-    }
-    let limit = cfg.time.move_ms;
-    match report.percentiles() {
-        Some((p50, p99, max)) => outln!(
-            "reply times: {} replies, p50 {p50} ms, p99 {p99} ms, max {max} ms (limit {limit} ms{})",
-            report.reply_ms.len(),
-            if max * 2 > limit { "; max is over half the limit: risky" } else { "" }
-        )?,
-        None => outln!("reply times: no replies")?,
-    }
-    let failed = failures.len();
-    let total = report.checks.len();
-    if report.stopped {
-        outln!(
-            "stopped after {total} of {} checks ({})",
-            list.len() + 2,
-            if a.fail_fast && failed > 0 {
-                "--fail-fast: at the first failure"
-            } else {
-                "interrupted"
-            }
-        )?;
-    } else if report.probes_skipped {
-        outln!("the exit checks were not run: no game reached its end with the bot")?;
-    }
-    if failed == 0 {
-        outln!("summary: all {total} checks passed")?;
-        if temporary {
-            let _ = std::fs::remove_dir_all(&dir);
-        } else {
-            outln!("records, traces and logs: {}", dir.display())?;
-        }
-        Ok(0)
-    } else {
-        outln!(
-            "summary: {failed} of {total} checks failed; records, traces and logs: {}",
-            dir.display()
-        )?;
-        Ok(1)
-    }
+    summary(&a, &report, list.len(), cfg.time.move_ms, &dir)
 }
 
 /// The line for a check as it finishes: verdict, name and time; for a pass its notes, for a

@@ -603,6 +603,54 @@ impl Remote {
     }
 }
 
+/// How a wait for remote entrants ended.
+enum Waited {
+    Interrupted,
+    /// A relay connected: the same roster goes on.
+    SameRoster,
+    NewRoster,
+}
+
+/// No two versions can play because remote ones' relays are away: waits until one comes (or
+/// the roster changes, or Ctrl-C), having said so once.
+fn wait_for_remote(
+    source: &LeagueSource,
+    remote: &mut Remote,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Waited, Failure> {
+    let db = source.db();
+    if !remote.waiting_said {
+        let absent: Vec<&str> = source
+            .roster()
+            .iter()
+            .filter(|v| v.is_remote() && !v.retired)
+            .map(|v| v.entrant.as_str())
+            .collect();
+        eprintln!(
+            "waiting: no two entrants can play now; remote entrants {} play once their relays connect",
+            absent.join(", ")
+        );
+        remote.waiting_said = true;
+    }
+    let stamp = source.stamp();
+    let same = || -> Result<bool, Failure> {
+        Ok(db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp)
+    };
+    while !source.can_pair_now() && same()? {
+        if stop.load(Ordering::SeqCst) {
+            eprintln!("tarneeb league: interrupted while waiting for remote entrants");
+            return Ok(Waited::Interrupted);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    remote.waiting_said = false;
+    Ok(if same()? {
+        Waited::SameRoster
+    } else {
+        Waited::NewRoster
+    })
+}
+
 /// The runs of a league: one per roster, until `--games` or an interrupt.
 /// `base` is every run's configuration but its entrants (each run's roster).
 #[allow(clippy::too_many_arguments)]
@@ -674,37 +722,15 @@ fn play(
         match ended {
             Some(Ended::Limit) => break,
             Some(Ended::Failed(e)) => return Err(failed(e)),
-            None if source.waiting_for_remote() => {
-                if !remote.waiting_said {
-                    let absent: Vec<&str> = source
-                        .roster()
-                        .iter()
-                        .filter(|v| v.is_remote() && !v.retired)
-                        .map(|v| v.entrant.as_str())
-                        .collect();
-                    eprintln!(
-                        "waiting: no two entrants can play now; remote entrants {} play once their relays connect",
-                        absent.join(", ")
-                    );
-                    remote.waiting_said = true;
-                }
-                let stamp = source.stamp();
-                while !source.can_pair_now()
-                    && db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp
-                {
-                    if stop.load(Ordering::SeqCst) {
-                        eprintln!("tarneeb league: interrupted while waiting for remote entrants");
-                        return Ok(130);
-                    }
-                    std::thread::sleep(Duration::from_millis(500));
-                }
-                remote.waiting_said = false;
-                if db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp {
+            None if source.waiting_for_remote() => match wait_for_remote(&source, remote, stop)? {
+                Waited::Interrupted => return Ok(130),
+                Waited::SameRoster => {
                     // The same roster: go on without reading the league again.
                     source.ended = None;
                     continue;
                 }
-            }
+                Waited::NewRoster => {}
+            },
             Some(Ended::Roster) | None => waiting_said = false,
             Some(Ended::TooFew) => {
                 if !waiting_said {

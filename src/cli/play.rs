@@ -1,6 +1,7 @@
 //! `tarneeb play`: one game between four bot programs, its record and a report.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -9,15 +10,16 @@ use rand::RngCore;
 use super::args::{parse_seat, BotLimits, SandboxArgs};
 use super::play_remote::{remote_name, remote_seats};
 use super::UsageError;
+use tarneeb_referee::bot::Sandbox;
 use tarneeb_referee::bot::{
     check_can_start, detail_lines, split_command, stderr_log_path, BotSpec,
 };
-use tarneeb_referee::protocol::{printable, HandEndMsg};
+use tarneeb_referee::protocol::{printable, GameEndMsg, HandEndMsg};
 use tarneeb_referee::record::reader::{read_record, ReadError};
 use tarneeb_referee::record::{read_deals, recorded_deals, RecordedDeals};
-use tarneeb_referee::referee::{play_game, trace_path, GameConfig};
+use tarneeb_referee::referee::{play_game, trace_path, GameConfig, Outcome};
 use tarneeb_referee::replay::text::rules_text;
-use tarneeb_referee::rules::{Game, Rules, Seat, StartScores};
+use tarneeb_referee::rules::{Deal, Game, Rules, Seat, StartScores};
 use tarneeb_referee::{deal_key, outln, rules_file, signals};
 
 #[derive(clap::Args)]
@@ -97,47 +99,90 @@ pub struct PlayArgs {
     leak_trace: Option<PathBuf>,
 }
 
-pub fn run(a: PlayArgs) -> Result<()> {
-    let mut rules = rules_file::load(a.rules.as_deref().unwrap_or("classic"))?;
-    if a.bots.len() != 4 {
-        return Err(UsageError(format!(
-            "give exactly four --bot commands (seats 0, 1, 2, 3), got {}",
-            a.bots.len()
-        ))
-        .into());
+/// A game as the flags ask for it, every check made: nothing is written yet.
+struct GameSpec {
+    rules: Rules,
+    seed: u64,
+    deal_secret: Option<tarneeb_referee::rules::DealSecret>,
+    record: PathBuf,
+    deals: Vec<Deal>,
+    first_dealer: Option<Seat>,
+    /// Each seat's remote entrant, when it is remote.
+    remote: [Option<String>; 4],
+    time: tarneeb_referee::protocol::TimeLimits,
+    /// Seats played in a browser.
+    webs: usize,
+}
+
+impl GameSpec {
+    /// Checks everything the flags can get wrong before anything is created: a refused
+    /// command leaves no file behind.
+    fn new(a: &PlayArgs) -> Result<GameSpec> {
+        let rules = rules_file::load(a.rules.as_deref().unwrap_or("classic"))?;
+        if a.bots.len() != 4 {
+            return Err(UsageError(format!(
+                "give exactly four --bot commands (seats 0, 1, 2, 3), got {}",
+                a.bots.len()
+            ))
+            .into());
+        }
+        // Not from the clock: with public deals the seed is the deal, and a bot can guess when
+        // the referee started.
+        let seed = a.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
+        let deal_secret = match (&a.deal_key, a.public_deals) {
+            (_, true) => None,
+            (Some(p), false) => Some(deal_key::read(p).map_err(|e| UsageError(e.to_string()))?),
+            (None, false) => Some(deal_key::fresh()),
+        };
+        let record = match &a.record {
+            Some(r) => r.clone(),
+            None => new_record_name(Path::new("games"))?,
+        };
+        let (rules, deals, first_dealer) = game_deals(a, rules, &record)?;
+        if let Some(scores) = a.scores {
+            Game::new(rules.clone(), Seat::from_index(0))
+                .with_scores(scores)
+                .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
+        }
+        let remote = check_seats(a)?;
+        let (time, webs) = seat_time(a)?;
+        Ok(GameSpec {
+            rules,
+            seed,
+            deal_secret,
+            record,
+            deals,
+            first_dealer,
+            remote,
+            time,
+            webs,
+        })
     }
-    // Not from the clock: with public deals the seed is the deal, and a bot can guess when the
-    // referee started.
-    let seed = a.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
-    let deal_secret = match (&a.deal_key, a.public_deals) {
-        (_, true) => None,
-        (Some(p), false) => Some(deal_key::read(p).map_err(|e| UsageError(e.to_string()))?),
-        (None, false) => Some(deal_key::fresh()),
-    };
-    let record = match a.record {
-        Some(r) => r,
-        None => new_record_name(Path::new("games"))?,
-    };
-    let (deals, first_dealer) = match (&a.deals, &a.deals_from) {
-        (Some(p), _) => (read_deals(p).map_err(UsageError)?, a.first_dealer),
+}
+
+/// The rules (a `--deals-from` record's when no --rules), deals and first dealer.
+fn game_deals(
+    a: &PlayArgs,
+    mut rules: Rules,
+    record: &Path,
+) -> Result<(Rules, Vec<Deal>, Option<Seat>)> {
+    Ok(match (&a.deals, &a.deals_from) {
+        (Some(p), _) => (rules, read_deals(p).map_err(UsageError)?, a.first_dealer),
         (None, Some(p)) => {
             let given = a.rules.is_some().then_some(&rules);
-            let d = deals_from(p, &record, given).map_err(UsageError)?;
+            let d = deals_from(p, record, given).map_err(UsageError)?;
             if a.rules.is_none() {
                 rules = d.rules.clone();
             }
-            (d.deals, Some(d.first_dealer))
+            (rules, d.deals, Some(d.first_dealer))
         }
-        (None, None) => (Vec::new(), a.first_dealer),
-    };
-    // Everything that can refuse the command does so before the masks below create the
-    // record and its logs: a refused command leaves no file behind.
-    if let Some(scores) = a.scores {
-        Game::new(rules.clone(), Seat::from_index(0))
-            .with_scores(scores)
-            .map_err(|e| UsageError(format!("--scores {scores}: {e}")))?;
-    }
-    // A bot that cannot be started is a usage error, not a forfeit.
+        (None, None) => (rules, Vec::new(), a.first_dealer),
+    })
+}
+
+/// Every bot command can start (a usage error, not a forfeit) and the remote seats can be
+/// served; each seat's remote entrant.
+fn check_seats(a: &PlayArgs) -> Result<[Option<String>; 4]> {
     for (i, cmd) in a
         .bots
         .iter()
@@ -152,6 +197,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if remote.iter().any(Option::is_some) {
         a.net.check().map_err(UsageError)?;
     }
+    Ok(remote)
+}
+
+/// The time limits (none per move for a person, unless --move-timeout says one) and the
+/// number of browser seats; a terminal seat needs a terminal.
+fn seat_time(a: &PlayArgs) -> Result<(tarneeb_referee::protocol::TimeLimits, usize)> {
     let humans = a.bots.iter().filter(|b| b.trim() == "human").count();
     let webs = a.bots.iter().filter(|b| b.trim() == "web").count();
     let mut time = a.limits.time();
@@ -161,14 +212,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if (humans > 0 || webs > 0) && a.limits.move_timeout.is_none() {
         time.move_ms = super::args::NO_LIMIT_MS;
     }
+    Ok((time, webs))
+}
+
+/// The sandbox with the record, its logs, the deals, the key and the traces masked, and the
+/// files made empty to be masked (removed again when no bot wrote to them).
+fn masked_sandbox(a: &PlayArgs, record: &Path) -> Result<(Sandbox, Vec<PathBuf>)> {
     let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
     // Masking creates the record and its logs empty before the bots start (a mask needs a
     // file to cover); a game that never starts must not leave those behind.
-    let made_for_mask: Vec<PathBuf> = std::iter::once(record.clone())
-        .chain((0..4).map(|i| stderr_log_path(&record, i)))
+    let made_for_mask: Vec<PathBuf> = std::iter::once(record.to_path_buf())
+        .chain((0..4).map(|i| stderr_log_path(record, i)))
         .filter(|p| !p.exists())
         .collect();
-    sandbox.mask_record(&record);
+    sandbox.mask_record(record);
     for p in [&a.deals, &a.deals_from, &a.deal_key].into_iter().flatten() {
         sandbox.mask(p);
     }
@@ -181,7 +238,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if let Some(p) = &a.leak_trace {
         sandbox.mask_new_file(p);
     }
-    let sandbox = std::sync::Arc::new(sandbox);
+    Ok((sandbox, made_for_mask))
+}
+
+/// The four seats' programs: a bot in the sandbox, or our own program for a person or a
+/// remote entrant, outside it.
+fn seat_specs(a: &PlayArgs, g: &GameSpec, sandbox: Arc<Sandbox>) -> Result<[BotSpec; 4]> {
     let mut specs = Vec::new();
     for (i, cmd) in a.bots.iter().enumerate() {
         let mut env = Vec::new();
@@ -193,21 +255,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
             let (command, token) = super::web_seat::command(i, a.web_listen)?;
             env.push(token);
             command
-        } else if remote[i].is_some() {
+        } else if g.remote[i].is_some() {
             vec!["remote".to_string()]
         } else {
             split_command(cmd).map_err(|e| UsageError(format!("--bot for seat {i}: {e}")))?
         };
         // The terminal seat is our own program acting for the person at the keyboard: it
         // needs the terminal, which a sandbox's new session would take away.
-        let seat_sandbox = if matches!(cmd.trim(), "human" | "web") || remote[i].is_some() {
-            std::sync::Arc::new(tarneeb_referee::bot::Sandbox::none())
+        let seat_sandbox = if matches!(cmd.trim(), "human" | "web") || g.remote[i].is_some() {
+            Arc::new(Sandbox::none())
         } else {
             sandbox.clone()
         };
         let mut spec = BotSpec::beside_record(
             command,
-            &record,
+            &g.record,
             i,
             a.limits.stderr_cap,
             a.limits.max_line,
@@ -216,34 +278,47 @@ pub fn run(a: PlayArgs) -> Result<()> {
         spec.env.extend(env);
         specs.push(spec);
     }
-    let bots: [BotSpec; 4] = specs
+    specs
         .try_into()
-        .map_err(|_| anyhow::anyhow!("four bot specs"))?;
-    let cfg = GameConfig {
-        rules,
-        seed,
-        first_dealer,
-        deals,
+        .map_err(|_| anyhow::anyhow!("four bot specs"))
+}
+
+/// The referee's view of the game.
+fn game_config(a: &PlayArgs, g: GameSpec, bots: [BotSpec; 4]) -> GameConfig {
+    GameConfig {
+        rules: g.rules,
+        seed: g.seed,
+        first_dealer: g.first_dealer,
+        deals: g.deals,
         bots,
-        time,
+        time: g.time,
         on_fault: a.limits.on_fault,
         events: a.limits.events,
-        record: record.clone(),
+        record: g.record,
         trace: a.trace.clone(),
-        leak_trace: a.leak_trace,
+        leak_trace: a.leak_trace.clone(),
         // A web seat waits for its page to fetch the game's end before it exits; the first
         // half of the grace (before SIGTERM) must cover that wait.
-        grace: if webs > 0 {
+        grace: if g.webs > 0 {
             2 * tarneeb_referee::serve::seat::END_WAIT + Duration::from_millis(1000)
         } else {
             Duration::from_millis(1000)
         },
         start_scores: a.scores,
-        deal_secret,
+        deal_secret: g.deal_secret,
         watched: false,
         freeze_off_turn: a.limits.freeze_off_turn,
-    };
-    if let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) {
+    }
+}
+
+pub fn run(a: PlayArgs) -> Result<()> {
+    let mut game = GameSpec::new(&a)?;
+    let (sandbox, made_for_mask) = masked_sandbox(&a, &game.record)?;
+    let bots = seat_specs(&a, &game, Arc::new(sandbox))?;
+    let remote = std::mem::take(&mut game.remote);
+    let seed = game.seed;
+    let cfg = game_config(&a, game, bots);
+    if let Some(dir) = cfg.record.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
@@ -275,20 +350,32 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     .inspect_err(|e| {
         if matches!(e, tarneeb_referee::referee::RefereeError::Spawn { .. }) {
-            for p in &made_for_mask {
-                if std::fs::metadata(p).is_ok_and(|m| m.len() == 0) {
-                    let _ = std::fs::remove_file(p);
-                }
-            }
+            remove_empty(&made_for_mask);
         }
     })?;
     // A quiet bot leaves no stderr log (protocol.md section 1): the empty files made to be
     // masked go.
-    for p in made_for_mask.iter().filter(|p| **p != record) {
+    let logs: Vec<PathBuf> = made_for_mask
+        .into_iter()
+        .filter(|p| *p != cfg.record)
+        .collect();
+    remove_empty(&logs);
+    print_outcome(&a, seed, &outcome)
+}
+
+/// Removes the files of `made` that are still empty.
+fn remove_empty(made: &[PathBuf]) {
+    for p in made {
         if std::fs::metadata(p).is_ok_and(|m| m.len() == 0) {
             let _ = std::fs::remove_file(p);
         }
     }
+}
+
+/// The game's end on stdout: a JSON line with --json, else the winner, the forfeit, the
+/// faults played on, the scores, the record and the traces.
+fn print_outcome(a: &PlayArgs, seed: u64, outcome: &Outcome) -> Result<()> {
+    let json = a.json;
     let faults = faults_of(&outcome.record);
     if json {
         let v = serde_json::json!({"seed": seed, "record": outcome.record, "bots": outcome.bots, "result": outcome.result, "faults": faults.list, "substituted": faults.substituted});
@@ -321,47 +408,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 tarneeb_referee::hands(r.hands)
             )?,
         }
-        if let Some(f) = &r.forfeit {
-            // The cause on the first line; the stderr tail, the fix and the sandbox's
-            // paragraph, when the detail holds them, each on a line of its own.
-            let detail = printable(&f.detail);
-            let lines = detail_lines(&detail);
-            outln!(
-                "forfeit: seat {} ({}): {}: {}",
-                f.seat,
-                names[f.seat.index()],
-                f.kind,
-                lines[0]
-            )?;
-            for l in &lines[1..] {
-                outln!("  {l}")?;
-            }
-        }
-        // Under --on-fault substitute a game goes on after faults: say each one, and how many
-        // moves the referee chose, so a result is never read as clean when it was not.
-        for f in faults.list.iter().filter(|f| f["action"] == "substitute") {
-            let seat = f["seat"].as_u64().unwrap_or(0) as usize;
-            outln!(
-                "fault: hand {} seat {} ({}): {} (played on): {}",
-                f["hand_number"],
-                seat,
-                names[seat],
-                f["kind"].as_str().unwrap_or("?"),
-                printable(f["detail"].as_str().unwrap_or(""))
-            )?;
-        }
-        for (seat, n) in faults
-            .substituted
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n > 0)
-        {
-            outln!(
-                "substituted: seat {seat} ({}): {n} move{} chosen by the referee",
-                names[seat],
-                if *n == 1 { "" } else { "s" }
-            )?;
-        }
+        print_faults(r, &faults, &names)?;
         outln!(
             "final scores: teams {} : {}",
             r.team_scores.0[0],
@@ -375,6 +422,52 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 .collect();
             outln!("traces {}", files.join(" "))?;
         }
+    }
+    Ok(())
+}
+
+/// The forfeit, each fault played on and the moves the referee chose, each seat named.
+fn print_faults(r: &GameEndMsg, faults: &Faults, names: &[String]) -> Result<()> {
+    if let Some(f) = &r.forfeit {
+        // The cause on the first line; the stderr tail, the fix and the sandbox's
+        // paragraph, when the detail holds them, each on a line of its own.
+        let detail = printable(&f.detail);
+        let lines = detail_lines(&detail);
+        outln!(
+            "forfeit: seat {} ({}): {}: {}",
+            f.seat,
+            names[f.seat.index()],
+            f.kind,
+            lines[0]
+        )?;
+        for l in &lines[1..] {
+            outln!("  {l}")?;
+        }
+    }
+    // Under --on-fault substitute a game goes on after faults: say each one, and how many
+    // moves the referee chose, so a result is never read as clean when it was not.
+    for f in faults.list.iter().filter(|f| f["action"] == "substitute") {
+        let seat = f["seat"].as_u64().unwrap_or(0) as usize;
+        outln!(
+            "fault: hand {} seat {} ({}): {} (played on): {}",
+            f["hand_number"],
+            seat,
+            names[seat],
+            f["kind"].as_str().unwrap_or("?"),
+            printable(f["detail"].as_str().unwrap_or(""))
+        )?;
+    }
+    for (seat, n) in faults
+        .substituted
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+    {
+        outln!(
+            "substituted: seat {seat} ({}): {n} move{} chosen by the referee",
+            names[seat],
+            if *n == 1 { "" } else { "s" }
+        )?;
     }
     Ok(())
 }

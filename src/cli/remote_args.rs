@@ -12,6 +12,7 @@ use tarneeb_referee::remote::lobby::Lobby;
 use tarneeb_referee::remote::tls;
 use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
 use tarneeb_referee::tournament::runner::Entrant;
+use tarneeb_referee::tournament::spec::RemotePolicy;
 
 /// Where a server for remote seats listens and how (`tournament` and `play`).
 #[derive(clap::Args, Debug)]
@@ -41,6 +42,20 @@ pub struct ListenArgs {
 }
 
 impl ListenArgs {
+    /// Reads the TLS files and tries the address, so that a missing certificate or a port in
+    /// use is said before anything is printed or written (the server binds again to start).
+    pub fn probe(&self) -> Result<(), String> {
+        if let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) {
+            tls::server_config(cert, key)?;
+        }
+        std::net::TcpListener::bind(self.listen).map(drop).map_err(|e| {
+            format!(
+                "--listen {}: cannot listen there: {e} (choose another port, or port 0 for any free one)",
+                self.listen
+            )
+        })
+    }
+
     /// Plain TCP off this machine only when asked for.
     pub fn check(&self) -> Result<(), String> {
         if self.tls_cert.is_none() && !self.listen.ip().is_loopback() && !self.insecure {
@@ -178,44 +193,22 @@ impl RemoteSetup {
 }
 
 impl RemoteArgs {
-    /// Why these flags cannot run this tournament, if they cannot: checked before anything is
-    /// written.
-    pub fn check(&self, entrants: &[Entrant], duplicate: bool) -> Result<(), String> {
-        let web: Vec<&str> = entrants
-            .iter()
-            .filter(|e| e.is_web())
-            .map(|e| e.name.as_str())
-            .collect();
-        if !web.is_empty() && duplicate {
-            return Err(format!(
-                "{} {} played in a browser: a person remembers the cards of one game of a duplicate pair when playing its twin; add --no-duplicate",
-                web.join(", "),
-                if web.len() == 1 { "is" } else { "are" }
-            ));
+    /// Why the server for remote seats cannot listen as asked, if it cannot: the address
+    /// (plain TCP off this machine), the TLS files (read now), the port (taken by another
+    /// program). Checked before anything is printed or written (issue 41 point 3: a missing
+    /// certificate failed after a token was printed and the directory made).
+    pub fn listener_refused(&self) -> Option<String> {
+        self.net.check().and_then(|()| self.net.probe()).err()
+    }
+
+    /// What the tournament's checks need of these flags; `refused` is
+    /// [`RemoteArgs::listener_refused`].
+    pub fn policy(&self, refused: Option<String>) -> RemotePolicy {
+        RemotePolicy {
+            duplicate_allowed: self.remote_duplicate,
+            connections: self.remote_connections,
+            listener_refused: refused,
         }
-        let remote: Vec<&str> = entrants
-            .iter()
-            .filter(|e| e.is_remote())
-            .map(|e| e.name.as_str())
-            .collect();
-        if remote.is_empty() {
-            return Ok(());
-        }
-        if duplicate && !self.remote_duplicate {
-            return Err(format!(
-                "{} {} remote: duplicate deals let an entrant's connections, which all belong to one owner, learn a deal in one game of a pair before playing its twin; add --no-duplicate, or --remote-duplicate to allow it anyway (the standings then say so)",
-                remote.join(", "),
-                if remote.len() == 1 { "is" } else { "are" }
-            ));
-        }
-        self.net.check()?;
-        if self.remote_connections < 2 {
-            return Err(
-                "--remote-connections must be at least 2: an entrant partnered with itself holds two seats of a game, each played by a connection of its own"
-                    .into(),
-            );
-        }
-        Ok(())
     }
 
     /// Where web entrants' seat pages listen (`--web-listen`).
@@ -261,7 +254,14 @@ impl RemoteArgs {
                 );
             }
         }
-        if made.len() < remote.len() {
+        // "The other" only beside tokens printed now (issue 41 point 3: a second try said it
+        // when none was).
+        if made.is_empty() {
+            eprintln!(
+                "the remote entrants' tokens are in {} (made by an earlier run)",
+                path.display()
+            );
+        } else if made.len() < remote.len() {
             eprintln!(
                 "the other remote entrants' tokens are in {}",
                 path.display()

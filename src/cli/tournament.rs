@@ -2,27 +2,23 @@
 //! 1 the program failed, 2 bad usage or input, 130 interrupted).
 
 use std::path::PathBuf;
-
-use serde_json::{json, Value};
+use std::sync::Arc;
 
 use super::args::BotLimits;
-use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
+use tarneeb_referee::bot::{become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
-use tarneeb_referee::rules::DealSecret;
 use tarneeb_referee::standings::report;
-use tarneeb_referee::standings::sprt::parse_sprt;
 use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::tournament::bracket;
-use tarneeb_referee::tournament::deal_sets::load_deals;
-use tarneeb_referee::tournament::directory::TournamentDir;
-use tarneeb_referee::tournament::directory::TOURNAMENT_FILE;
 use tarneeb_referee::tournament::progress::ProgressMode;
 use tarneeb_referee::tournament::results::STANDINGS_FILE;
-use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig, RunError};
-use tarneeb_referee::tournament::schedule::{Format, Partners, Plan, Schedule};
-use tarneeb_referee::tournament::shard::{SHARD_UNIT, TWINS_APART_UNIT};
-use tarneeb_referee::tournament::swiss_shards::{self, Shard};
-use tarneeb_referee::{deal_key, out, rules_file, signals};
+use tarneeb_referee::tournament::runner::{Entrant, RunError, RunSummary};
+use tarneeb_referee::tournament::schedule::{Format, Partners};
+pub use tarneeb_referee::tournament::spec::is_entrant_name;
+use tarneeb_referee::tournament::spec::{
+    parse_shard, Ran, RunFailure, TournamentSettings, TournamentSpec,
+};
+use tarneeb_referee::{out, signals};
 
 #[derive(clap::Args, Debug)]
 pub struct TournamentArgs {
@@ -163,124 +159,6 @@ pub struct TournamentArgs {
     serve: Option<std::net::SocketAddr>,
 }
 
-/// The name of a tournament directory's own deal secret (when no --deal-key was given).
-const DEAL_KEY_FILE: &str = ".deal-key";
-
-/// Where a run's deal secret comes from.
-enum DealSecretOrigin {
-    /// `--public-deals`: none.
-    Public,
-    /// `--deal-key FILE`, or the directory's own key on resume.
-    Existing(DealSecret),
-    /// A fresh one, written to DIR/.deal-key once the directory is claimed.
-    New(DealSecret),
-}
-
-impl DealSecretOrigin {
-    fn secret(&self) -> Option<DealSecret> {
-        match self {
-            DealSecretOrigin::Public => None,
-            DealSecretOrigin::Existing(s) | DealSecretOrigin::New(s) => Some(s.clone()),
-        }
-    }
-}
-
-/// The run's deal secret, its public id put in `config` (so a resume or a shard with another
-/// key is refused as another command); the errors say how to resume what was started.
-fn deal_secret(
-    a: &TournamentArgs,
-    started: Option<&TournamentDir>,
-    config: &mut Value,
-) -> Result<DealSecretOrigin, Failure> {
-    let started_key = started.map(|d| {
-        let v = d.config();
-        v.get("deal_key_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    });
-    if a.public_deals {
-        config["public_deals"] = json!(true);
-        if let Some(Some(id)) = started_key {
-            return Err(usage(format!(
-                "{} was started with secret deals (deal key {id}): drop --public-deals to resume it",
-                a.out.display()
-            )));
-        }
-        return Ok(DealSecretOrigin::Public);
-    }
-    if matches!(started_key, Some(None)) {
-        return Err(usage(format!(
-            "{} was started with public deals (with --public-deals, or by a tarneeb without deal keys): add --public-deals to resume it",
-            a.out.display()
-        )));
-    }
-    let own = a.out.join(DEAL_KEY_FILE);
-    let origin = if let Some(file) = &a.deal_key {
-        DealSecretOrigin::Existing(deal_key::read(file).map_err(|e| usage(e.to_string()))?)
-    } else if own.exists() {
-        DealSecretOrigin::Existing(deal_key::read(&own).map_err(|e| usage(e.to_string()))?)
-    } else if let Some(Some(id)) = started_key {
-        return Err(usage(format!(
-            "{} plays the deals of the deal key {id}, which it does not hold: give the same --deal-key FILE to resume it",
-            a.out.display()
-        )));
-    } else if a.shard.is_some() {
-        return Err(usage(
-            "a sharded tournament needs one deal key for all its shards, or their deals would differ: make one with `tarneeb keygen FILE` and give every shard --deal-key FILE (or --public-deals for trusted bots)",
-        ));
-    } else {
-        DealSecretOrigin::New(deal_key::fresh())
-    };
-    config["deal_key_id"] = json!(origin.secret().expect("not public").id());
-    Ok(origin)
-}
-
-/// The shard and last round of a sharded Swiss, after checking `--round` and `--peers`.
-fn swiss_shard(a: &TournamentArgs) -> Result<Option<(Shard, u64)>, Failure> {
-    if let Some(r) = a.round {
-        if a.format != Format::Swiss {
-            return Err(usage("--round is for --format swiss"));
-        }
-        if r == 0 || r > a.rounds {
-            return Err(usage(format!(
-                "--round {r}: give a round from 1 to --rounds ({})",
-                a.rounds
-            )));
-        }
-    }
-    let sharded = a.format == Format::Swiss && a.shard.is_some();
-    if sharded && a.twins_apart {
-        return Err(usage(
-            "--twins-apart works with round-robin and gauntlet shards, not a Swiss (its pairing reads the other shards' results each round); shard a Swiss without it",
-        ));
-    }
-    if !a.peers.is_empty() && !sharded {
-        return Err(usage(
-            "--peers is for a Swiss played in shards (--format swiss --shard K/N --round R)",
-        ));
-    }
-    match (sharded, a.shard, a.round) {
-        (true, Some((k, n)), Some(r)) => Ok(Some((Shard::new(k, n, !a.no_duplicate), r))),
-        (true, _, _) => Err(usage(
-            "--shard with --format swiss needs --round R: every shard plays round 1 (--round 1), then, given the others' directories with --peers, round 2 (--round 2), and so on",
-        )),
-        _ => Ok(None),
-    }
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, like 1/4");
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if k == 0 || n == 0 || k > n {
-        return Err(bad());
-    }
-    Ok((k, n))
-}
-
 /// An error of the command, with its exit code.
 struct Failure {
     code: u8,
@@ -305,252 +183,60 @@ pub fn run(args: TournamentArgs) -> u8 {
     }
 }
 
-/// An entrant's name: letters, digits, '_', '.' and '-' (it names files and pages).
-pub fn is_entrant_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-}
-
-/// `NAME=CMD` into an entrant.
-fn parse_entrant(text: &str) -> Result<Entrant, String> {
-    let (name, cmd) = text.split_once('=').ok_or_else(|| {
-        format!("--bot '{text}': write NAME=CMD, like --bot rnd='python3 random_bot.py'")
-    })?;
-    let name = name.trim();
-    if !is_entrant_name(name) {
-        return Err(format!(
-            "--bot '{text}': the name '{name}' may only hold letters, digits, '_', '.' and '-'"
-        ));
+impl TournamentArgs {
+    /// The tournament these flags ask for (the league builds its own the same way).
+    pub fn settings(&self) -> TournamentSettings {
+        // The listener is tried only for a tournament that needs one.
+        let remote = self.bots.iter().any(|b| {
+            b.split_once('=')
+                .and_then(|(_, cmd)| split_command(cmd).ok())
+                .is_some_and(|cmd| cmd == [Entrant::REMOTE])
+        });
+        let refused = remote.then(|| self.remote.listener_refused()).flatten();
+        TournamentSettings {
+            bots: self.bots.clone(),
+            out: self.out.clone(),
+            format: self.format,
+            rounds: self.rounds,
+            partners: self.partners,
+            games: self.games,
+            duplicate: !self.no_duplicate,
+            progress: self.progress,
+            seed: self.seed,
+            deal_key: self.deal_key.clone(),
+            public_deals: self.public_deals,
+            config_file: self.config_file.clone(),
+            rules: self.rules.clone(),
+            deals_from: self.deals_from.clone(),
+            jobs: self.jobs,
+            pin: !self.no_pin,
+            fresh_bots: self.fresh_bots,
+            compress: self.compress,
+            sprt: self.sprt.clone(),
+            shard: self.shard,
+            twins_apart: self.twins_apart,
+            round: self.round,
+            peers: self.peers.clone(),
+            limits: self.limits.seat_limits(),
+            sandbox: self.sandbox.options(),
+            remote: self.remote.policy(refused),
+            trace: self.trace.clone(),
+            analyze: self.analyze,
+            watched: self.serve.is_some(),
+        }
     }
-    let command = split_command(cmd).map_err(|e| format!("--bot {name}: {e}"))?;
-    Ok(Entrant {
-        name: name.to_string(),
-        command,
-    })
 }
 
 fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
-    // Complete rules inline (a tournament.json fed back with --config) or a preset or file.
-    let rules = if a.rules.trim_start().starts_with('{') {
-        rules_file::from_json_text(&a.rules, "--rules")
-    } else {
-        rules_file::load(&a.rules)
-    }
-    .map_err(|e| usage(e.to_string()))?;
-    let entrants: Vec<Entrant> = a
-        .bots
-        .iter()
-        .map(|b| parse_entrant(b))
-        .collect::<Result<_, _>>()
-        .map_err(usage)?;
-    for (i, e) in entrants.iter().enumerate() {
-        if entrants[..i].iter().any(|o| o.name == e.name) {
-            return Err(usage(format!(
-                "two entrants are named '{}': names must be unique",
-                e.name
-            )));
-        }
-    }
-    let plan = Plan {
-        entrants: entrants.len(),
-        format: a.format,
-        partners: a.partners,
-        games: a.games,
-        duplicate: !a.no_duplicate,
-        seed: a.seed,
-        rounds: a.rounds,
-    };
-    let swiss_shard = swiss_shard(&a)?;
-    // A Swiss played up to --round R is the whole one cut after round R.
-    let mut schedule = Schedule::new(Plan {
-        rounds: a.round.unwrap_or(a.rounds),
-        ..plan.clone()
-    })
-    .map_err(usage)?;
-    let total = match (swiss_shard, a.shard) {
-        (Some((shard, round)), _) => swiss_shards::games_through(&plan, shard, round),
-        (None, Some((k, n))) => schedule.shard_as(k, n, a.twins_apart).map_err(usage)?,
-        (None, None) => schedule.total_games(),
-    };
-    let sprt = match &a.sprt {
-        None => None,
-        Some(text) => {
-            if a.format != Format::Gauntlet || entrants.len() != 2 || a.partners != Partners::Own {
-                return Err(usage(
-                    "--sprt needs --format gauntlet with exactly two entrants (it tests the first against the second)",
-                ));
-            }
-            if a.shard.is_some() {
-                return Err(usage(
-                    "--sprt cannot be combined with --shard: the test needs every result",
-                ));
-            }
-            let cfg = parse_sprt(text).map_err(usage)?;
-            if cfg.boards.is_some() && a.no_duplicate {
-                return Err(usage(
-                    "--sprt score=boards compares the two games of a duplicate pair hand by hand: drop --no-duplicate",
-                ));
-            }
-            Some(cfg)
-        }
-    };
-    // Checked before the first game, after the command itself: a mistyped path stopped a
-    // tournament partway.
-    a.remote.check(&entrants, !a.no_duplicate).map_err(usage)?;
-    for e in entrants.iter().filter(|e| !e.in_lobby()) {
-        check_can_start(&e.command).map_err(|err| usage(format!("--bot {}: {err}", e.name)))?;
-    }
-    let deals = match &a.deals_from {
-        Some(p) => load_deals(p).map_err(usage)?,
-        None => Vec::new(),
-    };
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(usage("--jobs must be at least 1"));
-    }
-    let cpus = allowed_cpus();
-    let cpus = (!a.no_pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
-    let time = a.limits.time();
-    let mut sandbox = a.sandbox.sandbox().map_err(|e| usage(e.to_string()))?;
-    sandbox.mask(&a.out);
-    // Other shards' directories hold records and seal keys: nothing a bot should read.
-    for p in &a.peers {
-        sandbox.mask(p);
-    }
-    for p in [&a.deals_from, &a.deal_key].into_iter().flatten() {
-        sandbox.mask(p);
-    }
-    if let Some(file) = &a.config_file {
-        sandbox.mask(file);
-        // An earlier tournament's tournament.json fed back: its directory holds records and
-        // keys.
-        if file.file_name().is_some_and(|n| n == TOURNAMENT_FILE) {
-            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-                sandbox.mask(dir);
-            }
-        }
-    }
-    // Traces are written while games run: their directory must exist to be masked.
-    if let Some(dir) = &a.trace {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| usage(format!("--trace {}: cannot create it: {e}", dir.display())))?;
-        sandbox.mask(dir);
-    }
-    let config = json!({
-        "entrants": entrants.iter().map(|e| json!({"name": e.name, "command": e.command})).collect::<Vec<_>>(),
-        "format": a.format.name(),
-        "partners": a.partners.name(),
-        "games": a.games,
-        "duplicate": !a.no_duplicate,
-        "seed": a.seed,
-        "rules": rules,
-        "deals_from": a.deals_from.as_ref().map(|p| p.display().to_string()),
-        "time": time,
-        "on_fault": a.limits.on_fault.to_string(),
-        "events": a.limits.events.to_string(),
-        "max_line": a.limits.max_line,
-        "stderr_cap": a.limits.stderr_cap,
-        "shard": a.shard.map(|(k, n)| format!("{k}/{n}")),
-        "sprt": a.sprt,
-        "sandbox": sandbox.label(),
-        "limits": sandbox.limits().describe(),
-        // The same settings again as the flags that give them, so tournament.json can be fed
-        // back with --config.
-        "sandbox_user": a.sandbox.sandbox_user.to_string(),
-        "sandbox_ro": a.sandbox.sandbox_ro.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "sandbox_env": a.sandbox.sandbox_env,
-        "memory_limit": a.sandbox.memory_limit,
-        "process_limit": a.sandbox.process_limit,
-        "file_size_limit": a.sandbox.file_size_limit,
-        "open_files_limit": a.sandbox.open_files_limit,
-        "disk_limit": a.sandbox.disk_limit,
-        "cpu_limit": a.sandbox.cpu_limit.map(|ms| format!("{ms}ms")),
-    });
-    let mut config = config;
-    if a.shard.is_some() {
-        // Written only where it applies, so that unsharded directories resume as before; a
-        // shard directory of a version that split duplicate pairs lacks it and is refused.
-        config["shard_unit"] = json!(SHARD_UNIT);
-    }
-    if a.twins_apart {
-        config["shard_unit"] = json!(TWINS_APART_UNIT);
-        config["twins_apart"] = json!(true);
-    }
-    if a.rounds > 0 {
-        config["rounds"] = json!(a.rounds);
-    }
-    if a.analyze {
-        config["analyze"] = json!(true);
-    }
-    if entrants.iter().any(Entrant::is_web) {
-        config["web"] = json!(entrants
-            .iter()
-            .filter(|e| e.is_web())
-            .map(|e| e.name.clone())
-            .collect::<Vec<_>>());
-    }
-    if entrants.iter().any(Entrant::is_remote) {
-        config["remote"] = json!(entrants
-            .iter()
-            .filter(|e| e.is_remote())
-            .map(|e| e.name.clone())
-            .collect::<Vec<_>>());
-        if a.remote.duplicate_allowed() && !a.no_duplicate {
-            config["remote_duplicate"] = json!(true);
-        }
-    }
-    let existing = TournamentDir::find(&a.out).map_err(usage)?;
-    let deals_secret = deal_secret(&a, existing.as_ref(), &mut config)?;
-    let (mut dir, resumed) = TournamentDir::claim(&a.out, existing, &config).map_err(usage)?;
-    if let DealSecretOrigin::New(secret) = &deals_secret {
-        deal_key::write_new(&a.out.join(DEAL_KEY_FILE), secret)
-            .map_err(|e| usage(e.to_string()))?;
-    }
-    let cfg = RunConfig {
-        dir: a.out.clone(),
-        entrants,
-        rules,
-        time,
-        on_fault: a.limits.on_fault,
-        events: a.limits.events,
-        freeze_off_turn: a.limits.freeze_off_turn,
-        max_line: a.limits.max_line,
-        stderr_cap: a.limits.stderr_cap,
-        jobs,
-        cpus,
-        deals,
-        sprt,
-        total,
-        progress: a.progress,
-        sandbox: std::sync::Arc::new(sandbox),
-        fresh_bots: a.fresh_bots,
-        compress: a.compress,
-        trace: a.trace.clone(),
-        analyze: a.analyze,
-        only_shard: swiss_shard.map(|(s, _)| s),
-        deal_secret: deals_secret.secret(),
-        watched: a.serve.is_some(),
-        lobby: None,
-        lobby_keys: Vec::new(),
-    };
-    // Read as a stream: a resumed tournament of millions of games holds no rows.
-    let mut prior = runner::load_prior(&cfg, &mut dir, &schedule).map_err(usage)?;
-    if let Some((shard, round)) = swiss_shard {
-        // The other shards' rows only feed the pairings: this directory's results and
-        // standings stay its own games (`standings DIR...` merges the shards).
-        let rows = swiss_shards::gather(&dir, &a.peers).map_err(usage)?;
-        swiss_shards::check_ready(&plan, &rows, shard, round, &a.out).map_err(usage)?;
-        prior.add_peer_rows(rows);
-    }
-    if resumed {
+    // Every check first: nothing is printed or created for a tournament that cannot run.
+    let spec = TournamentSpec::new(a.settings()).map_err(usage)?;
+    let total = spec.total;
+    let opened = spec.open().map_err(usage)?;
+    if opened.resumed {
         eprintln!(
             "resuming {}: {} finished games kept",
             a.out.display(),
-            prior.rows()
+            opened.prior_rows()
         );
     }
     // `--games 12` plays 24 games under duplicate deals: said before the first game.
@@ -570,30 +256,33 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         Some(addr) => Some(super::serve::start(&a.out, addr, Some(total)).map_err(usage)?),
         None => None,
     };
+    let entrants = &opened.cfg.entrants;
     let remote = a
         .remote
-        .start(&cfg.entrants, &a.out, cfg.max_line)
+        .start(entrants, &a.out, opened.cfg.max_line)
         .and_then(|setup| {
-            super::web_entrants::start(&cfg.entrants, a.remote.web_listen(), cfg.max_line, setup)
+            super::web_entrants::start(entrants, a.remote.web_listen(), opened.cfg.max_line, setup)
         })
         .map_err(usage)?;
     if let Some(r) = &remote {
         r.lobby.set_absent_timeout(a.remote.absent_timeout());
     }
-    let cfg = RunConfig {
-        lobby: remote.as_ref().map(|r| std::sync::Arc::clone(&r.lobby)),
-        ..cfg
-    };
-    let ran = runner::run(&cfg, schedule, prior, stop);
+    let ran = opened.run(remote.as_ref().map(|r| Arc::clone(&r.lobby)), stop);
     if let Some(remote) = remote {
         remote.finish();
     }
     if let Some(page) = page {
         page.finish();
     }
-    let summary = match ran {
+    finish(&a, ran)
+}
+
+/// The end of a run said: why it stopped, or the standings (printed and written).
+fn finish(a: &TournamentArgs, ran: Ran) -> Result<u8, Failure> {
+    let summary = match &ran.result {
         Ok(s) => s,
-        Err(e) => {
+        Err(RunFailure::Waiting(message)) => return Err(usage(message.clone())),
+        Err(RunFailure::Run(e)) => {
             let code = match &e {
                 RunError::Referee {
                     source: RefereeError::Spawn { .. } | RefereeError::SandboxSetup { .. },
@@ -601,7 +290,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
                 } => 2,
                 _ => 1,
             };
-            let message = format!("{e}{}", disk_full_hint(&e, &a.out));
+            let message = format!("{e}{}", disk_full_hint(e, &a.out));
             return Err(Failure { code, message });
         }
     };
@@ -613,21 +302,27 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         );
         return Ok(130);
     }
-    if let Some((shard, round)) = swiss_shard {
-        swiss_shards::waiting(&plan, shard, round, &summary.missing, &a.out)
-            .map_err(|e| usage(format!("{e} (this run's games are kept)")))?;
-    }
     let p = summary.processes;
     eprintln!(
         "bot processes: {} started, {} seats of games played by a process kept up from an earlier one",
         p.started, p.kept
     );
+    let remote = remote_note(
+        &ran.cfg.entrants,
+        a.remote.duplicate_allowed() && !a.no_duplicate,
+    );
+    write_standings(&ran, summary, remote)
+}
+
+/// The closing standings, on stdout and in DIR/standings.txt and DIR/standings.json.
+fn write_standings(ran: &Ran, summary: &RunSummary, remote: Option<String>) -> Result<u8, Failure> {
+    let out = &ran.settings.out;
     let mut table_standings = from_totals(summary.tally.totals());
-    let names: Vec<String> = cfg.entrants.iter().map(|e| e.name.clone()).collect();
+    let names: Vec<String> = ran.cfg.entrants.iter().map(|e| e.name.clone()).collect();
     bracket::apply(
         &mut table_standings,
         &names,
-        &plan,
+        &ran.plan,
         &summary.bracket,
         summary.champion,
     );
@@ -635,26 +330,23 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     // shard), so the two reports agree; a run the SPRT stopped is complete by its rule.
     let scheduled = match &summary.sprt {
         Some(t) if t.decided().is_some() => None,
-        _ => tarneeb_referee::tournament::merge::expected_games(dir.config()),
+        _ => tarneeb_referee::tournament::merge::expected_games(ran.dir.config()),
     };
     tarneeb_referee::standings::headline::apply(&mut table_standings, scheduled);
-    let sandboxes = [cfg.sandbox.label()];
+    let sandboxes = [ran.cfg.sandbox.label()];
     let mut table =
         report::render_with(&table_standings, false) + &report::sandbox_line(&sandboxes);
-    if let Some(note) = remote_note(
-        &cfg.entrants,
-        a.remote.duplicate_allowed() && !a.no_duplicate,
-    ) {
+    if let Some(note) = remote {
         table.push_str(&note);
     }
-    let json_path = a.out.join("standings.json");
+    let json_path = out.join("standings.json");
     let json = report::full(&table_standings, summary.sprt.as_ref(), &sandboxes, true);
-    std::fs::write(&json_path, json).map_err(|e| cannot_write(&json_path, &e, &a.out))?;
+    std::fs::write(&json_path, json).map_err(|e| cannot_write(&json_path, &e, out))?;
     // A closed stdout (`| head`) is no reason to stop: the standings file is written below.
     let _ = out!("{table}");
     let mut extra = String::new();
     if let Some(u) = summary.champion {
-        let name = &cfg.entrants[u[0]].name;
+        let name = &ran.cfg.entrants[u[0]].name;
         extra.push_str(&format!("champion: {name}\n"));
     }
     if let Some(t) = &summary.sprt {
@@ -662,9 +354,8 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         extra.push('\n');
     }
     let _ = out!("{extra}");
-    let path = a.out.join(STANDINGS_FILE);
-    std::fs::write(&path, format!("{table}{extra}"))
-        .map_err(|e| cannot_write(&path, &e, &a.out))?;
+    let path = out.join(STANDINGS_FILE);
+    std::fs::write(&path, format!("{table}{extra}")).map_err(|e| cannot_write(&path, &e, out))?;
     Ok(0)
 }
 
@@ -704,6 +395,7 @@ fn remote_note(entrants: &[Entrant], duplicate: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tarneeb_referee::tournament::spec::parse_entrant;
 
     #[test]
     fn entrants_and_shards_parse() {

@@ -349,6 +349,38 @@ impl LocalBot {
 }
 
 /// Moves lines between the server and the local bot until the connection or the game ends.
+/// A handshake of the bot failed (`unanswered`: it had not written a byte since `hello`):
+/// counted, and the relay's end once there were `--handshake-failures` in a row.
+fn handshake_failed(cfg: &RelayConfig, shared: &Shared, unanswered: &mut bool) -> Option<Carried> {
+    if !std::mem::take(unanswered) {
+        return None;
+    }
+    let in_a_row = shared.failed_handshakes.fetch_add(1, Ordering::SeqCst) + 1;
+    (in_a_row >= cfg.handshake_failures).then(|| {
+        Carried::BotFailed(format!(
+            "the bot failed its handshake {in_a_row} times in a row (it exited or did not answer `hello`): check that `{}` runs and answers (`tarneeb check-bot` shows why)",
+            cfg.command.join(" ")
+        ))
+    })
+}
+
+/// What the relay waits on: the server, and the bot's stdout while there is a bot.
+fn poll_fds(server: &std::fs::File, bot: Option<&LocalBot>) -> Vec<libc::pollfd> {
+    let mut fds = vec![libc::pollfd {
+        fd: server.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    }];
+    if let Some(b) = bot {
+        fds.push(libc::pollfd {
+            fd: b.stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        });
+    }
+    fds
+}
+
 fn carry(
     cfg: &RelayConfig,
     mut server: std::fs::File,
@@ -361,18 +393,7 @@ fn carry(
     // A bot started for a `hello` that has not written a byte yet: if it exits, or the
     // connection ends, before it does, its handshake failed.
     let mut unanswered = false;
-    let failed = |unanswered: &mut bool| -> Option<Carried> {
-        if !std::mem::take(unanswered) {
-            return None;
-        }
-        let in_a_row = shared.failed_handshakes.fetch_add(1, Ordering::SeqCst) + 1;
-        (in_a_row >= cfg.handshake_failures).then(|| {
-            Carried::BotFailed(format!(
-                "the bot failed its handshake {in_a_row} times in a row (it exited or did not answer `hello`): check that `{}` runs and answers (`tarneeb check-bot` shows why)",
-                cfg.command.join(" ")
-            ))
-        })
-    };
+    let failed = |unanswered: &mut bool| handshake_failed(cfg, shared, unanswered);
     let mut from_server: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     let result = loop {
@@ -383,18 +404,7 @@ fn carry(
         if over.load(Ordering::SeqCst) && !in_game {
             break Ok(Carried::Over);
         }
-        let mut fds = vec![libc::pollfd {
-            fd: server.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        }];
-        if let Some(b) = &bot {
-            fds.push(libc::pollfd {
-                fd: b.stdout.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
-        }
+        let mut fds = poll_fds(&server, bot.as_ref());
         // SAFETY: valid pollfds; 200 ms so the stop flag is seen.
         let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, 200) };
         if r <= 0 {

@@ -140,6 +140,19 @@ impl TournamentDir {
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             return Ok((Self::with_config(dir, config.clone()), false));
         };
+        Self::check_same_command(dir, &found, config)?;
+        Ok((found, true))
+    }
+
+    /// Whether `found` (what [`find`] gave for `dir`) holds the command `config` describes;
+    /// the error names every field that changed. Reads only.
+    ///
+    /// [`find`]: TournamentDir::find
+    pub fn check_same_command(
+        dir: &Path,
+        found: &TournamentDir,
+        config: &Value,
+    ) -> Result<(), String> {
         let mut old = found.config.clone();
         // Directories from before deal keys played public deals: that is what they say.
         if let Some(o) = old.as_object_mut() {
@@ -149,7 +162,7 @@ impl TournamentDir {
         }
         let changed = differences(&old, config);
         if changed.is_empty() {
-            Ok((found, true))
+            Ok(())
         } else if old.get("shard").is_some_and(|s| !s.is_null()) && old.get("shard_unit").is_none()
         {
             Err(format!(

@@ -27,6 +27,7 @@ pub mod runner;
 pub mod schedule;
 pub mod seal;
 pub mod shard;
+pub mod spec;
 pub mod swiss;
 pub mod swiss_shards;
 pub mod swiss_table;

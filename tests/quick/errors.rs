@@ -578,3 +578,45 @@ fn a_placeholder_token_is_refused_before_the_relay_connects() {
         assert!(!err.contains("connecting again"), "{token}: {err}");
     }
 }
+
+/// Issue 41 point 3 and issue 42 point 1: a tournament with a remote entrant whose server
+/// cannot listen as asked (a missing TLS certificate, a port in use) fails before anything is
+/// printed or created: no token, no directory; and a second try says no word of "the other
+/// remote entrants' tokens", none having been printed.
+#[test]
+fn a_remote_tournament_that_cannot_listen_prints_no_token_and_makes_no_directory() {
+    let s = Scratch::new("remote-cannot-listen");
+    let good = python_bot(RANDOM_BOT, &[]);
+    let out = s.path("t");
+    let missing = s.path("cert.pem");
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let busy = busy.local_addr().unwrap().to_string();
+    let tls = [
+        "--tls-cert",
+        missing.to_str().unwrap(),
+        "--tls-key",
+        missing.to_str().unwrap(),
+    ];
+    let port = ["--listen", busy.as_str()];
+    for (extra, says) in [(&tls[..], "cert.pem"), (&port[..], "cannot listen there")] {
+        for attempt in 1..=2 {
+            let mut args = vec![
+                "tournament".to_string(),
+                "--bot".into(),
+                "alice=remote".into(),
+                "--bot".into(),
+                format!("rnd={good}"),
+                "--no-duplicate".into(),
+                "--out".into(),
+                out.display().to_string(),
+            ];
+            args.extend(extra.iter().map(|a| a.to_string()));
+            let o = tarneeb(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "try {attempt}: {err}");
+            assert!(err.contains(says), "try {attempt}: {err}");
+            assert!(!err.contains("token"), "try {attempt}: {err}");
+            assert!(!out.exists(), "try {attempt}: the directory was made");
+        }
+    }
+}

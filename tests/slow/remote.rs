@@ -364,6 +364,9 @@ fn a_killed_server_resumes_and_relays_come_back_by_themselves() {
         !err.contains("token for alice"),
         "a resume keeps the tokens: {err}"
     );
+    // None printed now: not "the other" tokens (issue 41 point 3).
+    assert!(!err.contains("the other remote entrants"), "{err}");
+    assert!(err.contains("tokens are in"), "{err}");
     let rows = json_lines(&results);
     let mut games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
     games.sort();

@@ -87,9 +87,13 @@ pub struct PlayArgs {
     limits: BotLimits,
     #[command(flatten)]
     sandbox: SandboxArgs,
-    /// Print the result as one JSON object instead of the hand-by-hand report.
+    /// Print the result as one JSON object instead of the report.
     #[arg(long)]
     json: bool,
+    /// Also print a line per hand as it ends (its dealer, how it ended, the scores). Not with
+    /// a `human` seat: it shows each hand's end itself, after the hand's last trick.
+    #[arg(long, short = 'v')]
+    verbose: bool,
     /// Write every line sent to and received from each seat, with its time (seconds since the
     /// bots started) and direction, to DIR/STEM.seatN.trace, STEM being the record's name.
     #[arg(long, value_name = "DIR")]
@@ -329,8 +333,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if !json {
         outln!("seed {seed}")?;
     }
+    // The human seat prints on the same terminal from a process of its own: a line from here
+    // would run ahead of the hand's last trick there (issue 41, point 8).
+    let per_hand = a.verbose && !json && !a.bots.iter().any(|b| b.trim() == "human");
     let mut report = |h: &HandEndMsg| {
-        if !json {
+        if per_hand {
             let scores = match &h.seat_scores {
                 Some(s) => format!("players {} {} {} {}", s.0[0], s.0[1], s.0[2], s.0[3]),
                 None => format!("teams {} : {}", h.team_scores.0[0], h.team_scores.0[1]),

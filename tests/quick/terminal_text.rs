@@ -65,3 +65,38 @@ fn bot_text_is_printed_escaped_and_control_names_are_refused() {
         }
     }
 }
+
+/// Issue 41, point 7: `play`'s report is the seed, the winner and the final scores; a line per
+/// hand only with `--verbose` (a game to the hand cap used to print 200 near-identical lines).
+#[test]
+fn play_prints_a_line_per_hand_only_when_asked() {
+    let s = Scratch::new("play-verbose");
+    let exe = env!("CARGO_BIN_EXE_tarneeb");
+    let run = |extra: &[&str]| {
+        let record = s.path(&format!("v{}.jsonl", extra.len()));
+        let mut args: Vec<String> = vec![
+            "play".into(),
+            "--public-deals".into(),
+            "--seed".into(),
+            "3".into(),
+            "--record".into(),
+            record.display().to_string(),
+        ];
+        for i in 0..4 {
+            args.push("--bot".into());
+            args.push(format!("{exe} scripted-bot --seed {i}"));
+        }
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let o = tarneeb(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let short = run(&[]);
+    assert!(
+        short.contains("final scores: ") && !short.contains("(dealer "),
+        "{short}"
+    );
+    let long = run(&["--verbose"]);
+    assert!(long.contains("hand   1 (dealer "), "{long}");
+    assert!(long.contains("final scores: "), "{long}");
+}

@@ -63,7 +63,7 @@ fn play_human(
         }
     }
     let script = format!(
-        "{exe} play --public-deals --seed 5 --rules {rules} --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
+        "{exe} play --verbose --public-deals --seed 5 --rules {rules} --record {} {bots} > {} 2>&1; echo EXIT=$? >> {}; sleep 600",
         s.path(&format!("{tag}.jsonl")).display(),
         out.display(),
         out.display()
@@ -178,6 +178,11 @@ fn a_person_plays_whole_games_of_every_preset_from_the_terminal() {
             "{preset}: {report}"
         );
         assert!(!report.contains("forfeit"), "{preset}: {report}");
+        // The seat shows each hand's end after its last trick; `play`'s own line, printed
+        // from another process, would run ahead of it (issue 41, point 8): none, even with
+        // --verbose.
+        assert!(!report.contains("(dealer "), "{preset}: {report}");
+        assert!(pane.contains("ends ("), "{preset}: the hand's end is shown");
         for shown in [
             "your hand:",
             "legal: #1 ",

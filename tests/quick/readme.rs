@@ -255,3 +255,82 @@ fn reproducing_a_game_takes_the_record_or_a_deal_key_not_the_seed() {
     let e = std::fs::read_to_string(s.path("e.jsonl")).unwrap();
     assert!(e.contains(a_deal), "--deals-from plays the record's deal");
 }
+
+/// The flags of one command's help (`tarneeb WORDS --help`), or `None` when it is no command.
+fn help_of(words: &[&str]) -> Option<String> {
+    let mut args: Vec<&str> = words.to_vec();
+    args.push("--help");
+    let o = crate::common::tarneeb(&args);
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+/// Issue 42, point 4: every flag the README's command table shows is one its command takes
+/// (`tarneeb CMD --help` lists it), and every row is one or two lines (at most 330 characters).
+#[test]
+fn every_flag_in_the_readmes_command_table_is_in_its_commands_help() {
+    let text = readme();
+    let start = text
+        .find("| command | what it does |")
+        .expect("README.md: the command table");
+    let rows: Vec<&str> = text[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert!(rows.len() > 10, "{rows:?}");
+    let mut checked = 0;
+    let mut helps: std::collections::HashMap<Vec<String>, String> = Default::default();
+    for row in rows {
+        assert!(
+            row.len() <= 330,
+            "a README row of {} characters: one or two lines, the rest in its guide: {row}",
+            row.len()
+        );
+        let spans: Vec<&str> = row.split('`').skip(1).step_by(2).collect();
+        // The command of the row: its first `tarneeb WORD [WORD]` span.
+        let command_of = |span: &str| -> Option<Vec<String>> {
+            let words: Vec<&str> = span.split_whitespace().collect();
+            if words.first() != Some(&"tarneeb") {
+                return None;
+            }
+            let w1 = words.get(1)?;
+            let w2 = words
+                .get(2)
+                .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()));
+            match w2 {
+                Some(w2) if help_of(&[w1, w2]).is_some() => {
+                    Some(vec![w1.to_string(), w2.to_string()])
+                }
+                _ => Some(vec![w1.to_string()]),
+            }
+        };
+        let Some(row_command) = spans.iter().find_map(|s| command_of(s)) else {
+            continue;
+        };
+        for span in spans {
+            let command = command_of(span).unwrap_or_else(|| row_command.clone());
+            let flags: Vec<&str> = span
+                .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '=')
+                .filter(|w| w.starts_with("--") && w.len() > 2)
+                .collect();
+            if flags.is_empty() {
+                continue;
+            }
+            let help = helps.entry(command.clone()).or_insert_with(|| {
+                let words: Vec<&str> = command.iter().map(String::as_str).collect();
+                help_of(&words).unwrap_or_else(|| panic!("tarneeb {command:?} --help fails"))
+            });
+            for flag in flags {
+                assert!(
+                    help.contains(flag),
+                    "README row shows `{flag}` for `tarneeb {}`, which does not take it: {row}",
+                    command.join(" ")
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} flags found");
+}

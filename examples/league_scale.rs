@@ -36,7 +36,7 @@ fn main() {
     };
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("make the directory");
-    let key = tarneeb_referee::tournament::seal::ensure_key(&dir).expect("a seal key");
+    let key = tarneeb_referee::tournament::directory::seal::ensure_key(&dir).expect("a seal key");
     let mut db = Db::open(&dir, true).expect("open the database");
     let cmd = vec!["bot".to_string()];
     let mut versions: Vec<(i64, String)> = (0..8)

@@ -16,8 +16,9 @@ fn main() -> ExitCode {
         tarneeb_referee::bot::sandbox::guardian::enable(exe);
     }
     // `tournament --config FILE` stands for the flags in FILE, ahead of the others.
-    let args = match tarneeb_referee::tournament::config::expand_args(std::env::args_os().collect())
-    {
+    let args = match tarneeb_referee::tournament::directory::config::expand_args(
+        std::env::args_os().collect(),
+    ) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("tarneeb: {e}");
@@ -119,7 +120,7 @@ fn config_value_error(args: &[std::ffi::OsString], e: &clap::Error) -> Option<St
         ContextValue::String(s) => s.clone(),
         _ => return None,
     };
-    let place = tarneeb_referee::tournament::config::blame(args, &flag, &value)?;
+    let place = tarneeb_referee::tournament::directory::config::blame(args, &flag, &value)?;
     let why = std::error::Error::source(e)
         .map_or_else(|| "not a valid value".to_string(), |s| s.to_string());
     Some(format!(

@@ -575,7 +575,7 @@ impl Bot {
     }
 
     /// Stops the bot's processes where they stand, between its games (see
-    /// `tournament::pool`): a kept-up bot takes no CPU from the games being played. It hears
+    /// `tournament::run::pool`): a kept-up bot takes no CPU from the games being played. It hears
     /// nothing while frozen; [`Bot::thaw`] before it is asked again. False where the machine
     /// gives no freezer.
     pub fn freeze(&mut self) -> bool {

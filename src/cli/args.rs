@@ -132,8 +132,8 @@ impl BotLimits {
     }
 
     /// These limits as a tournament's settings hold them.
-    pub fn seat_limits(&self) -> tarneeb_referee::tournament::spec::SeatLimits {
-        tarneeb_referee::tournament::spec::SeatLimits {
+    pub fn seat_limits(&self) -> tarneeb_referee::tournament::run::spec::SeatLimits {
+        tarneeb_referee::tournament::run::spec::SeatLimits {
             time: self.time(),
             on_fault: self.on_fault,
             events: self.events,

@@ -17,11 +17,11 @@ use tarneeb_referee::league::db::{Db, Version, DB_FILE};
 use tarneeb_referee::league::source::{league_standings, ratings_of, Ended, LeagueSource};
 use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
 use tarneeb_referee::standings::tally::Tally;
+use tarneeb_referee::tournament::directory::seal;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
-use tarneeb_referee::tournament::progress::ProgressMode;
-use tarneeb_referee::tournament::runner::{self, Entrant, RunConfig};
+use tarneeb_referee::tournament::run::progress::ProgressMode;
+use tarneeb_referee::tournament::run::runner::{self, Entrant, RunConfig};
 use tarneeb_referee::tournament::schedule::Partners;
-use tarneeb_referee::tournament::seal;
 use tarneeb_referee::{deal_key, rules_file, signals};
 
 #[derive(Args, Debug)]

@@ -13,8 +13,8 @@ use tarneeb_referee::league::source::league_standings;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::table::Standings;
 use tarneeb_referee::standings::tally::Tally;
+use tarneeb_referee::tournament::directory::seal;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
-use tarneeb_referee::tournament::seal;
 use tarneeb_referee::{out, outln};
 
 #[derive(Args, Debug)]

@@ -10,7 +10,7 @@ use tarneeb_referee::bot::Bot;
 use tarneeb_referee::protocol::HandEndMsg;
 use tarneeb_referee::referee::{play_game_with, Fresh, GameConfig, Outcome, RefereeError};
 use tarneeb_referee::remote::tokens::Tokens;
-use tarneeb_referee::tournament::remote_seats::WithRemote;
+use tarneeb_referee::tournament::run::remote_seats::WithRemote;
 
 /// The entrant name of a `remote:NAME` seat.
 pub fn remote_name(cmd: &str) -> Option<&str> {

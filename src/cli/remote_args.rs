@@ -11,8 +11,8 @@ use tarneeb_referee::remote::listener::{ListenConfig, Server};
 use tarneeb_referee::remote::lobby::Lobby;
 use tarneeb_referee::remote::tls;
 use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
-use tarneeb_referee::tournament::runner::Entrant;
-use tarneeb_referee::tournament::spec::RemotePolicy;
+use tarneeb_referee::tournament::run::runner::Entrant;
+use tarneeb_referee::tournament::run::spec::RemotePolicy;
 
 /// Where a server for remote seats listens and how (`tournament` and `play`).
 #[derive(clap::Args, Debug)]

@@ -11,12 +11,12 @@ use tarneeb_referee::standings::row::GameRow;
 use tarneeb_referee::standings::table::{from_totals, Standings};
 use tarneeb_referee::standings::tally::Tally;
 use tarneeb_referee::standings::verdict::SprtTracker;
-use tarneeb_referee::tournament::bracket;
+use tarneeb_referee::tournament::directory::merge::MergeReport;
+use tarneeb_referee::tournament::directory::results::{merged_stream_sealed, shard_neutral};
+use tarneeb_referee::tournament::directory::seal;
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
-use tarneeb_referee::tournament::merge::MergeReport;
-use tarneeb_referee::tournament::results::{merged_stream_sealed, shard_neutral};
+use tarneeb_referee::tournament::schedule::bracket;
 use tarneeb_referee::tournament::schedule::GameScore;
-use tarneeb_referee::tournament::seal;
 
 #[derive(clap::Args, Debug)]
 pub struct StandingsArgs {

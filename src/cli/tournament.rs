@@ -9,15 +9,15 @@ use tarneeb_referee::bot::{become_subreaper, split_command};
 use tarneeb_referee::referee::RefereeError;
 use tarneeb_referee::standings::report;
 use tarneeb_referee::standings::table::from_totals;
-use tarneeb_referee::tournament::bracket;
-use tarneeb_referee::tournament::progress::ProgressMode;
-use tarneeb_referee::tournament::results::STANDINGS_FILE;
-use tarneeb_referee::tournament::runner::{Entrant, RunError, RunSummary};
-use tarneeb_referee::tournament::schedule::{Format, Partners};
-pub use tarneeb_referee::tournament::spec::is_entrant_name;
-use tarneeb_referee::tournament::spec::{
+use tarneeb_referee::tournament::directory::results::STANDINGS_FILE;
+use tarneeb_referee::tournament::run::progress::ProgressMode;
+use tarneeb_referee::tournament::run::runner::{Entrant, RunError, RunSummary};
+pub use tarneeb_referee::tournament::run::spec::is_entrant_name;
+use tarneeb_referee::tournament::run::spec::{
     parse_shard, Ran, RunFailure, TournamentSettings, TournamentSpec,
 };
+use tarneeb_referee::tournament::schedule::bracket;
+use tarneeb_referee::tournament::schedule::{Format, Partners};
 use tarneeb_referee::{out, signals};
 
 #[derive(clap::Args, Debug)]
@@ -330,7 +330,7 @@ fn write_standings(ran: &Ran, summary: &RunSummary, remote: Option<String>) -> R
     // shard), so the two reports agree; a run the SPRT stopped is complete by its rule.
     let scheduled = match &summary.sprt {
         Some(t) if t.decided().is_some() => None,
-        _ => tarneeb_referee::tournament::merge::expected_games(ran.dir.config()),
+        _ => tarneeb_referee::tournament::directory::merge::expected_games(ran.dir.config()),
     };
     tarneeb_referee::standings::headline::apply(&mut table_standings, scheduled);
     let sandboxes = [ran.cfg.sandbox.label()];
@@ -395,7 +395,7 @@ fn remote_note(entrants: &[Entrant], duplicate: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tarneeb_referee::tournament::spec::parse_entrant;
+    use tarneeb_referee::tournament::run::spec::parse_entrant;
 
     #[test]
     fn entrants_and_shards_parse() {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tarneeb_referee::bot::{Bot, RemoteInfo};
 use tarneeb_referee::remote::lobby::Lobby;
 use tarneeb_referee::serve::seat;
-use tarneeb_referee::tournament::runner::Entrant;
+use tarneeb_referee::tournament::run::runner::Entrant;
 
 use super::remote_args::RemoteSetup;
 

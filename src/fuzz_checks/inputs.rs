@@ -51,9 +51,9 @@ pub(super) fn config(data: &[u8]) {
         return;
     };
     for json in [false, true] {
-        if let Ok(v) = crate::tournament::config::parse(text, json, "fuzz") {
+        if let Ok(v) = crate::tournament::directory::config::parse(text, json, "fuzz") {
             for bots in [false, true] {
-                let _ = crate::tournament::config::to_flags(&v, bots);
+                let _ = crate::tournament::directory::config::to_flags(&v, bots);
             }
         }
     }
@@ -82,17 +82,17 @@ pub(super) fn seal(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(seal) = serde_json::from_str::<crate::tournament::seal::SealFile>(text) {
-        if let Some(mac) = crate::tournament::seal::unhex(&seal.mac) {
+    if let Ok(seal) = serde_json::from_str::<crate::tournament::directory::seal::SealFile>(text) {
+        if let Some(mac) = crate::tournament::directory::seal::unhex(&seal.mac) {
             assert_eq!(
-                crate::tournament::seal::hex(&mac),
+                crate::tournament::directory::seal::hex(&mac),
                 seal.mac.to_ascii_lowercase()
             );
         }
     }
-    if let Some(key) = crate::tournament::seal::unhex(text.trim()) {
+    if let Some(key) = crate::tournament::directory::seal::unhex(text.trim()) {
         assert_eq!(
-            crate::tournament::seal::hex(&key),
+            crate::tournament::directory::seal::hex(&key),
             text.trim().to_ascii_lowercase()
         );
     }

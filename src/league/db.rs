@@ -19,7 +19,7 @@ use std::time::Duration;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::standings::row::GameRow;
-use crate::tournament::seal::Key;
+use crate::tournament::directory::seal::Key;
 
 pub const DB_FILE: &str = "league.db";
 

@@ -62,7 +62,7 @@ fn versions_link_to_the_one_they_replace_and_names_are_unique() {
 fn an_edited_row_is_found() {
     let d = dir("edit");
     let mut db = Db::open(&d, true).unwrap();
-    let key = crate::tournament::seal::ensure_key(&d).unwrap();
+    let key = crate::tournament::directory::seal::ensure_key(&d).unwrap();
     let cmd = vec!["x".to_string()];
     let a = db.add_entrant("a", &cmd).unwrap().id;
     let b = db.add_entrant("b", &cmd).unwrap().id;

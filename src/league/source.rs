@@ -16,9 +16,9 @@ use super::matchmaking::{self, Candidate, UNRATED_HALF_WIDTH};
 use crate::standings::row::GameRow;
 use crate::standings::table::{from_totals, Standings};
 use crate::standings::tally::Tally;
-use crate::tournament::runner::GameSource;
+use crate::tournament::directory::seal::Key;
+use crate::tournament::run::runner::GameSource;
 use crate::tournament::schedule::{deal_set_seed, GameSpec, Partners};
-use crate::tournament::seal::Key;
 
 /// Games the share cap looks back over.
 pub const RECENT: usize = 200;

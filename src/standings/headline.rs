@@ -18,7 +18,7 @@
 //! it, so an interval across 0 never reads 97.5% sure or more), "too
 //! close to call" below that, "level" when the margin rounds to +0.0 Elo.
 //!
-//! A knockout's or Swiss's line (set by `tournament::bracket` from the schedule) is left as
+//! A knockout's or Swiss's line (set by `tournament::schedule::bracket` from the schedule) is left as
 //! it is: the bracket says what was decided.
 
 use super::places::{self, and_list, Winner};

@@ -9,7 +9,7 @@
 //! The winner line: "No clear winner" when the first place is shared, or when the leader's
 //! margin is within chance (see [`super::pairwise::leader_note`]), each with its reason;
 //! otherwise "Winner: NAME". A knockout or king of the hill names its champion instead, with
-//! how its final was decided (see `tournament::bracket`).
+//! how its final was decided (see `tournament::schedule::bracket`).
 
 use std::cmp::Ordering;
 

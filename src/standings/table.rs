@@ -97,7 +97,7 @@ pub struct Standings {
     #[serde(default)]
     pub verdict: Verdict,
     /// A knockout's bracket or a king of the hill's ladder, as printed (set by the caller
-    /// that has the schedule: see `tournament::bracket`).
+    /// that has the schedule: see `tournament::schedule::bracket`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bracket: Vec<String>,
 }

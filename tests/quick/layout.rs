@@ -146,10 +146,10 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/referee/mod.rs", "play_game_watched"),
     ("src/conformance/mod.rs", "run_scenario"),
     ("src/referee/ask.rs", "ask_thawed"),
-    ("src/tournament/config.rs", "to_flags"),
+    ("src/tournament/directory/config.rs", "to_flags"),
     ("src/remote/listener.rs", "handshake"),
     ("src/conformance/mod.rs", "probe_exit"),
-    ("src/tournament/runner.rs", "play_one"),
+    ("src/tournament/run/runner.rs", "play_one"),
     ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use tarneeb_referee::league::db::{Db, DB_FILE, SCHEMA_VERSION};
-use tarneeb_referee::tournament::seal;
+use tarneeb_referee::tournament::directory::seal;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/quick/league_v1")

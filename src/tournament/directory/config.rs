@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::results::SANDBOX_SETTINGS;
+use crate::tournament::directory::results::SANDBOX_SETTINGS;
 
 /// Flags taking a value, as config keys (with `_`).
 const VALUE_FLAGS: &[&str] = &[
@@ -425,7 +425,7 @@ mod tests {
         // A --twins-apart shard's tournament.json, fed back: the switch and the shard, and
         // the shard unit (which follows from them) says nothing more.
         let v = serde_json::json!({"shard": "3/4", "twins_apart": true,
-            "shard_unit": crate::tournament::shard::TWINS_APART_UNIT});
+            "shard_unit": crate::tournament::schedule::shard::TWINS_APART_UNIT});
         let f = to_flags(&v, true).unwrap();
         assert!(f.contains(&"--twins-apart".to_string()), "{f:?}");
         assert!(f.contains(&"--shard=3/4".to_string()), "{f:?}");

@@ -15,13 +15,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::directory::{RowCheck, TournamentDir};
-use super::integrity::GameSet;
-use super::pool::{BotPool, DealKey};
-use super::progress::{Progress, Snapshot};
-use super::remote_seats::WithRemote;
-use super::results::{record_path, record_summary, ResultsFile};
-use super::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
 use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
@@ -33,6 +26,13 @@ use crate::standings::row::GameRow;
 use crate::standings::sprt::SprtConfig;
 use crate::standings::tally::Tally;
 use crate::standings::verdict::SprtTracker;
+use crate::tournament::directory::integrity::GameSet;
+use crate::tournament::directory::results::{record_path, record_summary, ResultsFile};
+use crate::tournament::directory::{RowCheck, TournamentDir};
+use crate::tournament::run::pool::{BotPool, DealKey};
+use crate::tournament::run::progress::{Progress, Snapshot};
+use crate::tournament::run::remote_seats::WithRemote;
+use crate::tournament::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 
 /// A bot program taking part.
 #[derive(Clone, Debug)]
@@ -90,7 +90,7 @@ pub struct RunConfig {
     /// Total games of this run (after sharding), for the progress line.
     pub total: u64,
     /// `--progress`: how the progress is shown.
-    pub progress: super::progress::ProgressMode,
+    pub progress: crate::tournament::run::progress::ProgressMode,
     /// The sandbox every bot runs in (the tournament directory is masked in it).
     pub sandbox: std::sync::Arc<crate::bot::Sandbox>,
     /// A fresh process for every bot in every game, also for bots that declare `multi_game`.
@@ -101,9 +101,9 @@ pub struct RunConfig {
     pub trace: Option<PathBuf>,
     /// `--analyze`: each game's double-dummy tricks lost per seat go into its row.
     pub analyze: bool,
-    /// A shard of a Swiss (see [`super::swiss_shards`]) plays only its own games; another
+    /// A shard of a Swiss (see [`crate::tournament::schedule::swiss_shards`]) plays only its own games; another
     /// shard's game not in the prior rows is skipped and reported in [`RunSummary::missing`].
-    pub only_shard: Option<super::shard::Shard>,
+    pub only_shard: Option<crate::tournament::schedule::shard::Shard>,
     /// With each game's seed, fixes its deals; `None` only for `--public-deals`.
     pub deal_secret: Option<crate::rules::DealSecret>,
     /// `--serve`: records are flushed move by move for the live page.
@@ -131,7 +131,7 @@ pub struct RunSummary {
     pub missing: Vec<u64>,
 }
 
-/// How the games' bot processes were had (see [`super::pool`]).
+/// How the games' bot processes were had (see [`crate::tournament::run::pool`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProcessCount {
     pub started: u64,
@@ -224,9 +224,9 @@ pub struct Prior {
     /// Results-dependent schedules (bounded by the entrants): the rows, to feed the schedule
     /// in its order.
     rows: HashMap<u64, GameRow>,
-    /// The hash of the rows read, to go on sealing (see [`super::seal`]); `None` without a
+    /// The hash of the rows read, to go on sealing (see [`crate::tournament::directory::seal`]); `None` without a
     /// sandbox.
-    seal: Option<super::seal::SealState>,
+    seal: Option<crate::tournament::directory::seal::SealState>,
 }
 
 impl Prior {
@@ -235,7 +235,7 @@ impl Prior {
         self.tally.rows()
     }
 
-    /// Rows of other shards of a Swiss (see [`super::swiss_shards`]): they feed the
+    /// Rows of other shards of a Swiss (see [`crate::tournament::schedule::swiss_shards`]): they feed the
     /// schedule's pairings but are neither counted nor written here.
     pub fn add_peer_rows(&mut self, rows: impl IntoIterator<Item = GameRow>) {
         for row in rows {
@@ -316,7 +316,7 @@ fn check_prior(cfg: &RunConfig, spec: &GameSpec, row: &GameRow) -> Result<(), St
     if row.seed != spec.seed || row.seats != names {
         return Err(format!(
             "{}: the row of game {} (seed {}, seats {:?}) does not match the schedule (seed {}, seats {:?})",
-            cfg.dir.join(super::directory::RESULTS_FILE).display(),
+            cfg.dir.join(crate::tournament::directory::RESULTS_FILE).display(),
             spec.game, row.seed, row.seats, spec.seed, names
         ));
     }
@@ -722,7 +722,7 @@ fn play_one(
 /// partnership than the recorded forfeit's that failed the handshake too.
 fn also_forfeited(
     r: &crate::protocol::GameEndMsg,
-    summary: Option<&super::results::RecordSummary>,
+    summary: Option<&crate::tournament::directory::results::RecordSummary>,
 ) -> Option<u8> {
     let first = r.forfeit.as_ref()?.seat.index();
     if r.winner.is_some() {

@@ -10,10 +10,12 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::schedule::{Format, GameScore, MatchOutcome, Partners, Plan, Schedule, Unit};
-use super::swiss_table;
 use crate::standings::places::Winner;
 use crate::standings::table::Standings;
+use crate::tournament::schedule::swiss_table;
+use crate::tournament::schedule::{
+    Format, GameScore, MatchOutcome, Partners, Plan, Schedule, Unit,
+};
 
 /// The schedule's plan as `tournament.json` states it, when it can be rebuilt.
 pub fn plan_of(config: &Value) -> Option<Plan> {
@@ -133,7 +135,7 @@ pub fn apply(
     let text = if plan.format == Format::Swiss {
         // A bye scores half its round's games (the schedule's rule), in half points.
         let bye = plan.games * if plan.duplicate { 2 } else { 1 };
-        let units = super::schedule::units(plan.entrants, plan.partners);
+        let units = crate::tournament::schedule::units(plan.entrants, plan.partners);
         let lines = swiss_table::table(&units, bracket, bye as u32);
         standings.winner = swiss_table::winner(names, &lines).or(standings.winner.take());
         swiss_table::render(names, &lines)

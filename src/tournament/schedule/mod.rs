@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::shard::Shard;
+use crate::tournament::schedule::shard::Shard;
 
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -466,9 +466,14 @@ impl Schedule {
 
 /// The formats decided by results (knockout, king of the hill, Swiss): matches made as
 /// earlier ones end.
-#[path = "schedule_stages.rs"]
 mod stages;
 
 #[cfg(test)]
-#[path = "schedule_tests.rs"]
 mod tests;
+
+pub mod bracket;
+pub mod deal_sets;
+pub mod shard;
+pub mod swiss;
+pub mod swiss_shards;
+pub mod swiss_table;

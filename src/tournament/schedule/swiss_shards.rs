@@ -18,13 +18,13 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::directory::differences;
-use super::directory::TournamentDir;
-use super::results::shard_neutral;
-use super::schedule::{units, GameScore, Plan, Schedule};
 use crate::standings::row::GameRow;
+use crate::tournament::directory::differences;
+use crate::tournament::directory::results::shard_neutral;
+use crate::tournament::directory::TournamentDir;
+use crate::tournament::schedule::{units, GameScore, Plan, Schedule};
 
-pub use super::shard::Shard;
+pub use crate::tournament::schedule::shard::Shard;
 
 /// Games of one Swiss round: every round has the same number of matches.
 pub fn games_per_round(plan: &Plan) -> u64 {

@@ -95,7 +95,8 @@ impl Schedule {
     /// Pairs and queues Swiss round `round`.
     pub(super) fn swiss_round(&mut self, round: u64) {
         let ranked = self.swiss_ranking();
-        let pairing = crate::tournament::swiss::pair_round(&ranked, &self.met, &self.byes);
+        let pairing =
+            crate::tournament::schedule::swiss::pair_round(&ranked, &self.met, &self.byes);
         let matches = pairing
             .matches
             .iter()

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::directory;
 use crate::record::reader::read_record;
 use crate::record::{recorded_deals, RecordedDeals};
+use crate::tournament::directory;
 
 /// Record files a `--deals-from` path stands for: the file, or the `.jsonl` files of the
 /// directory (of its `games/` when it is a tournament directory), by name.

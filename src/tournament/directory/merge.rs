@@ -10,9 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::bracket::plan_of;
-use super::schedule::Schedule;
 use crate::standings::row::GameRow;
+use crate::tournament::schedule::bracket::plan_of;
+use crate::tournament::schedule::Schedule;
 
 /// One directory of a merge.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -181,7 +181,7 @@ mod tests {
         let full = serde_json::json!({"entrants": [{"name": "a"}, {"name": "b"}],
             "format": "gauntlet", "partners": "own", "games": 4, "duplicate": true, "seed": 3,
             "shard": shard});
-        let (neutral, _) = super::super::results::shard_neutral(full.clone());
+        let (neutral, _) = crate::tournament::directory::results::shard_neutral(full.clone());
         (neutral, full)
     }
 

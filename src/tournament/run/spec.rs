@@ -11,13 +11,6 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::deal_sets::load_deals;
-use super::directory::{TournamentDir, TOURNAMENT_FILE};
-use super::progress::ProgressMode;
-use super::runner::{self, Entrant, Prior, RunConfig, RunError, RunSummary};
-use super::schedule::{Format, Partners, Plan, Schedule};
-use super::shard::{SHARD_UNIT, TWINS_APART_UNIT};
-use super::swiss_shards::{self, Shard};
 use crate::bot::sandbox::SandboxOptions;
 use crate::bot::{allowed_cpus, check_can_start, split_command, Sandbox};
 use crate::protocol::TimeLimits;
@@ -25,6 +18,13 @@ use crate::referee::{EventDelivery, FaultPolicy};
 use crate::remote::lobby::Lobby;
 use crate::rules::{DealSecret, Rules};
 use crate::standings::sprt::{parse_sprt, SprtConfig};
+use crate::tournament::directory::{TournamentDir, TOURNAMENT_FILE};
+use crate::tournament::run::progress::ProgressMode;
+use crate::tournament::run::runner::{self, Entrant, Prior, RunConfig, RunError, RunSummary};
+use crate::tournament::schedule::deal_sets::load_deals;
+use crate::tournament::schedule::shard::{SHARD_UNIT, TWINS_APART_UNIT};
+use crate::tournament::schedule::swiss_shards::{self, Shard};
+use crate::tournament::schedule::{Format, Partners, Plan, Schedule};
 use crate::{deal_key, rules_file};
 
 /// The name of a tournament directory's own deal secret (when no deal key file was given).

@@ -7,9 +7,9 @@
 //! share the place (`2=`) and are listed by name. The schedule pairs rounds on its own order
 //! (points, then a seeded draw: see `schedule`); this table is what an organiser announces.
 
-use super::schedule::{MatchOutcome, Unit};
 use crate::standings::places::{and_list, rank_cell, Winner};
 use crate::standings::report::aligned;
+use crate::tournament::schedule::{MatchOutcome, Unit};
 
 /// One entrant's (partnership's) line.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! whether its games ran in a sandbox, its seal key, and its rows as a stream. The runner
 //! (resuming), `tarneeb standings`, Swiss peers and shards all read a directory through this
 //! type, so the directory's files are looked at once per start, not once per question.
-//! Writing stays in [`super::results`] (claiming the directory, appending rows).
+//! Writing stays in [`crate::tournament::directory::results`] (claiming the directory, appending rows).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::seal::{self, Key, KeyRead, SealState, Unsealed};
 use crate::standings::row::GameRow;
 use crate::standings::sprt::parse_sprt;
 use crate::standings::verdict::SprtTracker;
+use seal::{Key, KeyRead, SealState, Unsealed};
 
 pub const TOURNAMENT_FILE: &str = "tournament.json";
 pub const RESULTS_FILE: &str = "results.jsonl";
@@ -210,16 +210,16 @@ impl TournamentDir {
         if !c["shard"].is_null() || !c["round"].is_null() {
             return None;
         }
-        let plan = super::schedule::Plan {
+        let plan = crate::tournament::schedule::Plan {
             entrants: c["entrants"].as_array()?.len(),
-            format: super::schedule::Format::parse(c["format"].as_str()?).ok()?,
-            partners: super::schedule::Partners::parse(c["partners"].as_str()?).ok()?,
+            format: crate::tournament::schedule::Format::parse(c["format"].as_str()?).ok()?,
+            partners: crate::tournament::schedule::Partners::parse(c["partners"].as_str()?).ok()?,
             games: c["games"].as_u64()?,
             duplicate: c["duplicate"].as_bool()?,
             seed: c["seed"].as_u64()?,
             rounds: c["rounds"].as_u64().unwrap_or(0),
         };
-        super::schedule::Schedule::new(plan)
+        crate::tournament::schedule::Schedule::new(plan)
             .ok()
             .map(|s| s.total_games())
     }
@@ -355,7 +355,7 @@ fn parse_rows(
 ) -> Result<ParseEnd, String> {
     const BATCH: usize = 256;
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut checker = super::integrity::RowChecker::new(dir, path);
+    let mut checker = crate::tournament::directory::integrity::RowChecker::new(dir, path);
     let (mut line, mut buf) = (0usize, String::new());
     let mut batch = Vec::with_capacity(BATCH);
     let (trusted, mut state) = (opening.trusted_bytes, opening.state);
@@ -471,3 +471,9 @@ mod tests {
         assert!(differences(&a, &a).is_empty());
     }
 }
+
+pub mod config;
+pub mod integrity;
+pub mod merge;
+pub mod results;
+pub mod seal;

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::directory::{RowCheck, TournamentDir, RESULTS_FILE};
-use super::merge::{self, fingerprint, Conflicts, MergeReport, MergedDir};
-use super::seal::{SealState, Sealer};
 use crate::protocol::FaultKind;
 use crate::record::RecordLine;
 use crate::standings::row::GameRow;
+use crate::tournament::directory::merge::{self, fingerprint, Conflicts, MergeReport, MergedDir};
+use crate::tournament::directory::seal::{SealState, Sealer};
+use crate::tournament::directory::{RowCheck, TournamentDir, RESULTS_FILE};
 
 /// The keys of `tournament.json` that hold the sandbox's limits and extra paths and variables,
 /// by the names of the flags that give them (so `--config` reads them back). Shards of one
@@ -186,7 +186,7 @@ pub fn merged_stream(
 pub type MergedStream = (Vec<String>, Vec<Option<SealState>>, MergeReport);
 
 /// [`merged_stream`], also giving each directory's hash state to seal its rows with (see
-/// [`TournamentDir::stream_rows`]) and what was merged (see [`super::merge`]). Two directories
+/// [`TournamentDir::stream_rows`]) and what was merged (see [`crate::tournament::directory::merge`]). Two directories
 /// of one command that hold one game with different results are refused.
 pub fn merged_stream_sealed(
     dirs: &[PathBuf],

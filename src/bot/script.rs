@@ -2,9 +2,7 @@
 //! interpreter starts, says "can't open file" and exits, which read like a sandbox denial in
 //! every game (issue 41). Found before the game, it is a bot that cannot be started.
 
-use std::path::Path;
-
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::BotError;
 

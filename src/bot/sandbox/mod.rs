@@ -308,36 +308,15 @@ fn working_bwrap() -> Result<PathBuf, SandboxError> {
         None => {
             let f = match find_on_path("bwrap") {
                 None => Err((false, PathBuf::new(), String::new())),
-                Some(path) => {
-                    // One sandbox with a user namespace, what kernels and security modules
-                    // refuse (unprivileged user namespaces off, Ubuntu's AppArmor
-                    // restriction): found here, not as four bots failing their handshakes.
-                    // Only that, because `play` pays for this probe in every game: a full bot
-                    // sandbox costs about four times as much.
-                    let out = std::process::Command::new(&path)
-                        .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
-                        .env_clear()
-                        .stdin(std::process::Stdio::null())
-                        .output();
-                    match out {
-                        Ok(o) if o.status.success() => Ok(path),
-                        Ok(o) if ran_out_of_fds(&o.stderr) => {
-                            let e = std::io::Error::from_raw_os_error(libc::EMFILE);
-                            return Err(SandboxError::User(referee_out_of_fds(&path, &e)));
-                        }
-                        Ok(o) => Err((
-                            true,
-                            path,
-                            String::from_utf8_lossy(&o.stderr).trim().to_string(),
-                        )),
-                        // The referee's limit of the moment, not the machine's answer: said
-                        // as such, and not kept for the rest of the process.
-                        Err(e) if out_of_fds(&e) => {
-                            return Err(SandboxError::User(referee_out_of_fds(&path, &e)))
-                        }
-                        Err(e) => Err((true, path, e.to_string())),
-                    }
-                }
+                // One sandbox with a user namespace, what kernels and security modules refuse
+                // (unprivileged user namespaces off, Ubuntu's AppArmor restriction): found
+                // here, not as four bots failing their handshakes. Only that, because `play`
+                // pays for this probe in every game: a full bot sandbox costs about four
+                // times as much.
+                Some(path) => match probe(std::process::Command::new(&path), &path)? {
+                    Ok(()) => Ok(path),
+                    Err(message) => Err((true, path, message)),
+                },
             };
             FOUND.get_or_init(|| f)
         }
@@ -360,28 +339,9 @@ fn bwrap_as_user(bwrap: &Path, uid: u32) -> Result<(), SandboxError> {
     let r = match CHECKED.get() {
         Some(r) => r,
         None => {
-            let out = std::process::Command::new(bwrap)
-                .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
-                .env_clear()
-                .current_dir("/")
-                .uid(uid)
-                .gid(uid)
-                .stdin(std::process::Stdio::null())
-                .output();
-            let r = match out {
-                Ok(o) if o.status.success() => Ok(()),
-                Ok(o) if ran_out_of_fds(&o.stderr) => {
-                    let e = std::io::Error::from_raw_os_error(libc::EMFILE);
-                    return Err(SandboxError::User(referee_out_of_fds(bwrap, &e)));
-                }
-                Ok(o) => Err(String::from_utf8_lossy(&o.stderr).trim().to_string()),
-                // Not the machine's answer: the referee's limit of the moment (issue 43: under
-                // `ulimit -n 8` this said to allow user namespaces).
-                Err(e) if out_of_fds(&e) => {
-                    return Err(SandboxError::User(referee_out_of_fds(bwrap, &e)))
-                }
-                Err(e) => Err(e.to_string()),
-            };
+            let mut cmd = std::process::Command::new(bwrap);
+            cmd.current_dir("/").uid(uid).gid(uid);
+            let r = probe(cmd, bwrap)?;
             CHECKED.get_or_init(|| r)
         }
     };
@@ -389,6 +349,28 @@ fn bwrap_as_user(bwrap: &Path, uid: u32) -> Result<(), SandboxError> {
         "--sandbox-user: the referee runs as root, so each bot runs as a user of its own (uids from {uid}), but bwrap at {} cannot make a sandbox as uid {uid}: {message}; allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or run the referee as an ordinary user, or give --sandbox-user referee (bots then read every file root may read: trusted bots only)",
         bwrap.display()
     )))
+}
+
+/// Runs `true` in a user namespace under `cmd` (bwrap at `bwrap`): `Ok(Ok)` it works,
+/// `Ok(Err(why))` the machine's answer, which the caller keeps for the process. The referee
+/// out of descriptors is its limit of the moment, not the machine's answer: an error said as
+/// such and never kept (issue 43: under `ulimit -n 8` this said to allow user namespaces).
+fn probe(mut cmd: std::process::Command, bwrap: &Path) -> Result<Result<(), String>, SandboxError> {
+    let out = cmd
+        .args(["--unshare-user", "--ro-bind", "/", "/", "--", "true"])
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Ok(Ok(())),
+        Ok(o) if ran_out_of_fds(&o.stderr) => {
+            let e = std::io::Error::from_raw_os_error(libc::EMFILE);
+            Err(SandboxError::User(referee_out_of_fds(bwrap, &e)))
+        }
+        Ok(o) => Ok(Err(String::from_utf8_lossy(&o.stderr).trim().to_string())),
+        Err(e) if out_of_fds(&e) => Err(SandboxError::User(referee_out_of_fds(bwrap, &e))),
+        Err(e) => Ok(Err(e.to_string())),
+    }
 }
 
 /// EMFILE or ENFILE: the referee (or the system) has no file descriptor left.

@@ -6,6 +6,8 @@
  *   hello    -> {"type":"hello","name":"first-legal-c","version":"1"}
  *   request  -> {"type":"move","id":N,"move":"<first string of legal>"}, flushed
  *   game_end -> exit; EOF -> exit; any other message is read and ignored.
+ * With FIRST_LEGAL_BOT_MULTI set it declares `multi_game` (protocol.md 4.4): it answers
+ * `new_game` like `hello` and keeps reading after `game_end`, so a tournament reuses it.
  *
  * For the benchmark, when the environment variable FIRST_LEGAL_BOT_CPU is set, it writes one
  * line to stderr when it exits (also when stopped with SIGTERM): its own user+sys CPU time, how
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 static int report;
+static int multi;
 /* CLOCK_MONOTONIC nanoseconds when the first request arrived and the last reply was sent. */
 static unsigned long long first_request_ns, last_reply_ns;
 static unsigned long requests;
@@ -100,6 +103,7 @@ static int type_is(const char *line, const char *type) {
 
 int main(void) {
     report = getenv("FIRST_LEGAL_BOT_CPU") != NULL;
+    multi = getenv("FIRST_LEGAL_BOT_MULTI") != NULL;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_term;
@@ -128,10 +132,13 @@ int main(void) {
                    (int)(end - start - 1), start + 1);
             fflush(stdout);
             if (report) last_reply_ns = mono_ns();
-        } else if (type_is(line, "hello")) {
-            fputs("{\"type\":\"hello\",\"name\":\"first-legal-c\",\"version\":\"1\"}\n", stdout);
+        } else if (type_is(line, "hello") || (multi && type_is(line, "new_game"))) {
+            fputs(multi ? "{\"type\":\"hello\",\"name\":\"first-legal-c\",\"version\":\"1\","
+                          "\"multi_game\":true}\n"
+                        : "{\"type\":\"hello\",\"name\":\"first-legal-c\",\"version\":\"1\"}\n",
+                  stdout);
             fflush(stdout);
-        } else if (type_is(line, "game_end")) {
+        } else if (type_is(line, "game_end") && !multi) {
             break;
         }
     }

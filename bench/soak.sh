@@ -9,7 +9,9 @@
 #
 # Knobs: GAMES (10000; even: duplicate pairs), JOBS (2), HANDS (1: each game's hand cap, so
 # the games are short and the run is about the referee's per-game cost, not the play),
-# SAMPLE (10 s), SANDBOX (bwrap; none to leave the sandbox out), TARNEEB_BIN (default:
+# SAMPLE (10 s), MULTI (1: the bot declares multi_game, so the tournament's pool keeps its
+# processes between games, up to protocol.md 4.4's 1000 games each; the run then measures the
+# referee's own per-game cost, with a process started every 1000 games), SANDBOX (bwrap; none to leave the sandbox out), TARNEEB_BIN (default:
 # target/release/tarneeb, built here), KEEP (1 to keep the run's directory). Needs gcc and pgrep.
 # Records are written compressed (--compress), about 0.6 KB a game.
 # SMOKE=1: 20 games sampled every second, in seconds (bench/smoke.sh, CI); its figures mean
@@ -27,6 +29,7 @@ HANDS=${HANDS:-1}
 SAMPLE=${SAMPLE:-10}
 SANDBOX=${SANDBOX:-bwrap}
 KEEP=${KEEP:-0}
+MULTI=${MULTI:-0}
 
 command -v gcc >/dev/null || { echo "soak: gcc is required" >&2; exit 1; }
 if [[ -z ${TARNEEB_BIN:-} ]]; then
@@ -46,6 +49,7 @@ bots_alive() {
   pgrep -fc -- "^$bot" || true
 }
 
+[[ $MULTI == 1 ]] && export FIRST_LEGAL_BOT_MULTI=1
 start=$(date +%s)
 "$TARNEEB_BIN" tournament --games $((GAMES / 2)) --jobs "$JOBS" --seed 43 \
   --rules "$tmp/rules.json" --sandbox "$SANDBOX" --compress --progress off \

@@ -296,7 +296,7 @@ pub struct SeatScores {
 impl SeatScores {
     /// [`GAME`] if my bid's points (`delta`, the other seats' scores left as they are: their hands
     /// are unknown) end the game for my partnership, minus that if for the other one
-    /// (docs/rules.md#individual-partner, #individual-both-reach-target).
+    /// (docs/rules.md#individual-partner, docs/rules.md#individual-both-reach-target).
     fn end(&self, rules: &IndividualRules, me: Seat, delta: i32) -> f64 {
         let mut after = self.scores;
         after[me] += delta;
@@ -454,9 +454,10 @@ mod tests {
 
     #[test]
     fn a_contract_whose_failure_ends_the_game_for_the_opponents_is_not_bid() {
-        // docs/rules.md#target, #target-check, #contract-scoring: target 31, checked at the end of
-        // a hand; failed, the opponents score the tricks they took. 8 tricks in 7 deals of 10, 6 in
-        // 3: bidding 7 is worth 0.7 * 8 - 0.3 * (7 + 7) = +1.4 against passing's 0 (a new deal).
+        // docs/rules.md#target, docs/rules.md#target-check, docs/rules.md#contract-scoring: target
+        // 31, checked at the end of a hand; failed, the opponents score the tricks they took. 8
+        // tricks in 7 deals of 10, 6 in 3: bidding 7 is worth 0.7 * 8 - 0.3 * (7 + 7) = +1.4
+        // against passing's 0 (a new deal).
         let deals = spades(&[8, 8, 8, 8, 8, 8, 8, 6, 6, 6]);
         let choice = best_call(&classic(), &deals, None, &classic_bids(7), Edge::both(0.0));
         assert_eq!(choice, Some(bid(7, None)));
@@ -642,9 +643,9 @@ mod tests {
     #[test]
     fn individual_bids_reach_for_the_target_when_the_match_is_near() {
         // 400: 41 or more wins with a positive partner (docs/rules.md#individual-partner); a made 5
-        // scores 10, a made 6 12 (#individual-points). At 30, a made 5 (10 points) stops at 40
-        // while a made 6 (12) reaches 42 and wins: with a 6 made about two times in three, 6 is bid
-        // near the target and 5 far from it.
+        // scores 10, a made 6 12 (docs/rules.md#individual-points). At 30, a made 5 (10 points)
+        // stops at 40 while a made 6 (12) reaches 42 and wins: with a 6 made about two times in
+        // three, 6 is bid near the target and 5 far from it.
         let rules = Rules::four_hundred().individual.unwrap();
         let legal: Vec<Move> = (3..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S0;
@@ -683,8 +684,9 @@ mod tests {
     fn the_last_bidder_bids_what_gets_a_strong_hand_played() {
         // Forty-One: the bids must total 11 whatever the scores, else the hand is thrown in
         // unscored (docs/rules.md#individual-bid-sum); bids 1-6 score their face value, 7-13 double
-        // it (#individual-points). The others bid 1, 1 and 2: my 6 (worth 6 for about 7 tricks)
-        // would throw the hand in, 7 gets it played and is worth 14 made two times in three.
+        // it (docs/rules.md#individual-points). The others bid 1, 1 and 2: my 6 (worth 6 for about
+        // 7 tricks) would throw the hand in, 7 gets it played and is worth 14 made two times in
+        // three.
         let rules = Rules::forty_one().individual.unwrap();
         let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S3;

@@ -156,10 +156,10 @@ mod tests {
     #[test]
     fn the_last_hand_is_bid_to_end_the_game_ahead() {
         // docs/rules.md#max-hands: at the cap the side with the higher score wins. Classic scoring
-        // (#contract-scoring): made, the declarers score the tricks they won; failed, they lose the
-        // bid and the defenders score theirs; target 31. Behind 20 to 25 with 7 made in 3 deals of
-        // 10: a bid of 7 loses 7.4 points on average and is passed, except on the last hand, where
-        // passing loses the game for sure and the bid wins it three times in ten.
+        // (docs/rules.md#contract-scoring): made, the declarers score the tricks they won; failed,
+        // they lose the bid and the defenders score theirs; target 31. Behind 20 to 25 with 7 made
+        // in 3 deals of 10: a bid of 7 loses 7.4 points on average and is passed, except on the
+        // last hand, where passing loses the game for sure and the bid wins it three times in ten.
         let weak = [8, 8, 8, 6, 6, 6, 6, 6, 6, 6];
         assert_eq!(
             classic_call(&weak, 20, 25, false),
@@ -181,8 +181,9 @@ mod tests {
     #[test]
     fn on_the_last_hand_of_forty_one_a_throw_in_ends_the_game_as_it_stands() {
         // docs/rules.md#individual-bid-sum: Forty-One's bids must total 11 or more, else the hand
-        // is thrown in unscored; #max-hands: in 400/41 the higher total wins at the cap. The others
-        // bid 3, 2 and 3 and I bid last: 3 gets the hand played, 1 or 2 throws it in.
+        // is thrown in unscored; docs/rules.md#max-hands: in 400/41 the higher total wins at the
+        // cap. The others bid 3, 2 and 3 and I bid last: 3 gets the hand played, 1 or 2 throws it
+        // in.
         let rules = Rules::forty_one().individual.unwrap();
         let legal: Vec<Move> = (1..=13).map(bid).collect();
         let level = |scores: [i32; 4], last: bool, tricks: f64| {
@@ -222,11 +223,11 @@ mod tests {
 
     #[test]
     fn on_the_last_hand_the_card_play_counts_who_ends_ahead() {
-        // docs/rules.md#max-hands (at the cap the higher score wins) and #contract-scoring. The
-        // opponents declared 7, my side leads 20 to 18, the cap is 4 hands. Made, they score at
-        // least 7 and lead; set, they lose 7 and I score my tricks. Before the last hand neither
-        // reaches 31 with 6 or 7 of my tricks; on it, setting the contract is the game, and letting
-        // it make loses it.
+        // docs/rules.md#max-hands (at the cap the higher score wins) and
+        // docs/rules.md#contract-scoring. The opponents declared 7, my side leads 20 to 18, the cap
+        // is 4 hands. Made, they score at least 7 and lead; set, they lose 7 and I score my tricks.
+        // Before the last hand neither reaches 31 with 6 or 7 of my tricks; on it, setting the
+        // contract is the game, and letting it make loses it.
         let at = |hand: u32, cap: u32| {
             let json = format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],"hand_number":{hand},
@@ -255,10 +256,11 @@ mod tests {
 
     #[test]
     fn ahead_on_the_hand_before_the_last_a_risky_contract_is_passed() {
-        // docs/rules.md#max-hands (at the cap the side ahead wins) and #contract-scoring (made, the
-        // declarers score their tricks; failed, they lose the bid and the defenders score theirs).
-        // Ahead 10 to 0, 8 tricks in 7 deals of 10 and 6 in 3: far from the cap a bid of 7 is worth
-        // 0.7 * 8 - 0.3 * 14 = +1.4 over passing, and is bid.
+        // docs/rules.md#max-hands (at the cap the side ahead wins) and
+        // docs/rules.md#contract-scoring (made, the declarers score their tricks; failed, they lose
+        // the bid and the defenders score theirs). Ahead 10 to 0, 8 tricks in 7 deals of 10 and 6
+        // in 3: far from the cap a bid of 7 is worth 0.7 * 8 - 0.3 * 14 = +1.4 over passing, and is
+        // bid.
         let good = [8, 8, 8, 8, 8, 8, 8, 6, 6, 6];
         assert_eq!(classic_call_at(&good, 10, 0, None), Some(bid(7)));
         assert_eq!(classic_call_at(&good, 10, 0, Some(4)), Some(bid(7)));

@@ -316,8 +316,8 @@ mod tests {
 
     #[test]
     fn a_hand_that_reaches_the_target_is_worth_the_game() {
-        // docs/rules.md#target, #target-check: 31, checked at the end of a hand. My side (seats 0
-        // and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
+        // docs/rules.md#target, docs/rules.md#target-check: 31, checked at the end of a hand. My
+        // side (seats 0 and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
         let json = |scores: &str| {
             format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],

@@ -10,7 +10,8 @@ use super::seat::{BySeat, Seat};
 /// Per-seat facts fixed at the deal that change what a seat may bid; some are announced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatFlags {
-    /// docs/rules.md#contract-throw-in-weak-hand: no ace, no king in a suit of 2+, no queen in 3+, no jack in 4+.
+    /// docs/rules.md#contract-throw-in-weak-hand: no ace, no king in a suit of 2+, no queen in
+    /// 3+, no jack in 4+.
     pub weak: bool,
     /// docs/rules.md#contract-throw-in-long-suit: 10+ cards in one suit (pass, 13 or throw in).
     pub long_suit: bool,

@@ -103,7 +103,8 @@ impl Rank {
             .map(|i| Rank::ALL[i])
     }
 
-    /// High-card points (A 4, K 3, Q 2, J 1), used by the Dakak rule (docs/rules.md#contract-dakak).
+    /// High-card points (A 4, K 3, Q 2, J 1), used by the Dakak rule
+    /// (docs/rules.md#contract-dakak).
     pub const fn high_card_points(self) -> u32 {
         match self {
             Rank::Ace => 4,

@@ -16,7 +16,7 @@ pub struct ContractScore {
     pub instant_win: bool,
 }
 
-/// Scores a contract hand (docs/rules.md#contract-scoring, #doubled-scoring).
+/// Scores a contract hand (docs/rules.md#contract-scoring, docs/rules.md#doubled-scoring).
 ///
 /// `multiplier` is 1, 2 or 4 (undoubled, doubled, redoubled); `declarers_before` is the
 /// declaring team's score before the hand, which `instant-win-not-when-negative` looks at.
@@ -124,8 +124,8 @@ pub fn contract_winner(target: i32, scores: ByTeam<i32>) -> Option<Team> {
     }
 }
 
-/// The winner of a 400 or Forty-One game at the end of a hand, if any (docs/rules.md#individual-partner,
-/// #individual-both-reach-target).
+/// The winner of a 400 or Forty-One game at the end of a hand, if any
+/// (docs/rules.md#individual-partner, docs/rules.md#individual-both-reach-target).
 pub fn individual_winner(
     rules: &IndividualRules,
     target: i32,

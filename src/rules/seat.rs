@@ -169,8 +169,8 @@ mod tests {
 
     #[test]
     fn partners_sit_opposite_and_play_passes_in_seat_order() {
-        // docs/rules.md#seats, #partnerships: play passes 0 -> 1 -> 2 -> 3 -> 0; partners are
-        // 0 & 2 and 1 & 3.
+        // docs/rules.md#seats, docs/rules.md#partnerships: play passes 0 -> 1 -> 2 -> 3 -> 0;
+        // partners are 0 & 2 and 1 & 3.
         assert_eq!(Seat::S0.next(), Seat::S1);
         assert_eq!(Seat::S3.next(), Seat::S0);
         assert_eq!(Seat::S0.partner(), Seat::S2);

@@ -445,7 +445,8 @@ impl Game {
                     ThrowInReason::WeakHand
                 };
                 // A weak hand goes to the next dealer, a long suit to the same one
-                // (docs/rules.md#contract-throw-in-weak-hand, #contract-throw-in-long-suit).
+                // (docs/rules.md#contract-throw-in-weak-hand,
+                // docs/rules.md#contract-throw-in-long-suit).
                 self.end_hand_unplayed(
                     HandEnd::ThrownIn { seat, reason },
                     reason == ThrowInReason::LongSuit,

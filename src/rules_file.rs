@@ -353,6 +353,24 @@ mod tests {
     }
 
     #[test]
+    fn a_file_switches_family_by_removing_one_section_and_giving_the_other() {
+        // docs/rules.md#contract, docs/rules.md#individual: to switch, remove one and give the
+        // other complete; the top-level options stay the preset's.
+        let four = serde_json::to_value(Rules::four_hundred()).unwrap();
+        let file = serde_json::json!({
+            "preset": "classic", "contract": null, "individual": four["individual"].clone()
+        });
+        let r = from_value(file, "f").unwrap();
+        assert!(r.contract.is_none());
+        assert_eq!(r.individual, Rules::four_hundred().individual);
+        assert_eq!(r.target, 31);
+        let e = from_json_text(r#"{"preset": "classic", "contract": null}"#, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'contract'"), "{e}");
+    }
+
+    #[test]
     fn a_file_changes_only_what_it_names() {
         let r = from_json_text(
             r#"{"preset": "classic", "target": 41, "contract": {"no-trump": true}}"#,

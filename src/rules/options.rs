@@ -559,6 +559,24 @@ mod tests {
     }
 
     #[test]
+    fn a_game_has_exactly_one_of_contract_and_individual() {
+        // docs/rules.md#contract, docs/rules.md#individual: exactly one of the two is present.
+        let mut both = Rules::classic();
+        both.individual = Rules::four_hundred().individual;
+        let e = both.validate().unwrap_err();
+        assert_eq!(e.option, "contract");
+        assert!(e.problem.contains("not both"), "{e}");
+        let mut neither = Rules::classic();
+        neither.contract = None;
+        assert_eq!(neither.validate().unwrap_err().option, "contract");
+        assert!(matches!(Rules::egyptian().kind(), RulesKind::Contract(_)));
+        assert!(matches!(
+            Rules::forty_one().kind(),
+            RulesKind::Individual(_)
+        ));
+    }
+
+    #[test]
     fn impossible_values_name_the_option() {
         let mut r = Rules::classic();
         r.target = 0;

@@ -308,7 +308,7 @@ fn no_file_cites_the_brief_or_a_rule_text_file() {
         ["// ", "BRI", "EF: \"x\""].concat(),
         "// 002: \"x\"".to_string(),
         "/// (000, 004)".to_string(),
-        ["see ", "001_5b6b8ede71f649fd", ".txt"].concat(),
+        ["see 003", "_0123456789abcdef.txt"].concat(),
     ];
     for line in made_up {
         assert_eq!(source_citations(&line, true).len(), 1, "{line}");

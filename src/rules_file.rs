@@ -111,10 +111,11 @@ pub fn from_value(value: Value, origin: &str) -> Result<Rules, RulesInputError> 
     Ok(rules)
 }
 
-/// BRIEF.md's names for contract options that are spelt otherwise here, with the value each
-/// stands for: `(BRIEF name, our option, our value for true, our value for false)`; `redouble:
+/// The brief's names for contract options that are spelt otherwise here
+/// (docs/rules.md#option-aliases), with the value each stands for: `(the brief's name, our
+/// option, our value for true, our value for false)`; `redouble:
 /// false` leaves doubling as the preset has it (the brief's default is off either way).
-const BRIEF_NAMES: [(&str, &str, &str, Option<&str>); 4] = [
+const ALIASES: [(&str, &str, &str, Option<&str>); 4] = [
     (
         "trump-by-first-lead",
         "trump",
@@ -126,15 +127,15 @@ const BRIEF_NAMES: [(&str, &str, &str, Option<&str>); 4] = [
     ("long-suit", "throw-in-long-suit", "true", Some("false")),
 ];
 
-/// Accepts BRIEF.md's option names (`{"contract": {"redouble": true}}`) as the options they
+/// Accepts the brief's option names (`{"contract": {"redouble": true}}`) as the options they
 /// name, so a rules file written from the brief does what it says; anywhere else, or with a
 /// value that is not true or false, the message names the real option.
 fn brief_aliases(changes: &mut serde_json::Map<String, Value>) -> Result<(), String> {
-    let real = |brief: &str| BRIEF_NAMES.iter().find(|(b, ..)| *b == brief);
-    for (brief, ours, on, _) in BRIEF_NAMES {
+    let real = |brief: &str| ALIASES.iter().find(|(b, ..)| *b == brief);
+    for (brief, ours, on, _) in ALIASES {
         if changes.contains_key(brief) {
             return Err(format!(
-                "option '{brief}' is BRIEF.md's name for the contract option '{ours}': write {{\"contract\": {{\"{ours}\": {on}}}}}"
+                "option '{brief}' is another name (docs/rules.md#option-aliases) for the contract option '{ours}': write {{\"contract\": {{\"{ours}\": {on}}}}}"
             ));
         }
     }
@@ -151,7 +152,7 @@ fn brief_aliases(changes: &mut serde_json::Map<String, Value>) -> Result<(), Str
         let value = contract.remove(&brief).expect("present");
         let Value::Bool(flag) = value else {
             return Err(format!(
-                "option 'contract.{brief}' (BRIEF.md's name for 'contract.{ours}'): expected true or false, got {value}; or write 'contract.{ours}' (e.g. {on})"
+                "option 'contract.{brief}' (another name for 'contract.{ours}', docs/rules.md#option-aliases): expected true or false, got {value}; or write 'contract.{ours}' (e.g. {on})"
             ));
         };
         let on_value: Value = serde_json::from_str(on).expect("the table's JSON");
@@ -168,7 +169,7 @@ fn brief_aliases(changes: &mut serde_json::Map<String, Value>) -> Result<(), Str
         };
         if disagree {
             return Err(format!(
-                "options 'contract.{brief}' ({flag}) and 'contract.{ours}' ({}) disagree: '{brief}' is BRIEF.md's name for '{ours}': {on}; keep one",
+                "options 'contract.{brief}' ({flag}) and 'contract.{ours}' ({}) disagree: '{brief}' is another name for '{ours}': {on}; keep one",
                 given.expect("compared above")
             ));
         }
@@ -281,8 +282,8 @@ mod tests {
     fn renege_rule_defaults_and_records_from_before_the_option() {
         use crate::rules::Renege;
         let renege = |r: Rules| r.individual.unwrap().slow_play.unwrap().renege;
-        // BRIEF: "A renege is a penalty and never helps the player who reneges (decided
-        // 2026-11-24 ...) Option: the literal reading".
+        // docs/rules.md#individual-slow-play: a renege is a penalty by default; the literal
+        // reading is an option.
         assert_eq!(renege(Rules::four_hundred()), Renege::Penalty);
         let file = r#"{"preset": "400", "individual": {"slow-play": {"limit-ms": 5000}}}"#;
         assert_eq!(renege(from_json_text(file, "f").unwrap()), Renege::Penalty);
@@ -306,8 +307,8 @@ mod tests {
     #[test]
     fn brief_option_names_are_accepted_or_pointed_to() {
         use crate::rules::{Doubling, TrumpChoice};
-        // BRIEF: "Option `trump-by-first-lead`: no naming; the suit of the first card led is
-        // trump" and "option `redouble` (default off ...)", "`weak-hand`", "`long-suit`".
+        // docs/rules.md#option-aliases: `trump-by-first-lead`, `redouble`, `weak-hand`,
+        // `long-suit`.
         let r = from_json_text(
             r#"{"preset": "classic", "contract": {"trump-by-first-lead": true, "weak-hand": true}}"#,
             "f",
@@ -349,6 +350,24 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("'contract.trump'"), "{e}");
+    }
+
+    #[test]
+    fn a_file_switches_family_by_removing_one_section_and_giving_the_other() {
+        // docs/rules.md#contract, docs/rules.md#individual: to switch, remove one and give the
+        // other complete; the top-level options stay the preset's.
+        let four = serde_json::to_value(Rules::four_hundred()).unwrap();
+        let file = serde_json::json!({
+            "preset": "classic", "contract": null, "individual": four["individual"].clone()
+        });
+        let r = from_value(file, "f").unwrap();
+        assert!(r.contract.is_none());
+        assert_eq!(r.individual, Rules::four_hundred().individual);
+        assert_eq!(r.target, 31);
+        let e = from_json_text(r#"{"preset": "classic", "contract": null}"#, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'contract'"), "{e}");
     }
 
     #[test]

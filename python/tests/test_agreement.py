@@ -1,8 +1,8 @@
 """Games through the package agree move by move and score by score with the referee.
 
 The rules checked are every rule of the four games as the engine implements them, e.g.
-001 (classic): "Players counterclockwise must follow suit if they can; a player who has no cards
-of the suit led can play any card." A record the referee wrote (``tarneeb play``) must replay
+docs/rules.md#follow-suit: a player must follow suit if able, otherwise may play any card. A
+record the referee wrote (``tarneeb play``) must replay
 through ``tarneeb.Game`` with every recorded move among ``legal_moves()`` and every hand's score
 equal; a game the package played must pass ``tarneeb replay``, which recomputes every hand;
 ``tarneeb.playout`` must give ``tarneeb simulate``'s summary.

@@ -1,7 +1,7 @@
 """dd_solve agrees with `tarneeb replay --analyze` on recorded positions.
 
-The card play of all four games is bridge's (001 (classic): "Players counterclockwise must
-follow suit if they can ... A trick is won by the highest tarneeb in it, if any"), so the
+The card play of all four games is bridge's (docs/rules.md#follow-suit: follow suit if able;
+docs/rules.md#trick-winner: the highest trump in a trick wins it, if any), so the
 double-dummy values come from DDS for both; each card's cost (tricks given away) and the best
 cards at every card of a recorded hand must match what replay's analysis says.
 """

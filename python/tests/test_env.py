@@ -1,7 +1,8 @@
 """tarneeb.env.TarneebEnv follows PettingZoo's AEC API (pettingzoo.test.api_test) for every
 preset and a house rule with an extra decision (the throw-in question), and its rewards are
-the score: a game's rewards add up to each partnership's final score (002: the points a team
-makes or loses in each hand are added to its score)."""
+the score: a game's rewards add up to each partnership's final score
+(docs/rules.md#contract-scoring: the points a team makes or loses in each hand are added to its
+score)."""
 
 import numpy as np
 import pytest
@@ -149,8 +150,8 @@ def test_no_parallel_env_turn_order_is_not_a_cycle():
     action from every live agent at once, and PettingZoo's aec_to_parallel wrapper needs the
     agents to act in the fixed cycle player_0..player_3. Tarneeb's seats do not: only one seat
     has a decision at a time, the declarer names trump right after its own bid may have closed
-    the auction, and the winner of a trick leads the next (docs/rules.md, common rules, play:
-    "The winner leads the next trick"), so the seat after player_3 is often not player_0 and
+    the auction, and the winner of a trick leads the next
+    (docs/rules.md#trick-winner), so the seat after player_3 is often not player_0 and
     the same seat can act twice in a row."""
     from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 

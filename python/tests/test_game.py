@@ -1,5 +1,6 @@
 """tarneeb.Game's surface: errors carry the referee's messages, clone is independent, given
-deals and scores are used (000 (400 rules): the minimum bid rises with the player's score)."""
+deals and scores are used (docs/rules.md#individual-min-bid: in 400 the minimum
+bid rises with the player's score)."""
 
 import copy
 
@@ -9,7 +10,7 @@ import tarneeb
 
 
 def test_an_illegal_card_raises_the_referees_reason():
-    """001 (classic): "Players ... must follow suit if they can"."""
+    """docs/rules.md#follow-suit: a player must follow suit if able."""
     for seed in range(1, 200):
         game = tarneeb.Game("classic", seed=seed)
         while game.decision() != "play" or not game.view(game.to_move())["current_trick"]["cards"]:
@@ -70,8 +71,9 @@ def test_given_deals_and_scores():
 
 
 def test_start_scores_out_of_range_or_of_a_decided_game_are_refused():
-    """Issue 45: scores wrapped (-2**31 'won' after one hand). BRIEF 400: a player at the
-    target whose partner is not positive has not won yet, so that start is allowed."""
+    """Issue 45: scores wrapped (-2**31 'won' after one hand). In 400
+    (docs/rules.md#individual-partner) a player at the target whose partner is not positive has
+    not won yet, so that start is allowed."""
     with pytest.raises(tarneeb.TarneebError, match="out of range"):
         tarneeb.Game("classic", scores=[-(2**31), 0])
     with pytest.raises(tarneeb.TarneebError, match="already won"):

@@ -3,7 +3,7 @@
 A seat sees its own hand and everything public (protocol.md 1.2: "no view can hold another
 player's unplayed card"); the unseen cards must be dealt so that every public fact still holds:
 the cards played are out, each seat holds `cards_left` cards, and a seat that did not follow
-suit has none of it (001 (classic): "Players counterclockwise must follow suit if they can").
+suit has none of it (docs/rules.md#follow-suit: a player must follow suit if able).
 """
 
 import pytest
@@ -145,8 +145,8 @@ def declarer_led_a_side_suit(seed):
 
 
 def test_a_declarer_who_led_no_trump_to_the_first_trick_holds_none():
-    # docs/rules.md, contract.trump-first-lead: "The declarer's lead to the first trick must be
-    # a trump if they hold one". A declarer who led another suit held no trump, and every
+    # docs/rules.md#contract-trump-first-lead: the declarer's lead to the first trick must be
+    # a trump if they hold one. A declarer who led another suit held no trump, and every
     # sampled deal must say so (before: 178-200 of 200 samples gave it trumps).
     found = 0
     for seed in range(200):

@@ -53,12 +53,12 @@ impl Position {
         }
     }
 
-    /// The start of the play with `strain` as trump and `declarer` leading, as the contract
-    /// rules allow it to arise (the strain table's and pimc's "what would this trump make"):
-    /// under `trump: first-lead` the trump is the suit of the declarer's first lead (BRIEF
-    /// "Classic Tarneeb": "the suit of the declarer's first lead becomes trump"), so the lead
-    /// is forced into that suit and a suit the declarer does not hold cannot be trump at all
-    /// (`None`); under `trump-first-lead` the first lead must be a trump if he holds one.
+    /// The start of the play with `strain` as trump and `declarer` leading, as the contract rules
+    /// allow it to arise (the strain table's and pimc's "what would this trump make"): under
+    /// `trump: first-lead` the trump is the suit of the declarer's first lead
+    /// (docs/rules.md#contract-trump), so the lead is forced into that suit and a suit the declarer
+    /// does not hold cannot be trump at all (`None`); under `trump-first-lead` the first lead must
+    /// be a trump if he holds one.
     pub fn declaring(
         held: BySeat<CardSet>,
         strain: Strain,

@@ -289,11 +289,9 @@ fn first_lead_deal() -> BySeat<CardSet> {
 
 #[test]
 fn the_first_lead_strain_table_forces_the_lead_into_the_trump_and_skips_missing_suits() {
-    // BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
-    // declarer's first lead becomes trump" (rule text 000: "the first card he leads to the
-    // first trick must be of the trump suit"). So "declarer's tricks with clubs as trump" is
-    // what he makes leading a club, and a suit he does not hold cannot be trump at all.
-    // Solved by hand:
+    // docs/rules.md#contract-trump (first-lead): no naming; the suit of the declarer's first lead
+    // becomes trump. So "declarer's tricks with clubs as trump" is what he makes leading a club,
+    // and a suit he does not hold cannot be trump at all. Solved by hand:
     // - hearts: he leads hearts, seat 3's 2H falls, the twelve hearts win (seat 2 throws the
     //   2D), then the 2C goes to partner's club: 13.
     // - clubs: he must lead the 2C; partner wins and runs eleven clubs, but the 2D loses and

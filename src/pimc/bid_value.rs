@@ -85,10 +85,10 @@ impl MatchState {
     }
 
     /// What the game's standing after the hand is worth to the declaring side when it takes
-    /// `tricks` (BRIEF "Target ... Checked at the end of a hand"): [`GAME`] if the hand takes
-    /// it to the target first (or, on the last hand, leaves it ahead), minus that if the
-    /// defenders, the lead as a chance near the cap ([`Horizon::worth`]); a kaboot's instant
-    /// win is counted by [`contract_diff`] already.
+    /// `tricks` (docs/rules.md#target-check): [`GAME`] if the hand takes it to the target first
+    /// (or, on the last hand, leaves it ahead), minus that if the defenders, the lead as a chance
+    /// near the cap ([`Horizon::worth`]); a kaboot's instant win is counted by [`contract_diff`]
+    /// already.
     fn end(&self, rules: &ContractRules, s: Standing, tricks: u8) -> f64 {
         let before = self.declarers(s.ours);
         let score = contract_score(rules, s.level, s.multiplier, tricks, before);
@@ -294,10 +294,9 @@ pub struct SeatScores {
 }
 
 impl SeatScores {
-    /// [`GAME`] if my bid's points (`delta`, the other seats' scores left as they are: their
-    /// hands are unknown) end the game for my partnership, minus that if for the other one
-    /// (BRIEF "400": the target reached "whose partner has more than 0", and what both
-    /// reaching it does).
+    /// [`GAME`] if my bid's points (`delta`, the other seats' scores left as they are: their hands
+    /// are unknown) end the game for my partnership, minus that if for the other one
+    /// (docs/rules.md#individual-partner, docs/rules.md#individual-both-reach-target).
     fn end(&self, rules: &IndividualRules, me: Seat, delta: i32) -> f64 {
         let mut after = self.scores;
         after[me] += delta;
@@ -437,8 +436,8 @@ mod tests {
 
     #[test]
     fn all_the_top_trumps_bid_and_a_hopeless_hand_passes() {
-        // Classic scoring (BRIEF "Classic Tarneeb"): a made contract scores the tricks taken,
-        // so a sure 12 tricks bids the lowest level (7); a failed one costs the bid.
+        // Classic scoring (docs/rules.md#contract-scoring): a made contract scores the tricks
+        // taken, so a sure 12 tricks bids the lowest level (7); a failed one costs the bid.
         let strong = spades(&[12, 12, 13, 12]);
         let choice = best_call(&classic(), &strong, None, &classic_bids(7), Edge::both(0.5));
         assert_eq!(choice, Some(bid(7, None)));
@@ -455,9 +454,10 @@ mod tests {
 
     #[test]
     fn a_contract_whose_failure_ends_the_game_for_the_opponents_is_not_bid() {
-        // BRIEF "Classic Tarneeb": target 31, checked at the end of a hand; failed, "the
-        // opponents score the tricks they took". 8 tricks in 7 deals of 10, 6 in 3: bidding 7
-        // is worth 0.7 * 8 - 0.3 * (7 + 7) = +1.4 against passing's 0 (a new deal).
+        // docs/rules.md#target, docs/rules.md#target-check, docs/rules.md#contract-scoring: target
+        // 31, checked at the end of a hand; failed, the opponents score the tricks they took. 8
+        // tricks in 7 deals of 10, 6 in 3: bidding 7 is worth 0.7 * 8 - 0.3 * (7 + 7) = +1.4
+        // against passing's 0 (a new deal).
         let deals = spades(&[8, 8, 8, 8, 8, 8, 8, 6, 6, 6]);
         let choice = best_call(&classic(), &deals, None, &classic_bids(7), Edge::both(0.0));
         assert_eq!(choice, Some(bid(7, None)));
@@ -498,8 +498,8 @@ mod tests {
 
     #[test]
     fn a_sure_thirteen_bids_thirteen_for_the_kaboot_bonus() {
-        // 002: "If a team bids 13 tricks and wins them all, they score 26 points", where a
-        // lower bid taking all 13 scores 16.
+        // docs/rules.md#contract-kaboot: a made 13 scores 26, where a lower bid taking all 13
+        // scores 16.
         let all = spades(&[13, 13, 13, 13]);
         let choice = best_call(&classic(), &all, None, &classic_bids(7), Edge::both(0.0));
         assert_eq!(choice, Some(bid(13, None)));
@@ -513,10 +513,10 @@ mod tests {
     #[test]
     fn the_made_or_failed_trade_off_turns_where_the_scores_say() {
         // Classic: 8 made scores 8; failed at 7 tricks it costs 8 and the defenders score 6
-        // (BRIEF: "If the bidding team fails, the bid is subtracted ... the opponents score
-        // the tricks they took"), so bidding 8 over an opponent's 7 needs more than an even
-        // chance. Against an opponent's 7 (their 13 - 8 = 5 tricks fail: +8+7 for me when
-        // passing) taking 8 in half the deals does not pay.
+        // (docs/rules.md#contract-scoring: failed, the bid is lost and the opponents score the
+        // tricks they took), so bidding 8 over an opponent's 7 needs more than an even chance.
+        // Against an opponent's 7 (their 13 - 8 = 5 tricks fail: +8+7 for me when passing) taking 8
+        // in half the deals does not pay.
         let over = Some(Standing {
             level: lv(7),
             strain: None,
@@ -566,8 +566,8 @@ mod tests {
 
     #[test]
     fn egyptian_bids_name_their_strain_and_doubles_multiply() {
-        // Egyptian: "Doubled and redoubled contracts multiply the declaring side's score by
-        // 2 or 4, made or failed" (docs/rules.md, 002).
+        // Egyptian: doubled and redoubled contracts multiply the declaring side's score by 2 or 4,
+        // made or failed (docs/rules.md#doubled-scoring).
         let s = spades(&[10, 10, 10, 10]);
         let legal = [
             Move::Call(Call::Pass),
@@ -617,8 +617,8 @@ mod tests {
 
     #[test]
     fn individual_bids_weigh_the_points_table() {
-        // 400 (000): "5 | 10": a made 5 wins 10 points, a made 4 only 4, and a failed bid
-        // loses its points.
+        // 400 (docs/rules.md#individual-points): a made 5 wins 10 points, a made 4 only 4, and a
+        // failed bid loses its points.
         let rules = Rules::four_hundred().individual.unwrap();
         let legal: Vec<Move> = (2..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S0;
@@ -642,10 +642,10 @@ mod tests {
 
     #[test]
     fn individual_bids_reach_for_the_target_when_the_match_is_near() {
-        // BRIEF "400": "The first team to reach a score of 41 or more points ... by a player
-        // whose partner has more than 0" wins, and 000 (400): "5 | 10", "6 | 12". At 30, a
-        // made 5 (10 points) stops at 40 while a made 6 (12) reaches 42 and wins: with a
-        // 6 made about two times in three, 6 is bid near the target and 5 far from it.
+        // 400: 41 or more wins with a positive partner (docs/rules.md#individual-partner); a made 5
+        // scores 10, a made 6 12 (docs/rules.md#individual-points). At 30, a made 5 (10 points)
+        // stops at 40 while a made 6 (12) reaches 42 and wins: with a 6 made about two times in
+        // three, 6 is bid near the target and 5 far from it.
         let rules = Rules::four_hundred().individual.unwrap();
         let legal: Vec<Move> = (3..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S0;
@@ -682,10 +682,11 @@ mod tests {
 
     #[test]
     fn the_last_bidder_bids_what_gets_a_strong_hand_played() {
-        // BRIEF "Forty-One": "the bids must total 11 or more, whatever the scores" (else, as
-        // in 400, "the hand is thrown in without score"); "bids 1-6 score their face value,
-        // 7-13 double it". The others bid 1, 1 and 2: my 6 (worth 6 for about 7 tricks)
-        // would throw the hand in, 7 gets it played and is worth 14 made two times in three.
+        // Forty-One: the bids must total 11 whatever the scores, else the hand is thrown in
+        // unscored (docs/rules.md#individual-bid-sum); bids 1-6 score their face value, 7-13 double
+        // it (docs/rules.md#individual-points). The others bid 1, 1 and 2: my 6 (worth 6 for about
+        // 7 tricks) would throw the hand in, 7 gets it played and is worth 14 made two times in
+        // three.
         let rules = Rules::forty_one().individual.unwrap();
         let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
         let me = Seat::S3;
@@ -705,13 +706,13 @@ mod tests {
 
     #[test]
     fn an_earlier_bidder_bids_up_for_the_hand_to_be_played() {
-        // BRIEF "Forty-One": "the bids must total 11 or more" (else, as in 400, "the hand is
-        // thrown in without score"). The third to bid after 1 and 1, one bid to come
-        // (`throw_in::NEXT_BID`): with my 2 the hand is played only if the last bids 7 or
-        // more (0.008), with 3 if 6 or more (0.021), with 7 if 2 or more (0.666). A hand that
-        // expects 3 tricks bids 3, not the 2 it bids when the hand is sure to be played, one
-        // that expects 4 bids 4, not 3; one that expects 8 bids its 7 (14 points) either way.
-        // The first to bid never bids less than it would without the throw-in.
+        // Forty-One: the bids must total 11 or more, else the hand is thrown in unscored
+        // (docs/rules.md#individual-bid-sum). The third to bid after 1 and 1, one bid to come
+        // (`throw_in::NEXT_BID`): with my 2 the hand is played only if the last bids 7 or more
+        // (0.008), with 3 if 6 or more (0.021), with 7 if 2 or more (0.666). A hand that expects 3
+        // tricks bids 3, not the 2 it bids when the hand is sure to be played, one that expects 4
+        // bids 4, not 3; one that expects 8 bids its 7 (14 points) either way. The first to bid
+        // never bids less than it would without the throw-in.
         let rules = Rules::forty_one().individual.unwrap();
         let legal: Vec<Move> = (1..=13).map(|n| bid(n, None)).collect();
         let third = Bidding {

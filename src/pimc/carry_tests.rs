@@ -1,6 +1,6 @@
 //! Issue 28, "What to build" 2: "samples carried from move to move and re-weighted by what was
-//! seen". BRIEF "Common to all": a player must follow suit if able, else may play any card; the
-//! highest trump wins, else the highest card of the suit led.
+//! seen". docs/rules.md#follow-suit: a player must follow suit if able, else may play any card;
+//! docs/rules.md#trick-winner: the highest trump wins, else the highest card of the suit led.
 
 use std::collections::HashMap;
 
@@ -442,8 +442,8 @@ fn the_endgame_search_takes_carried_deals_and_leaves_its_worlds_to_carry() {
 
 #[test]
 fn a_declarer_who_led_a_side_suit_to_trick_one_under_trump_first_lead_holds_no_trump() {
-    // docs/rules.md, contract.trump-first-lead: "The declarer's lead to the first trick must be
-    // a trump if they hold one": a declarer (seat 0, spades trump) who led 2H held no spade.
+    // docs/rules.md#contract-trump-first-lead: the declarer's lead to the first trick must be a
+    // trump if they hold one: a declarer (seat 0, spades trump) who led 2H held no spade.
     let clubs: Vec<String> = "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"
         .split(' ')
         .map(str::to_string)

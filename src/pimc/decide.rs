@@ -144,9 +144,9 @@ impl Table<'_> {
             .map(|t| (t.leader, t.cards.clone()))
             .collect();
         let trump = self.trump().and_then(Strain::trump);
-        // contract.trump-first-lead: "The declarer's lead to the first trick must be a trump if
-        // they hold one" (docs/rules.md), so a declarer who led another suit to it held none,
-        // and holds none now.
+        // The declarer's lead to the first trick must be a trump if they hold one
+        // (docs/rules.md#contract-trump-first-lead), so a declarer who led another suit to it held
+        // none, and holds none now.
         if let (Some(c), Some(contract), Some(t)) =
             (&self.rules.contract, &self.view.contract, trump)
         {
@@ -652,9 +652,9 @@ mod tests {
 
     #[test]
     fn first_lead_strains_are_the_suits_i_hold_led_first() {
-        // BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
-        // declarer's first lead becomes trump". Declaring, I make with clubs as trump what my
-        // club lead makes, and spades or diamonds (I hold none) cannot become trump.
+        // docs/rules.md#contract-trump (first-lead): no naming; the suit of the declarer's first
+        // lead becomes trump. Declaring, I make with clubs as trump what my club lead makes, and
+        // spades or diamonds (I hold none) cannot become trump.
         let mut rules = Rules::classic();
         rules.contract.as_mut().unwrap().trump = TrumpChoice::FirstLead;
         let hand = r#"["AH","KH","QH","JH","TH","9H","8H","7H","6H","5H","4H","3H","2C"]"#;

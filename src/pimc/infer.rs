@@ -1,10 +1,10 @@
-//! What the auction says about the hands the bot cannot see, as soft constraints on the deals
-//! it samples. A bid is a promise of tricks (BRIEF: classic and Egyptian bids are the side's
-//! tricks, 400 and Forty-One bids a player's own), so a bidder holds a hand that makes about
-//! that many; a pass says the hand was too weak to bid the next level; an Egyptian bid's strain
-//! is the trump the bidder wants, so it is long there. Hands are judged by a fast high-card and
-//! length estimate (the one the C sample bot bids by), not by solving, so that many candidate
-//! deals can be tried and the ones far from the auction turned down.
+//! What the auction says about the hands the bot cannot see, as soft constraints on the deals it
+//! samples. A bid is a promise of tricks (docs/rules.md#contract-bids: classic and Egyptian bids
+//! are the side's tricks, 400 and Forty-One bids a player's own), so a bidder holds a hand that
+//! makes about that many; a pass says the hand was too weak to bid the next level; an Egyptian
+//! bid's strain is the trump the bidder wants, so it is long there. Hands are judged by a fast
+//! high-card and length estimate (the one the C sample bot bids by), not by solving, so that many
+//! candidate deals can be tried and the ones far from the auction turned down.
 
 use crate::rules::{BidForm, Call, CardSet, DecisionKind, Move, Rank, Rules, Seat, Strain, Suit};
 

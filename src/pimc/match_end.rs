@@ -1,10 +1,11 @@
-//! The match's end as pimc's objective counts it: the side the target gives the game to, or,
-//! on a capped game's last hand, the side ahead. BRIEF "max-hands": "At the cap the game ends;
-//! the partnership with the higher score (in 400/41 the higher total) wins, equal scores are a
-//! draw". That hand is decided by who ends it ahead, whatever the points: a side behind must
-//! gamble, a side ahead need not, and a hand that changes nothing (all pass, thrown in) ends
-//! the game as it stands. The few hands before it count the lead as a chance of being ahead
-//! at the cap ([`Horizon::worth`]): a point is worth more to a close game than to one decided.
+//! The match's end as pimc's objective counts it: the side the target gives the game to, or, on a
+//! capped game's last hand, the side ahead. At the cap the game ends; the partnership with the
+//! higher score (in 400/41 the higher total) wins, equal scores are a draw
+//! (docs/rules.md#max-hands). That hand is decided by who ends it ahead, whatever the points: a
+//! side behind must gamble, a side ahead need not, and a hand that changes nothing (all pass,
+//! thrown in) ends the game as it stands. The few hands before it count the lead as a chance of
+//! being ahead at the cap ([`Horizon::worth`]): a point is worth more to a close game than to one
+//! decided.
 
 use crate::rules::score::leader_at_cap;
 use crate::rules::{BySeat, ByTeam, Level, Rules, Team};
@@ -101,8 +102,8 @@ pub fn game_worth(winner: Option<Team>, team: Team) -> f64 {
     }
 }
 
-/// Each partnership's total of its players' scores (BRIEF "max-hands": "in 400/41 the higher
-/// total").
+/// Each partnership's total of its players' scores (in 400/41 the higher total wins at the cap:
+/// docs/rules.md#max-hands).
 pub fn totals(scores: BySeat<i32>) -> ByTeam<i32> {
     ByTeam(Team::ALL.map(|t| t.seats().iter().map(|&s| scores[s]).sum()))
 }
@@ -154,12 +155,11 @@ mod tests {
 
     #[test]
     fn the_last_hand_is_bid_to_end_the_game_ahead() {
-        // BRIEF "max-hands": "At the cap the game ends; the partnership with the higher score
-        // ... wins". Classic scoring (BRIEF "Classic Tarneeb"): made, the declarers score the
-        // tricks they won; failed, they lose the bid and the defenders score theirs; target 31.
-        // Behind 20 to 25 with 7 made in 3 deals of 10: a bid of 7 loses 7.4 points on
-        // average and is passed, except on the last hand, where passing loses the game for
-        // sure and the bid wins it three times in ten.
+        // docs/rules.md#max-hands: at the cap the side with the higher score wins. Classic scoring
+        // (docs/rules.md#contract-scoring): made, the declarers score the tricks they won; failed,
+        // they lose the bid and the defenders score theirs; target 31. Behind 20 to 25 with 7 made
+        // in 3 deals of 10: a bid of 7 loses 7.4 points on average and is passed, except on the
+        // last hand, where passing loses the game for sure and the bid wins it three times in ten.
         let weak = [8, 8, 8, 6, 6, 6, 6, 6, 6, 6];
         assert_eq!(
             classic_call(&weak, 20, 25, false),
@@ -180,10 +180,10 @@ mod tests {
 
     #[test]
     fn on_the_last_hand_of_forty_one_a_throw_in_ends_the_game_as_it_stands() {
-        // BRIEF "Forty-One": "the bids must total 11 or more" (else the hand is thrown in
-        // without score, BRIEF "400"); "max-hands": in 400/41 "the higher total" wins at the
-        // cap. The others bid 3, 2 and 3 and I bid last: 3 gets the hand played, 1 or 2 throws
-        // it in.
+        // docs/rules.md#individual-bid-sum: Forty-One's bids must total 11 or more, else the hand
+        // is thrown in unscored; docs/rules.md#max-hands: in 400/41 the higher total wins at the
+        // cap. The others bid 3, 2 and 3 and I bid last: 3 gets the hand played, 1 or 2 throws it
+        // in.
         let rules = Rules::forty_one().individual.unwrap();
         let legal: Vec<Move> = (1..=13).map(bid).collect();
         let level = |scores: [i32; 4], last: bool, tricks: f64| {
@@ -223,11 +223,11 @@ mod tests {
 
     #[test]
     fn on_the_last_hand_the_card_play_counts_who_ends_ahead() {
-        // BRIEF "max-hands" (at the cap "the partnership with the higher score ... wins") and
-        // "Classic Tarneeb" scoring. The opponents declared 7, my side leads 20 to 18, the cap
-        // is 4 hands. Made, they score at least 7 and lead; set, they lose 7 and I score my
-        // tricks. Before the last hand neither reaches 31 with 6 or 7 of my tricks; on it,
-        // setting the contract is the game, and letting it make loses it.
+        // docs/rules.md#max-hands (at the cap the higher score wins) and
+        // docs/rules.md#contract-scoring. The opponents declared 7, my side leads 20 to 18, the cap
+        // is 4 hands. Made, they score at least 7 and lead; set, they lose 7 and I score my tricks.
+        // Before the last hand neither reaches 31 with 6 or 7 of my tricks; on it, setting the
+        // contract is the game, and letting it make loses it.
         let at = |hand: u32, cap: u32| {
             let json = format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[13,13,13,13],"hand_number":{hand},
@@ -256,10 +256,11 @@ mod tests {
 
     #[test]
     fn ahead_on_the_hand_before_the_last_a_risky_contract_is_passed() {
-        // BRIEF "max-hands" (at the cap the side ahead wins) and "Classic Tarneeb" scoring
-        // (made, the declarers score their tricks; failed, they lose the bid and the
-        // defenders score theirs). Ahead 10 to 0, 8 tricks in 7 deals of 10 and 6 in 3: far
-        // from the cap a bid of 7 is worth 0.7 * 8 - 0.3 * 14 = +1.4 over passing, and is bid.
+        // docs/rules.md#max-hands (at the cap the side ahead wins) and
+        // docs/rules.md#contract-scoring (made, the declarers score their tricks; failed, they lose
+        // the bid and the defenders score theirs). Ahead 10 to 0, 8 tricks in 7 deals of 10 and 6
+        // in 3: far from the cap a bid of 7 is worth 0.7 * 8 - 0.3 * 14 = +1.4 over passing, and is
+        // bid.
         let good = [8, 8, 8, 8, 8, 8, 8, 6, 6, 6];
         assert_eq!(classic_call_at(&good, 10, 0, None), Some(bid(7)));
         assert_eq!(classic_call_at(&good, 10, 0, Some(4)), Some(bid(7)));
@@ -281,9 +282,9 @@ mod tests {
 
     #[test]
     fn near_the_cap_a_lead_counts_as_the_chance_of_being_ahead_at_it() {
-        // BRIEF "max-hands": "At the cap the game ends; the partnership with the higher score
-        // ... wins". Hand 3 of 4 has one hand to come: a lead of one hand's spread (12 in
-        // classic) is ahead at the cap with a chance of about 0.84, behind 0.16.
+        // docs/rules.md#max-hands: at the cap the side with the higher score wins. Hand 3 of 4 has
+        // one hand to come: a lead of one hand's spread (12 in classic) is ahead at the cap with a
+        // chance of about 0.84, behind 0.16.
         let rules = capped(4);
         let at = |hand: u32, lead: i32| {
             Horizon::new(&rules, Some(hand), true).worth(None, ByTeam([lead, 0]), Team::T0)
@@ -321,7 +322,7 @@ mod tests {
 
     #[test]
     fn the_game_is_won_by_the_target_or_on_the_last_hand_by_the_side_ahead() {
-        // BRIEF "max-hands": "equal scores are a draw"; 400/41: "the higher total".
+        // docs/rules.md#max-hands: equal scores are a draw; 400/41 compare totals.
         let t = |a, b| ByTeam([a, b]);
         let (last, far) = (
             Horizon::new(&capped(4), Some(4), false),

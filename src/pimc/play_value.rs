@@ -1,11 +1,11 @@
-//! What a card is worth in points rather than tricks. A side does not want tricks, it wants
-//! the hand's score: the declaring side of classic and Egyptian wants its contract made and
-//! the defenders want it set (BRIEF "Classic Tarneeb" scoring: made, the declarers score the
-//! tricks they won; failed, they lose their bid and the defenders score theirs), and in 400
-//! and Forty-One each player wants his own bid (BRIEF "400": made, plus the table value of
-//! the bid; fewer, minus it; tricks beyond the bid are worth nothing). So the card play
-//! weighs each sampled deal's double-dummy tricks by the score they bring, and falls back on
-//! tricks only to break ties.
+//! What a card is worth in points rather than tricks. A side does not want tricks, it wants the
+//! hand's score: the declaring side of classic and Egyptian wants its contract made and the
+//! defenders want it set (docs/rules.md#contract-scoring: made, the declarers score the tricks they
+//! won; failed, they lose their bid and the defenders score theirs), and in 400 and Forty-One each
+//! player wants his own bid (docs/rules.md#individual-scoring: made, plus the table value of the
+//! bid; fewer, minus it; tricks beyond the bid are worth nothing). So the card play weighs each
+//! sampled deal's double-dummy tricks by the score they bring, and falls back on tricks only to
+//! break ties.
 
 use super::bid_value::contract_diff;
 use super::match_end::{game_worth, totals, Horizon};
@@ -73,8 +73,8 @@ pub fn worth(rules: &Rules, view: &ViewIn, equity: bool) -> Option<Worth> {
         share(&mut tricks, &bids, me.next(), left - mine);
         let s = individual_score(ind, bids, tricks, BySeat([false; 4]));
         // The match: a hand after which a partnership has won the game (400's partner rule
-        // included, BRIEF "400": 41 or more "whose partner has more than 0"), or the last
-        // hand's leader; near the cap, the lead as a chance of being ahead at it.
+        // included, docs/rules.md#individual-partner: 41 or more with a positive partner), or the
+        // last hand's leader; near the cap, the lead as a chance of being ahead at it.
         let d = &s.delta;
         let points = f64::from(d[me] + d[me.partner()] - d[me.next()] - d[me.next().partner()]);
         *v = match s.instant_winner {
@@ -247,9 +247,9 @@ mod tests {
 
     #[test]
     fn a_declarer_short_of_the_contract_plays_for_making_it() {
-        // BRIEF "Classic Tarneeb": "made (tricks >= bid, bid < 13): declarers score the tricks
-        // they won ... Failed: declarers lose their bid, defenders score the tricks they won".
-        // The declaring side bid 9 and has 6 tricks with 4 to play.
+        // docs/rules.md#contract-scoring: made, declarers score the tricks they won; failed,
+        // declarers lose their bid and defenders score the tricks they won. The declaring side bid
+        // 9 and has 6 tricks with 4 to play.
         let v = view(
             r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
                 "contract":{"declarer":0,"bid":"9","multiplier":1},"team_scores":[0,0]}"#,
@@ -316,8 +316,8 @@ mod tests {
 
     #[test]
     fn a_hand_that_reaches_the_target_is_worth_the_game() {
-        // BRIEF "Classic Tarneeb": target 31, "checked at the end of a hand". My side (seats
-        // 0 and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
+        // docs/rules.md#target, docs/rules.md#target-check: 31, checked at the end of a hand. My
+        // side (seats 0 and 2) has 25 and declares 7: making it (7 tricks) takes us to 32 and wins.
         let json = |scores: &str| {
             format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[4,4,4,4],"tricks_won":[4,1,2,2],
@@ -331,8 +331,8 @@ mod tests {
         assert_eq!(near[6], -7.0 - 7.0);
         let theirs = worth(&Rules::classic(), &view(&json("[0,28]")), false).unwrap();
         assert_eq!(theirs[6], -7.0 - 7.0 - GAME);
-        // BRIEF "400": 41 or more wins "whose partner has more than 0". Seat 0 has 38 and bid
-        // 3 (table value 3); every other seat bid 2 and has 2 tricks, 3 are left.
+        // docs/rules.md#individual-partner: 41 or more wins with a positive partner. Seat 0 has 38
+        // and bid 3 (table value 3); every other seat bid 2 and has 2 tricks, 3 are left.
         let four = |scores: &str| {
             view(&format!(
                 r#"{{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[1,2,5,2],
@@ -371,9 +371,9 @@ mod tests {
 
     #[test]
     fn individual_bids_need_their_own_tricks_not_more() {
-        // BRIEF "400": "tricks won >= bid: plus the table value of the bid; fewer: minus it"
-        // (2:2, 4:4, 5:10). Seat 0 bid 5 and has 4, its partner bid 4 and has 4; seat 1 bid
-        // 2 and has 0, seat 3 bid 2 and has 2. Three tricks are left.
+        // docs/rules.md#individual-scoring: made, plus the table value of the bid; else minus (2:2,
+        // 4:4, 5:10). Seat 0 bid 5 and has 4, its partner bid 4 and has 4; seat 1 bid 2 and has 0,
+        // seat 3 bid 2 and has 2. Three tricks are left.
         let v_json = r#"{"seat":0,"dealer":3,"hand":[],"cards_left":[3,3,3,3],"tricks_won":[4,0,4,2],
                 "auction":[{"seat":0,"call":"5"},{"seat":1,"call":"2"},
                            {"seat":2,"call":"4"},{"seat":3,"call":"2"}]}"#;

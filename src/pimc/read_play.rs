@@ -96,10 +96,10 @@ mod tests {
 
     #[test]
     fn a_last_player_who_could_have_won_and_did_not_is_unlikely_to_hold_the_winner() {
-        // BRIEF "Common to all": a player must follow suit if able, else may play any card;
-        // the highest trump wins, else the highest card of the suit led. Spades are trump.
-        // Seat 2 leads KH, seat 3 plays 2H, seat 0 (me) 3H; seat 1, last, discards 4D and
-        // seat 2's king wins. Seat 1 is out of hearts, so a spade would have won.
+        // docs/rules.md#follow-suit, docs/rules.md#trick-winner: follow suit if able, else any
+        // card; the highest trump wins, else the highest card of the suit led. Spades are trump.
+        // Seat 2 leads KH, seat 3 plays 2H, seat 0 (me) 3H; seat 1, last, discards 4D and seat 2's
+        // king wins. Seat 1 is out of hearts, so a spade would have won.
         let trump = Some(Suit::Spades);
         let tricks = vec![
             (Seat::S2, cards("KH 2H 3H 4D")),

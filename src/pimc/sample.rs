@@ -176,11 +176,12 @@ mod tests {
 
     #[test]
     fn a_seat_that_did_not_ruff_a_trick_it_could_win_is_dealt_trumps_less_often() {
-        // Issue 28: samples "re-weighted by what was seen" (a player who discarded rather than
-        // win a trick he could cheaply win). BRIEF "Common to all": follow suit if able, else
-        // any card; the highest trump wins. Spades are trump. Seat 2 led KH, seat 3 and I
-        // followed, seat 1 (last, out of hearts) discarded 4D: with a spade it would have won.
-        // Six cards are left unseen, two each for seats 1, 2, 3; two of them are spades.
+        // Issue 28: samples "re-weighted by what was seen" (a player who discarded rather than win
+        // a trick he could cheaply win). docs/rules.md#follow-suit, docs/rules.md#trick-winner:
+        // follow suit if able, else any card; the highest trump wins. Spades are trump. Seat 2 led
+        // KH, seat 3 and I followed, seat 1 (last, out of hearts) discarded 4D: with a spade it
+        // would have won. Six cards are left unseen, two each for seats 1, 2, 3; two of them are
+        // spades.
         use crate::pimc::read_play::{ducks, DUCK};
         let cards =
             |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().unwrap()).collect() };

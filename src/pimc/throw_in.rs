@@ -1,7 +1,6 @@
-//! 400 and Forty-One: whether the hand is played at all. BRIEF "400": "The four bids must
-//! total at least 11, 12, 13 or 14 when the highest score at the table is <30, 30-39, 40-49,
-//! 50+; otherwise the hand is thrown in without score"; "Forty-One": "the bids must total 11
-//! or more, whatever the scores".
+//! 400 and Forty-One: whether the hand is played at all. In 400 the four bids must total 11, 12, 13
+//! or 14 by the highest score at the table, in Forty-One 11 whatever the scores; otherwise the hand
+//! is thrown in unscored (docs/rules.md#individual-bid-sum).
 //!
 //! A bid scores only if the hand is played, so a bid is worth its expected score times the
 //! chance that the four bids reach the total. The last to bid knows that chance (0 or 1). An
@@ -105,8 +104,8 @@ mod tests {
 
     #[test]
     fn the_last_bidder_knows_whether_the_hand_is_played() {
-        // BRIEF "Forty-One": "the bids must total 11 or more, whatever the scores". The others
-        // bid 1, 1 and 2: 6 throws the hand in, 7 gets it played.
+        // docs/rules.md#individual-bid-sum: Forty-One needs 11 whatever the scores. The others bid
+        // 1, 1 and 2: 6 throws the hand in, 7 gets it played.
         let rules = Rules::forty_one().individual.unwrap();
         let b = Bidding {
             bids: BySeat([Some(lv(1)), Some(lv(1)), Some(lv(2)), None]),
@@ -114,8 +113,8 @@ mod tests {
         };
         assert_eq!(b.played(&rules, Seat::S3, lv(6)), 0.0);
         assert_eq!(b.played(&rules, Seat::S3, lv(7)), 1.0);
-        // BRIEF "400": "... at least 11, 12, 13 or 14 when the highest score at the table is
-        // <30, 30-39, 40-49, 50+": at 45 the hand needs 13, so 9.
+        // docs/rules.md#individual-bid-sum (400: 11, 12, 13 or 14 by the highest score, below 30,
+        // from 30, 40, 50): at 45 the hand needs 13, so 9.
         let rules = Rules::four_hundred().individual.unwrap();
         let at_45 = Bidding {
             scores: BySeat([0, 45, 0, 0]),

@@ -1,8 +1,8 @@
 //! What the replay page says beside the cards that a verified game does not hold as such: the
-//! scores each hand started from and, in 400 and Forty-One, each player's minimum bid and the
-//! bid total the hand needed, from the rules and those scores (BRIEF "400": "Minimum bid by the
-//! bidder's own score"; the bid total by the highest score at the table), so the page never
-//! re-derives a rule in JavaScript.
+//! scores each hand started from and, in 400 and Forty-One, each player's minimum bid and the bid
+//! total the hand needed, from the rules and those scores (docs/rules.md#individual-min-bid, by the
+//! bidder's own score; docs/rules.md#individual-bid-sum, by the highest score at the table), so the
+//! page never re-derives a rule in JavaScript.
 
 use serde::Serialize;
 

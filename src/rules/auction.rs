@@ -10,13 +10,14 @@ use super::seat::{BySeat, Seat};
 /// Per-seat facts fixed at the deal that change what a seat may bid; some are announced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatFlags {
-    /// 002 weak hand: no ace, no king in a suit of 2+, no queen in 3+, no jack in 4+.
+    /// docs/rules.md#contract-throw-in-weak-hand: no ace, no king in a suit of 2+, no queen in
+    /// 3+, no jack in 4+.
     pub weak: bool,
-    /// 002: 10+ cards in one suit (may only pass or bid 13, or throw in).
+    /// docs/rules.md#contract-throw-in-long-suit: 10+ cards in one suit (pass, 13 or throw in).
     pub long_suit: bool,
-    /// 004 "Dakak": 4 or fewer high-card points.
+    /// docs/rules.md#contract-dakak: 4 or fewer high-card points.
     pub dakak: bool,
-    /// 004 "Out of Call": 9 or more cards in one suit; may not bid.
+    /// docs/rules.md#contract-out-of-call: 9 or more cards in one suit; may not bid.
     pub out_of_call: bool,
 }
 
@@ -95,8 +96,8 @@ impl ContractAuction {
         self.non_bids = 0;
     }
 
-    /// The lowest bid level `seat` may open at, after the Dakak option (our reading of 004,
-    /// documented in docs/rules.md: a Dakak team bids from 8; its opponents from 5 of the
+    /// The lowest bid level `seat` may open at, after the Dakak option (our reading,
+    /// docs/rules.md#dakak-reading: a Dakak team bids from 8; its opponents from 5 of the
     /// lowest strain, or 6).
     fn min_level(rules: &ContractRules, flags: &BySeat<SeatFlags>, seat: Seat) -> u8 {
         if !rules.dakak {
@@ -209,7 +210,7 @@ impl ContractAuction {
         }
     }
 
-    /// 002: "Some play that if the first three players pass, the dealer is forced to bid"
+    /// docs/rules.md#contract-dealer-forced-7: with no bid yet, the dealer must bid
     /// (only when the dealer may bid at all: the caller checks that).
     fn dealer_must_bid(&self, rules: &ContractRules) -> bool {
         rules.dealer_forced_7 && self.high.is_none() && self.to_speak == self.dealer
@@ -304,7 +305,7 @@ impl ContractAuction {
 }
 
 /// The legal bids of a 400 / Forty-One player with `own_score`: from the minimum for that score
-/// up to 13 (BRIEF "400": "Minimum bid by the bidder's own score ... Maximum 13"; no pass).
+/// up to 13 (docs/rules.md#individual-min-bid; no pass).
 pub fn individual_legal(rules: &IndividualRules, own_score: i32, out: &mut MoveList) {
     for level in rules.min_bid.at(own_score)..=13 {
         let level = Level::new(level).expect("validated 1..=13");

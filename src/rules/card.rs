@@ -103,7 +103,8 @@ impl Rank {
             .map(|i| Rank::ALL[i])
     }
 
-    /// High-card points (A 4, K 3, Q 2, J 1), used by 004's "Dakak" rule.
+    /// High-card points (A 4, K 3, Q 2, J 1), used by the Dakak rule
+    /// (docs/rules.md#contract-dakak).
     pub const fn high_card_points(self) -> u32 {
         match self {
             Rank::Ace => 4,
@@ -277,7 +278,7 @@ mod tests {
 
     #[test]
     fn ranks_order_ace_high_two_low() {
-        // 000: "ranking as follows (from high to low); Ace, King, Queen, Jack, 10, ... 2"
+        // docs/rules.md#cards: A high to 2 low.
         assert!(Rank::Ace > Rank::King && Rank::King > Rank::Queen && Rank::Three > Rank::Two);
         assert_eq!(Card::all().count(), 52);
     }

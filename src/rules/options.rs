@@ -1,6 +1,7 @@
 //! The one rules configuration type. The four games are presets of it (see [`Rules::preset`]);
-//! every disagreement between the rule texts is an option here, with the default from
-//! `BRIEF.md`. The option reference with sources is `docs/rules.md`.
+//! every disagreement between the rule texts is an option here, with its default. Each option
+//! is stated, with its sources, under its anchor in docs/rules.md (`contract.kaboot` is
+//! docs/rules.md#contract-kaboot).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -122,9 +123,9 @@ kebab_enum!(
     Thirteen { Instant = "instant", Points = "points" }
 );
 kebab_enum!(
-    /// What reneging under the ten-second rule costs. BRIEF: "A renege is a penalty and never
-    /// helps the player who reneges"; the literal reading of 000 ("scoring no points") is an
-    /// option because it lets a player about to fail stall to avoid the loss.
+    /// What reneging under the ten-second rule costs (docs/rules.md#individual-slow-play): a
+    /// renege is a penalty that never helps; the literal reading (the player scores nothing) is
+    /// an option because it lets a player about to fail stall to avoid the loss.
     Renege {
         /// A made bid scores nothing (a made 13 wins nothing); a failed bid still costs its
         /// value and a failed 13 still loses the game.
@@ -272,7 +273,7 @@ impl Rules {
         }
     }
 
-    /// Classic (Lebanese/Syrian) Tarneeb: BRIEF "Classic Tarneeb".
+    /// Classic (Lebanese/Syrian) Tarneeb: the `classic` column of docs/rules.md#contract.
     pub fn classic() -> Rules {
         Rules {
             target: 31,
@@ -300,7 +301,7 @@ impl Rules {
         }
     }
 
-    /// Egyptian Tarneeb: BRIEF "Egyptian Tarneeb".
+    /// Egyptian Tarneeb: the `egyptian` column of docs/rules.md#contract.
     pub fn egyptian() -> Rules {
         let mut r = Rules::classic();
         r.target = 41;
@@ -311,7 +312,7 @@ impl Rules {
         r
     }
 
-    /// 400: BRIEF "400".
+    /// 400: the `400` column of docs/rules.md#individual.
     pub fn four_hundred() -> Rules {
         let table = [0, 0, 2, 3, 4, 10, 12, 14, 16, 27, 30, 33, 36];
         Rules {
@@ -343,7 +344,7 @@ impl Rules {
         }
     }
 
-    /// Forty-One: BRIEF "Forty-One" ("As 400, except ...").
+    /// Forty-One: 400 except the `41` column of docs/rules.md#individual.
     pub fn forty_one() -> Rules {
         let mut r = Rules::four_hundred();
         let i = r.individual.as_mut().expect("400 is an individual game");
@@ -558,6 +559,24 @@ mod tests {
     }
 
     #[test]
+    fn a_game_has_exactly_one_of_contract_and_individual() {
+        // docs/rules.md#contract, docs/rules.md#individual: exactly one of the two is present.
+        let mut both = Rules::classic();
+        both.individual = Rules::four_hundred().individual;
+        let e = both.validate().unwrap_err();
+        assert_eq!(e.option, "contract");
+        assert!(e.problem.contains("not both"), "{e}");
+        let mut neither = Rules::classic();
+        neither.contract = None;
+        assert_eq!(neither.validate().unwrap_err().option, "contract");
+        assert!(matches!(Rules::egyptian().kind(), RulesKind::Contract(_)));
+        assert!(matches!(
+            Rules::forty_one().kind(),
+            RulesKind::Individual(_)
+        ));
+    }
+
+    #[test]
     fn impossible_values_name_the_option() {
         let mut r = Rules::classic();
         r.target = 0;
@@ -576,7 +595,7 @@ mod tests {
 
     #[test]
     fn steps_follow_400_minimum_bid_table() {
-        // 000 (400): "29 or Less | 2 | 30 - 39 | 3 | 40 - 49 | 4 | 50 or Higher | 5"
+        // docs/rules.md#individual-min-bid (400): 2 below 30, 3 from 30, 4 from 40, 5 from 50.
         let r = Rules::four_hundred();
         let m = &r.individual.as_ref().unwrap().min_bid;
         for (score, min) in [
@@ -595,8 +614,7 @@ mod tests {
 
     #[test]
     fn egyptian_strain_order_is_c_d_h_s_nt() {
-        // 000: "the suits have a relative ranking as follows (from high to low); No Trump,
-        // Spades, Hearts, Diamonds, Clubs"
+        // docs/rules.md#contract-strain-order: C < D < H < S < NT.
         let r = Rules::egyptian();
         let c = r.contract.as_ref().unwrap();
         let bid = |l, s| Bid {
@@ -620,8 +638,8 @@ mod tests {
     }
 
     #[test]
-    fn option_004_strain_order_is_c_s_h_d() {
-        // 004: "ranked from weakest to strongest: clubs, spades, hearts, and diamonds"
+    fn option_strain_order_c_s_h_d() {
+        // docs/rules.md#contract-strain-order: the option C < S < H < D, no No Trump.
         let mut r = Rules::egyptian();
         let c = r.contract.as_mut().unwrap();
         c.strain_order = StrainOrder::Cshd;

@@ -16,7 +16,7 @@ pub struct ContractScore {
     pub instant_win: bool,
 }
 
-/// Scores a contract hand (BRIEF "Classic Tarneeb" scoring and "Egyptian Tarneeb" multiplier).
+/// Scores a contract hand (docs/rules.md#contract-scoring, docs/rules.md#doubled-scoring).
 ///
 /// `multiplier` is 1, 2 or 4 (undoubled, doubled, redoubled); `declarers_before` is the
 /// declaring team's score before the hand, which `instant-win-not-when-negative` looks at.
@@ -36,11 +36,11 @@ pub fn contract_score(
         && (!rules.instant_win_only_bid_13 || level == 13)
         && !(rules.instant_win_not_when_negative && declarers_before < 0);
     let (mut declarers, mut defenders) = match (rules.kaboot, made) {
-        // 002: "If a team bids 13 tricks and wins them all, they score 26 points. If they lose
-        // any tricks, they score minus 16 and the other team scores double".
+        // docs/rules.md#contract-kaboot (bonus): a made 13 scores 26; a failed 13 costs 16 and
+        // the defenders score double.
         (Kaboot::Bonus, true) if level == 13 => (26, 0),
         (Kaboot::Bonus, false) if level == 13 => (-16, 2 * lost),
-        // 002: "If the bid was less than 13, kaboot brings a bonus of 3 points, so 16".
+        // All 13 tricks on a bid under 13 score 16 (docs/rules.md#contract-kaboot).
         (Kaboot::Bonus, true) if won == 13 => (16, 0),
         (_, true) => (won, 0),
         (_, false) => (-level, lost),
@@ -64,10 +64,10 @@ pub struct IndividualScore {
     pub instant_winner: Option<Team>,
 }
 
-/// Scores a hand of 400 or Forty-One (BRIEF "400": table, bid 13, ten-second rule).
+/// Scores a hand of 400 or Forty-One (docs/rules.md#individual-scoring).
 ///
 /// A player who reneged under the ten-second rule gains nothing from the hand: under
-/// [`Renege::Penalty`] (BRIEF: "a renege is a penalty and never helps the player who reneges")
+/// [`Renege::Penalty`] (docs/rules.md#individual-slow-play: a renege never helps)
 /// a made bid scores nothing and a made 13 wins nothing, while a failed bid still costs its
 /// value and a failed 13 still loses the game; under [`Renege::ScoresZero`] (the literal
 /// reading) the bid scores and decides nothing either way.
@@ -112,7 +112,7 @@ pub fn individual_score(
 }
 
 /// The winner of a contract game at the end of a hand, if any: a team at or above the target
-/// (BRIEF "Target ... Checked at the end of a hand"). Both there at once (possible only with
+/// (docs/rules.md#target-check). Both there at once (possible only with
 /// unusual options) goes to the higher score; equal scores play on.
 pub fn contract_winner(target: i32, scores: ByTeam<i32>) -> Option<Team> {
     let [a, b] = scores.0;
@@ -124,8 +124,8 @@ pub fn contract_winner(target: i32, scores: ByTeam<i32>) -> Option<Team> {
     }
 }
 
-/// The winner of a 400 or Forty-One game at the end of a hand, if any (BRIEF "400": partner
-/// rule and play-on to 51; "Forty-One": higher total).
+/// The winner of a 400 or Forty-One game at the end of a hand, if any
+/// (docs/rules.md#individual-partner, docs/rules.md#individual-both-reach-target).
 pub fn individual_winner(
     rules: &IndividualRules,
     target: i32,
@@ -177,7 +177,7 @@ fn higher(a: i32, b: i32) -> Option<Team> {
     }
 }
 
-/// The side ahead when the hand cap ends a game; `None` is a draw (BRIEF "max-hands").
+/// The side ahead when the hand cap ends a game; `None` is a draw (docs/rules.md#max-hands).
 pub fn leader_at_cap(totals: ByTeam<i32>) -> Option<Team> {
     higher(totals.0[0], totals.0[1])
 }

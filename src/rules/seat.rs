@@ -5,7 +5,7 @@ use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A seat, numbered in playing order: play passes 0 -> 1 -> 2 -> 3 -> 0 (BRIEF "Common to all").
+/// A seat, numbered in playing order: play passes 0 -> 1 -> 2 -> 3 -> 0 (docs/rules.md#seats).
 /// Whether that is clockwise at a real table is a display matter only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Seat {
@@ -169,8 +169,8 @@ mod tests {
 
     #[test]
     fn partners_sit_opposite_and_play_passes_in_seat_order() {
-        // BRIEF "Common to all": "seats 0..3 numbered in playing order (play passes 0 -> 1 -> 2
-        // -> 3 -> 0); partners are 0 & 2 and 1 & 3."
+        // docs/rules.md#seats, docs/rules.md#partnerships: play passes 0 -> 1 -> 2 -> 3 -> 0;
+        // partners are 0 & 2 and 1 & 3.
         assert_eq!(Seat::S0.next(), Seat::S1);
         assert_eq!(Seat::S3.next(), Seat::S0);
         assert_eq!(Seat::S0.partner(), Seat::S2);

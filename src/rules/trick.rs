@@ -69,8 +69,7 @@ impl Trick {
     }
 
     /// The winner so far: the highest trump if any was played, else the highest card of the
-    /// suit led (BRIEF "Common to all"; 000 "The highest trump card played to the trick wins
-    /// the trick ... the highest card of the suit originally led"). `None` with no cards down.
+    /// suit led (docs/rules.md#trick-winner). `None` with no cards down.
     pub fn winner(&self, trump: Option<Suit>) -> Option<Seat> {
         let led = self.led()?;
         // Within a suit a higher card has a higher index, so the winning card is the highest
@@ -106,8 +105,7 @@ mod tests {
 
     #[test]
     fn highest_of_suit_led_wins_without_trump() {
-        // 000: "if the trick contains no card of the trump suit, the highest card of the suit
-        // originally led to that trick wins it."
+        // docs/rules.md#trick-winner: without a trump, the highest card of the suit led.
         let t = trick(Seat::S1, &["TH", "AS", "QH", "2H"]);
         assert_eq!(t.winner(Some(Suit::Clubs)), Some(Seat::S3));
         // An off-suit ace never wins.
@@ -116,7 +114,7 @@ mod tests {
 
     #[test]
     fn highest_trump_wins() {
-        // 000: "The highest trump card played to the trick wins the trick."
+        // docs/rules.md#trick-winner: the highest trump wins.
         let t = trick(Seat::S0, &["AH", "2S", "KH", "5S"]);
         assert_eq!(t.winner(Some(Suit::Spades)), Some(Seat::S3));
         assert_eq!(t.winner(Some(Suit::Hearts)), Some(Seat::S0));
@@ -124,8 +122,7 @@ mod tests {
 
     #[test]
     fn no_trump_only_suit_led_counts() {
-        // 000 (No Trump): "each trick is won solely by the highest card of the suit originally
-        // led to that trick."
+        // docs/rules.md#trick-winner: at No Trump only the suit led counts.
         let t = trick(Seat::S2, &["3D", "AS", "AC", "4D"]);
         assert_eq!(t.winner(None), Some(Seat::S1));
         assert_eq!(t.to_play(), Seat::S2);

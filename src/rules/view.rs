@@ -27,7 +27,8 @@ pub struct View {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat_scores: Option<BySeat<i32>>,
     pub hand: CardSet,
-    /// Public announcements made before the auction (004 Dakak and Out of Call).
+    /// Public announcements made before the auction (docs/rules.md#contract-dakak,
+    /// docs/rules.md#contract-out-of-call).
     pub announcements: Vec<Announcement>,
     pub auction: Vec<SeatCall>,
     /// 400 / Forty-One: each seat's bid once made.

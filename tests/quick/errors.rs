@@ -271,8 +271,8 @@ fn a_game_from_given_scores_is_recorded_and_replayed() {
     );
     let o = tarneeb(&["replay", edited.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    // BRIEF 400: at the target with a positive partner the game is over before it starts
-    // (41 with a partner at 0 is not: src/rules/game/start.rs).
+    // docs/rules.md#individual-partner: at the target with a positive partner the game is over
+    // before it starts (41 with a partner at 0 is not: src/rules/game/start.rs).
     let o = tarneeb(&[
         "play", "--scores", "41,0,3,0", "--rules", "400", "--bot", "x", "--bot", "x", "--bot", "x",
         "--bot", "x",

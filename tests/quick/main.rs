@@ -26,6 +26,7 @@ mod readme;
 mod referee;
 mod replay;
 mod replay_ask;
+mod rule_citations;
 mod rules_brief;
 mod schedule_lazy;
 mod terminal_text;

@@ -1,14 +1,14 @@
 //! Property tests of the rules core over random seeds, presets and option combinations.
 //!
-//! Games are driven from `DealSource::from_seed` (first dealer and deals) with random legal
-//! moves from a seeded generator, and checked at every step against oracles written here from
-//! `BRIEF.md`, independently of `src/rules/score.rs`:
+//! Games are driven from `DealSource::from_seed` (first dealer and deals) with random legal moves
+//! from a seeded generator, and checked at every step against oracles written here from
+//! docs/rules.md, independently of `src/rules/score.rs`:
 //!
-//! 1. every game ends within `max-hands` deals, with the result the brief's game-end rules give;
+//! 1. every game ends within `max-hands` deals, with the result the game-end rules give;
 //! 2. every hand conserves the 52 cards, and a played hand is 13 legal tricks;
 //! 3. legal moves apply, and moves not in the legal list are rejected without changing the game;
-//!    the legal list itself and the auction's course are the brief's (and docs/rules.md's);
-//! 4. every scored hand moves the scores by what the brief's tables say;
+//!    the legal list itself and the auction's course are docs/rules.md's;
+//! 4. every scored hand moves the scores by what docs/rules.md's tables say;
 //! 5. no seat's view holds another seat's unplayed card;
 //!
 //! plus text and serde round trips for cards, moves and rules.
@@ -190,9 +190,11 @@ fn individual_rules() -> BoxedStrategy<Rules> {
             let (points, thirteen_points, min_bid, bid_sum, big_double) = scoring;
             let four_hundred = [0, 0, 2, 3, 4, 10, 12, 14, 16, 27, 30, 33, 36];
             i.points = match points {
-                // BRIEF "400": 2:2 3:3 4:4 5:10 6:12 7:14 8:16 9:27 10:30 11:33 12:36
+                // 400 (docs/rules.md#individual-points): 2:2 3:3 4:4 5:10 6:12 7:14 8:16 9:27
+                // 10:30 11:33 12:36
                 0 => table(|b| (2..=12).contains(&b).then(|| four_hundred[b as usize])),
-                // BRIEF "400" option: x1 for 2-4, x2 for 5-8, x3 for 9-10, x4 for 11-13
+                // Another published table (docs/rules.md#individual-points): x1 for 2-4,
+                // x2 for 5-8, x3 for 9-10, x4 for 11-13
                 1 => table(|b| {
                     let b = i32::from(b);
                     Some(match b {
@@ -202,7 +204,7 @@ fn individual_rules() -> BoxedStrategy<Rules> {
                         _ => 4 * b,
                     })
                 }),
-                // BRIEF "Forty-One": 1-6 face value, 7-13 double
+                // Forty-One (docs/rules.md#individual-points): 1-6 face value, 7-13 double
                 _ => table(|b| {
                     Some(if b <= 6 {
                         i32::from(b)
@@ -278,11 +280,11 @@ fn all_moves() -> Vec<Move> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Oracles from BRIEF.md
+// Oracles from docs/rules.md
 // ---------------------------------------------------------------------------------------------
 
-/// BRIEF "Common to all": "A trick is won by the highest trump in it, else by the highest card
-/// of the suit led."
+/// docs/rules.md#trick-winner: the highest trump in the trick wins it, else the highest card of the
+/// suit led.
 fn trick_winner(t: &Trick, trump: Option<Suit>) -> Seat {
     let plays: Vec<(Seat, Card)> = t.plays().collect();
     let led = plays[0].1.suit();
@@ -306,8 +308,8 @@ fn trick_winner(t: &Trick, trump: Option<Suit>) -> Seat {
         .0
 }
 
-/// BRIEF "Classic Tarneeb" scoring, with the Egyptian multiplier: `(declarers, defenders,
-/// instant win)`.
+/// docs/rules.md#contract-scoring, with the multiplier of docs/rules.md#doubled-scoring:
+/// `(declarers, defenders, instant win)`.
 fn expected_contract_score(
     c: &ContractRules,
     level: i32,
@@ -342,8 +344,9 @@ fn expected_contract_score(
     } else {
         defenders
     };
-    // "kaboot=instant-win (000) with its two sub-options: only when 13 was bid; never while
-    // the team's score is negative."
+    // docs/rules.md#contract-instant-win-only-bid-13,
+    // docs/rules.md#contract-instant-win-not-when-negative: only when 13 was bid; never while the
+    // team's score is negative.
     let instant = c.kaboot == Kaboot::InstantWin
         && won == 13
         && (!c.instant_win_only_bid_13 || level == 13)
@@ -351,7 +354,7 @@ fn expected_contract_score(
     (declarers * multiplier, defenders, instant)
 }
 
-/// BRIEF "400" / "Forty-One": per-seat deltas and the instant winner of a bid of 13.
+/// docs/rules.md#individual-scoring: per-seat deltas and the instant winner of a bid of 13.
 fn expected_individual_score(
     i: &IndividualRules,
     bids: [u8; 4],
@@ -458,7 +461,8 @@ fn expected_winner(rules: &Rules, team: ByTeam<i32>, seat: BySeat<i32>) -> Optio
     }
 }
 
-/// 002 weak hand: "no ace; no king in a suit of 2+; no queen in 3+; no jack in 4+".
+/// docs/rules.md#contract-throw-in-weak-hand: no ace; no king in a suit of 2+; no queen in 3+; no
+/// jack in 4+.
 fn is_weak(hand: CardSet) -> bool {
     Suit::ALL.iter().all(|&s| {
         let cards = hand.of_suit(s);
@@ -472,12 +476,12 @@ fn is_weak(hand: CardSet) -> bool {
     })
 }
 
-/// 002 long suit: 10+ cards in one suit.
+/// docs/rules.md#contract-throw-in-long-suit: 10+ cards in one suit.
 fn is_long(hand: CardSet) -> bool {
     Suit::ALL.iter().any(|&s| hand.of_suit(s).len() >= 10)
 }
 
-/// 004 Dakak: 4 or fewer high-card points (A 4, K 3, Q 2, J 1).
+/// docs/rules.md#contract-dakak: 4 or fewer high-card points (A 4, K 3, Q 2, J 1).
 fn is_dakak(hand: CardSet) -> bool {
     let points: u32 = hand
         .iter()
@@ -492,12 +496,12 @@ fn is_dakak(hand: CardSet) -> bool {
     points <= 4
 }
 
-/// 004 Out of Call: 9 or more cards in one suit.
+/// docs/rules.md#contract-out-of-call: 9 or more cards in one suit.
 fn is_out_of_call(hand: CardSet) -> bool {
     Suit::ALL.iter().any(|&s| hand.of_suit(s).len() >= 9)
 }
 
-/// Where a contract auction stands after `calls`, by the brief and docs/rules.md.
+/// Where a contract auction stands after `calls`, by docs/rules.md.
 #[derive(Debug, PartialEq)]
 enum AuctionOracle {
     /// Still open: this seat speaks next.
@@ -554,7 +558,7 @@ fn auction_oracle(c: &ContractRules, dealer: Seat, calls: &[(Seat, Call)]) -> Au
     AuctionOracle::Next(next)
 }
 
-/// The legal calls of `seat`, by the brief and the decisions in docs/rules.md.
+/// The legal calls of `seat`, by docs/rules.md and its decisions.
 fn expected_calls(
     c: &ContractRules,
     dealt: &BySeat<CardSet>,
@@ -648,7 +652,7 @@ fn expected_calls(
     out
 }
 
-/// The legal moves now, by the brief (any order).
+/// The legal moves now, by docs/rules.md (any order).
 fn expected_legal(game: &Game, d: Decision) -> Vec<Move> {
     let h = game.hand();
     let rules = game.rules();
@@ -705,7 +709,7 @@ fn expected_legal(game: &Game, d: Decision) -> Vec<Move> {
     }
 }
 
-/// Property 3: the legal list is the brief's, and a contract auction is where the brief says.
+/// Property 3: the legal list is docs/rules.md's, and a contract auction is where it says.
 fn check_legal_list(game: &Game, d: Decision, legal: &MoveList) -> TestResult {
     let h = game.hand();
     if let (DecisionKind::Call, Some(c)) = (d.kind, &game.rules().contract) {
@@ -735,7 +739,7 @@ fn check_legal_list(game: &Game, d: Decision, legal: &MoveList) -> TestResult {
     Ok(())
 }
 
-/// After a call in a contract auction: the auction ended exactly when the brief says, with
+/// After a call in a contract auction: the auction ended exactly when docs/rules.md says, with
 /// the contract it gives.
 fn check_after_call(game: &Game, c: &ContractRules, result: Option<&HandResult>) -> TestResult {
     let h = game.hand();
@@ -892,7 +896,7 @@ fn check_cards(game: &Game) -> TestResult {
 }
 
 /// Property 2 at the end of a played hand: 13 tricks, each seat one card per trick from its
-/// own hand, following suit when able, led by the previous winner and won as the brief says.
+/// own hand, following suit when able, led by the previous winner and won as docs/rules.md says.
 fn check_played_hand(game: &Game) -> TestResult<[u8; 4]> {
     let rules = game.rules();
     let h = game.hand();
@@ -956,8 +960,8 @@ fn check_played_hand(game: &Game) -> TestResult<[u8; 4]> {
                     held[s].of_suit(led)
                 );
             }
-            // 001/002 trump-first-lead: "the declarer's first lead must be a trump if they
-            // hold one".
+            // docs/rules.md#contract-trump-first-lead: the declarer's first lead must be a trump if
+            // they hold one.
             if let (0, 0, Some(c_rules), Some(t)) = (k, i, &rules.contract, trump_suit) {
                 if c_rules.trump_first_lead && !held[s].of_suit(t).is_empty() {
                     prop_assert_eq!(c.suit(), t, "declarer's first lead must be a trump");
@@ -1061,7 +1065,7 @@ fn check_individual_score(
     Ok(())
 }
 
-/// The sum of 400 / Forty-One bids and the total needed, from the brief.
+/// The sum of 400 / Forty-One bids and the total needed, from docs/rules.md.
 fn bid_sum(i: &IndividualRules, game: &Game, seat_before: BySeat<i32>) -> (u32, u32) {
     let sum = Seat::ALL
         .iter()
@@ -1219,7 +1223,7 @@ fn check_all_rejected(game: &mut Game, universe: &[Move], reason: IllegalReason)
     Ok(())
 }
 
-/// Whether `seat` may be asked to throw in now under the rules (002).
+/// Whether `seat` may be asked to throw in now under the rules (docs/rules.md#throw-in-asking).
 fn check_throw_in_offer(game: &Game, d: Decision) -> TestResult {
     if d.kind != DecisionKind::ThrowIn {
         return Ok(());
@@ -1297,8 +1301,8 @@ fn play(rules: &Rules, seed: u64, checks: Checks) -> TestResult<Game> {
         if d.kind == DecisionKind::ThrowIn {
             asked.push(d.seat);
         } else if !asked_checked {
-            // "Asked ... one seat at a time in playing order from dealer + 1, and only seats
-            // whose hand qualifies" (docs/rules.md; 002).
+            // Asked one seat at a time in playing order from dealer + 1, and only seats whose hand
+            // qualifies (docs/rules.md#throw-in-asking).
             asked_checked = true;
             let h = game.hand();
             let qualifying: Vec<Seat> = match &rules.contract {
@@ -1397,7 +1401,7 @@ fn play(rules: &Rules, seed: u64, checks: Checks) -> TestResult<Game> {
                     .calls
                     .iter()
                     .all(|(_, call)| *call == Call::Pass));
-                // "All four pass: the same dealer redeals (000, 002). Option: next dealer."
+                // docs/rules.md#contract-all-pass: the same dealer redeals, or the next one.
                 prop_assert_eq!(same_dealer, c.all_pass == Redeal::SameDealer);
                 expected_dealer = if same_dealer { dealer } else { dealer.next() };
             }
@@ -1441,7 +1445,7 @@ fn play(rules: &Rules, seed: u64, checks: Checks) -> TestResult<Game> {
         prop_assert_eq!(game.team_scores(), team_scores);
         prop_assert_eq!(game.seat_scores(), seat_scores);
 
-        // Property 1: the game ends exactly when the brief says, with its winner.
+        // Property 1: the game ends exactly when docs/rules.md says, with its winner.
         let totals = match rules.contract {
             Some(_) => team_scores,
             None => ByTeam(Team::ALL.map(|t| t.seats().iter().map(|&s| seat_scores[s]).sum())),
@@ -1503,8 +1507,8 @@ fn play(rules: &Rules, seed: u64, checks: Checks) -> TestResult<Game> {
 proptest! {
     #![proptest_config(config(64))]
 
-    /// Property 1: every game ends within `max-hands` deals, with the result the brief's
-    /// target, instant-win and hand-cap rules give; the deal rotates as the brief says.
+    /// Property 1: every game ends within `max-hands` deals, with the result docs/rules.md's
+    /// target, instant-win and hand-cap rules give; the deal rotates as it says.
     #[test]
     fn every_game_ends_within_max_hands(rules in any_rules(), seed in any::<u64>()) {
         let game = play(&rules, seed, Checks::default())?;
@@ -1525,7 +1529,7 @@ proptest! {
         play(&rules, seed, Checks { illegal: true, ..Checks::default() })?;
     }
 
-    /// Property 4: every scored hand moves the scores as the brief's tables say.
+    /// Property 4: every scored hand moves the scores as docs/rules.md's tables say.
     #[test]
     fn scores_match_the_tables(rules in any_rules(), seed in any::<u64>()) {
         play(&rules, seed, Checks { scores: true, rig: true, ..Checks::default() })?;
@@ -1575,12 +1579,13 @@ proptest! {
     }
 }
 
-/// The score oracle itself against the worked examples in the brief (002, Egyptian).
+/// The score oracle itself against the worked examples of docs/rules.md#doubled-scoring and
+/// docs/rules.md#contract-kaboot.
 #[test]
 fn score_oracle_matches_the_brief_examples() {
     let egyptian = Rules::egyptian();
     let c = egyptian.contract.as_ref().expect("contract rules");
-    // "10H doubled, 11 tricks: +22; 8 tricks: -20 and defenders +5; 13 tricks: +32"
+    // 10H doubled, 11 tricks: +22; 8 tricks: -20 and defenders +5; 13 tricks: +32
     assert_eq!(expected_contract_score(c, 10, 2, 11, 0), (22, 0, false));
     assert_eq!(expected_contract_score(c, 10, 2, 8, 0), (-20, 5, false));
     assert_eq!(expected_contract_score(c, 10, 2, 13, 0), (32, 0, false));
@@ -1589,8 +1594,8 @@ fn score_oracle_matches_the_brief_examples() {
     assert_eq!(expected_contract_score(c, 13, 1, 13, 0), (26, 0, false));
     assert_eq!(expected_contract_score(c, 13, 1, 10, 0), (-16, 6, false));
     assert_eq!(expected_contract_score(c, 8, 1, 13, 0), (16, 0, false));
-    // "defenders who take all 13 tricks of a failed contract score 13 (and double that when
-    // the bid was 13)"
+    // docs/rules.md#thirteen-tricks-declarers-only: defenders who take all 13 tricks of a failed
+    // contract score 13 (26 when the bid was 13)
     assert_eq!(expected_contract_score(c, 7, 1, 0, 0), (-7, 13, false));
     assert_eq!(expected_contract_score(c, 13, 1, 0, 0), (-16, 26, false));
     let four = Rules::four_hundred();

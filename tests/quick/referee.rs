@@ -236,10 +236,9 @@ fn an_empty_time_bank_is_a_timeout() {
 
 #[test]
 fn slow_cards_in_400_are_strikes_and_two_renege() {
-    // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
-    // one hand reneges: scores nothing on that hand. The limit and the strike count are options.
-    // A renege is a penalty and never helps the player who reneges: a made bid scores nothing,
-    // a failed bid still costs its value".
+    // docs/rules.md#individual-slow-play: a play over the limit (10 s) is a strike; 2 strikes in
+    // one hand make a renege; the limit and the count are options. A renege is a penalty that
+    // never helps: a made bid scores nothing, a failed bid still costs its value.
     let s = Scratch::new("strikes");
     // Bounds with room for a loaded machine: the random bots answer in a few ms but may take
     // tens of ms under load (at a 50 ms limit they were seen to collect strikes at load 13);
@@ -291,10 +290,10 @@ fn slow_cards_in_400_are_strikes_and_two_renege() {
 
 #[test]
 fn a_card_the_referee_plays_after_a_timeout_is_a_slow_play_in_400() {
-    // BRIEF "400": "a play that takes longer than 10 s is a strike; a player with 2 strikes in
-    // one hand reneges". A seat that lets the hard limit pass took longer than that limit: the
-    // card the referee then plays for it carries the seat's time, so the timeouts are strikes
-    // (they were recorded as 0 ms, and a bot could dodge the rule by timing out).
+    // docs/rules.md#individual-slow-play: a play over the limit is a strike; 2 strikes in one hand
+    // make a renege. A seat that lets the hard limit pass took longer than that limit: the card the
+    // referee then plays for it carries the seat's time, so the timeouts are strikes (they were
+    // recorded as 0 ms, and a bot could dodge the rule by timing out).
     let s = Scratch::new("timeout-strikes");
     // It sleeps 2 s on every card: each request times out at the 400 ms hard limit.
     let lines = s.play_400_with_a_slow_seat(
@@ -316,7 +315,7 @@ fn a_card_the_referee_plays_after_a_timeout_is_a_slow_play_in_400() {
         .find(|l| l["type"] == "hand_end" && l["end"] == "played")
         .expect("the hand was played out");
     assert_eq!(hand["reneged"][2], true, "{hand}");
-    // BRIEF: "A renege is a penalty and never helps the player who reneges".
+    // docs/rules.md#individual-slow-play: a renege is a penalty that never helps.
     assert!(hand["seat_delta"][2].as_i64().unwrap() <= 0, "{hand}");
 }
 

@@ -1,5 +1,6 @@
-//! One or more tests for every rule of `BRIEF.md` (/work/shared/rules/BRIEF.md), each citing the
-//! rule text it checks: the file number (000..004) and the quoted sentence.
+//! One or more tests for every rule of docs/rules.md, each citing the anchor of the rule it
+//! checks (`docs/rules.md#contract-kaboot`); tests/quick/rule_citations.rs checks that every
+//! anchor has one.
 //!
 //! Whole hands are played from given deals (`Deal::new`). Most use [`split_deal`], a deal whose
 //! trick split is forced whatever the players choose, so the scores can be asserted exactly.
@@ -71,8 +72,9 @@ fn suit_per_seat() -> Deal {
     .unwrap()
 }
 
-/// A hand-made deal: seat 1 is weak (002) and Dakak (0 points); seat 2 holds 9 diamonds (Out of
-/// Call); seat 3 holds 12 clubs (long suit and Out of Call); seat 0 is none of these.
+/// A hand-made deal: seat 1 is weak (docs/rules.md#contract-throw-in-weak-hand) and Dakak (0
+/// points); seat 2 holds 9 diamonds (Out of Call); seat 3 holds 12 clubs (long suit and Out of
+/// Call); seat 0 is none of these.
 const DEAL_W: [&str; 4] = [
     "AS KS QS JS TS 4S 3S 2S AH KH QH JH TH",
     "9S 8S 7S 6S 5S 9H 8H 7H 6H 9D 8D 7D 9C",
@@ -252,10 +254,8 @@ fn common_split_deal_gives_the_promised_trick_split() {
 
 #[test]
 fn common_seats_in_playing_order_and_partners_opposite() {
-    // BRIEF: "seats 0..3 numbered in playing order (play passes 0 -> 1 -> 2 -> 3 -> 0); partners
-    // are 0 & 2 and 1 & 3."
-    // 000: "The partners should seat themselves in such a way that they sit directly opposite
-    // each at the table."
+    // docs/rules.md#seats, docs/rules.md#partnerships: seats in playing order 0 -> 1 -> 2 -> 3;
+    // partners opposite, 0 & 2 and 1 & 3.
     let mut g = Game::new(Rules::classic(), S3);
     // Seat 0 takes 6 tricks and its partner seat 2 the other 7: together the 13 of a bid of 13.
     g.deal(split_deal(S0, S2, Suit::Spades, Suit::Hearts, 6));
@@ -280,9 +280,7 @@ fn common_seats_in_playing_order_and_partners_opposite() {
 
 #[test]
 fn common_52_cards_13_each_ace_high() {
-    // BRIEF: "52 cards, A high to 2 low in every suit. 13 cards each."
-    // 000: "the cards ranking as follows (from high to low); Ace, King, Queen, Jack, 10, 9, 8, 7,
-    // 6, 5, 4, 3, 2."
+    // docs/rules.md#cards: 52 cards, A high to 2 low in every suit, 13 each.
     let mut hands = suit_per_seat().hands();
     hands.0[0].remove(card("2S"));
     assert_eq!(
@@ -306,10 +304,7 @@ fn common_52_cards_13_each_ace_high() {
 
 #[test]
 fn common_first_dealer_given_or_from_seed_and_deal_passes_on() {
-    // BRIEF: "First dealer: drawn from the game seed unless given. After each hand the deal
-    // passes to the next seat in playing order (dealer + 1)."
-    // 001: "The first dealer is chosen at random and after each hand the turn to deal passes to
-    // the right."
+    // docs/rules.md#dealer: the first dealer is given or drawn from the seed; then dealer + 1.
     let a = DealSource::from_seed(11).first_dealer();
     assert_eq!(DealSource::from_seed(11).first_dealer(), a);
     let mut g = Game::new(Rules::classic(), S2);
@@ -329,9 +324,7 @@ fn common_first_dealer_given_or_from_seed_and_deal_passes_on() {
 
 #[test]
 fn common_dealer_plus_one_speaks_first() {
-    // BRIEF: "The first to speak in the auction is dealer + 1."
-    // 000: "The player to the immediate right of the current dealer has the first opportunity
-    // to bid."
+    // docs/rules.md#first-to-speak: dealer + 1 speaks first.
     for (preset, dealer) in [("classic", S0), ("egyptian", S1), ("400", S2), ("41", S3)] {
         let mut g = Game::new(Rules::preset(preset).unwrap(), dealer);
         g.deal(suit_per_seat());
@@ -348,11 +341,7 @@ fn common_dealer_plus_one_speaks_first() {
 
 #[test]
 fn common_follow_suit_else_any_card_and_illegal_plays() {
-    // BRIEF: "Play: follow suit if able; otherwise any card."
-    // 000: "On each trick, a player must play a card of the suit led to the trick if they have
-    // one. If they do not have such a card, they may play any card from their hand, including a
-    // card of the trump suit (if they have one)."
-    // 002: "Players must follow suit if able to."
+    // docs/rules.md#follow-suit: follow suit if able, otherwise any card.
     let mut g = Game::new(Rules::classic(), S3);
     assert_eq!(
         reject(&mut g, S0, Move::Play(card("AS"))),
@@ -392,13 +381,8 @@ fn common_follow_suit_else_any_card_and_illegal_plays() {
 
 #[test]
 fn common_trick_winner_trump_then_suit_led_and_winner_leads() {
-    // BRIEF: "A trick is won by the highest trump in it, else by the highest card of the suit
-    // led. The winner leads the next trick."
-    // 000: "The highest trump card played to the trick wins the trick. However, if the trick
-    // contains no card of the trump suit, the highest card of the suit originally led to that
-    // trick wins it."
-    // 000: "On each trick after the first, the winner of the previous trick leads the first
-    // card."
+    // docs/rules.md#trick-winner: the highest trump, else the highest card of the suit led; the
+    // winner leads the next trick.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(deal(DEAL_W));
     auction_won_by(&mut g, S0, "7");
@@ -430,8 +414,7 @@ fn common_trick_winner_trump_then_suit_led_and_winner_leads() {
 
 #[test]
 fn common_card_notation() {
-    // BRIEF: "Card notation on the wire and in records: rank then suit, `AS KH QD JC TS 9H ...
-    // 2C`."
+    // docs/rules.md#card-notation: rank then suit, `AS KH QD JC TS 9H ... 2C`.
     let set = cards("AS KH QD JC TS 9H 2C");
     assert_eq!(set.to_string(), "AS TS KH 9H QD JC 2C");
     assert_eq!(card("TS"), Card::new(Rank::Ten, Suit::Spades));
@@ -445,8 +428,7 @@ fn common_card_notation() {
 
 #[test]
 fn common_max_hands_default_200() {
-    // BRIEF: "A cap on the length of a game, option `max-hands` (default 200 deals, redeals and
-    // throw-ins included)"
+    // docs/rules.md#max-hands: default 200 deals, redeals and throw-ins included.
     for name in PRESETS {
         assert_eq!(Rules::preset(name).unwrap().max_hands, 200, "{name}");
     }
@@ -454,8 +436,8 @@ fn common_max_hands_default_200() {
 
 #[test]
 fn common_max_hands_cap_higher_score_wins_redeals_count() {
-    // BRIEF: "At the cap the game ends; the partnership with the higher score (in 400/41 the
-    // higher total) wins, equal scores are a draw, and the result says the cap ended it."
+    // docs/rules.md#max-hands: at the cap the higher score wins, equal scores draw, and the
+    // result says the cap ended it.
     let mut r = Rules::classic();
     r.max_hands = 2;
     let mut g = Game::new(r, S3);
@@ -488,7 +470,7 @@ fn common_max_hands_cap_higher_score_wins_redeals_count() {
 
 #[test]
 fn common_max_hands_cap_equal_scores_draw() {
-    // BRIEF: "equal scores are a draw, and the result says the cap ended it."
+    // docs/rules.md#max-hands: equal scores are a draw, and the result says the cap ended it.
     let mut r = Rules::egyptian();
     r.max_hands = 1;
     let mut g = Game::new(r, S3);
@@ -508,7 +490,7 @@ fn common_max_hands_cap_equal_scores_draw() {
 
 #[test]
 fn common_max_hands_cap_uses_totals_in_400() {
-    // BRIEF: "the partnership with the higher score (in 400/41 the higher total) wins"
+    // docs/rules.md#max-hands: in 400/41 the higher partnership total wins at the cap.
     let mut r = Rules::four_hundred();
     r.max_hands = 1;
     let mut g = Game::new(r, S1);
@@ -540,8 +522,8 @@ fn common_max_hands_cap_uses_totals_in_400() {
 
 #[test]
 fn common_defenders_all_13_score_13_or_26() {
-    // BRIEF: "The 13-trick bonuses belong to the declaring side only: defenders who take all 13
-    // tricks of a failed contract score 13 (and double that when the bid was 13)."
+    // docs/rules.md#thirteen-tricks-declarers-only: defenders taking all 13 tricks of a failed
+    // contract score 13 (double that when the bid was 13).
     let mut g = Game::new(Rules::classic(), S3);
     let h = contract_hand(
         &mut g,
@@ -558,8 +540,7 @@ fn common_defenders_all_13_score_13_or_26() {
         "13",
         Some("S"),
     );
-    // 002: "If they lose any tricks, they score minus 16 and the other team scores double the
-    // number the tricks that they win."
+    // docs/rules.md#contract-kaboot (bonus): a failed 13 gives the defenders double their tricks.
     assert_eq!(h.team_delta, ByTeam([26, -16]));
     assert_eq!(h.instant_winner, None);
 }
@@ -570,9 +551,7 @@ fn common_defenders_all_13_score_13_or_26() {
 
 #[test]
 fn classic_bids_are_7_to_13_each_higher() {
-    // BRIEF: "Bids are numbers 7..13, each higher than the last."
-    // 000: "The minimum bid a player may make is seven." / "Each bid must be higher than any
-    // previous bid during the hand to be considered a legal bid."
+    // docs/rules.md#contract-bids: number bids 7..13, each higher than the last.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(suit_per_seat());
     assert_eq!(legal(&g), words("pass 7 8 9 10 11 12 13"));
@@ -587,11 +566,8 @@ fn classic_bids_are_7_to_13_each_higher() {
 
 #[test]
 fn classic_elimination_pass_puts_out_ends_when_all_but_high_passed() {
-    // BRIEF: "Default auction `elimination`: several rounds; a player who passes is out for the
-    // rest of the auction; it ends when all but the high bidder have passed."
-    // 002: "Once you have passed you drop out of the bidding - you cannot bid again on a later
-    // turn." / "the bidding continues around the table as many times as necessary until all
-    // players but one have passed."
+    // docs/rules.md#contract-auction (elimination): a pass puts the player out; the auction ends
+    // when all but the high bidder have passed.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:7 1:pass 2:8 3:pass");
@@ -643,12 +619,8 @@ fn classic_elimination_pass_puts_out_ends_when_all_but_high_passed() {
 
 #[test]
 fn classic_single_round_each_speaks_once_dealer_may_equal() {
-    // BRIEF: "Option `single-round`: each player speaks once, and the dealer (last to speak) may
-    // equal the high bid to take the contract (000, 002 "parts of Lebanon")."
-    // 000: "the last player to bid, the dealer, has the option to make a bid equal (rather than
-    // higher) to the current high bid and become the Declarer for the hand."
-    // 001: "each person can bid only once, eliminating the option for a player to raise their
-    // bid."
+    // docs/rules.md#contract-auction (single-round): each player speaks once; the dealer, last,
+    // may equal the high bid to take the contract.
     let r = contract_rules(Rules::classic(), |c| c.auction = AuctionForm::SingleRound);
     let mut g = Game::new(r.clone(), S3);
     g.deal(suit_per_seat());
@@ -674,9 +646,7 @@ fn classic_single_round_each_speaks_once_dealer_may_equal() {
 
 #[test]
 fn classic_dealer_forced_7() {
-    // BRIEF: "Option `dealer-forced-7`: if the first three pass the dealer must bid at least 7
-    // (002)."
-    // 002: "Some play that if the first three players pass, the dealer is forced to bid seven."
+    // docs/rules.md#contract-dealer-forced-7: if the first three pass, the dealer must bid.
     let r = contract_rules(Rules::classic(), |c| c.dealer_forced_7 = true);
     let mut g = Game::new(r.clone(), S3);
     g.deal(suit_per_seat());
@@ -694,9 +664,7 @@ fn classic_dealer_forced_7() {
 
 #[test]
 fn classic_all_pass_same_dealer_redeals() {
-    // BRIEF: "All four pass: the same dealer redeals (000, 002)."
-    // 000: "If all four players pass, the cards are thrown in, shuffled and redealt by the same
-    // dealer."
+    // docs/rules.md#contract-all-pass: all four pass, the same dealer redeals.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(suit_per_seat());
     let a = script(&mut g, "0:pass 1:pass 2:pass 3:pass");
@@ -712,7 +680,7 @@ fn classic_all_pass_same_dealer_redeals() {
 
 #[test]
 fn classic_all_pass_next_dealer_option() {
-    // BRIEF: "All four pass: the same dealer redeals (000, 002). Option: next dealer."
+    // docs/rules.md#contract-all-pass: the next-dealer option.
     let r = contract_rules(Rules::classic(), |c| c.all_pass = Redeal::NextDealer);
     let mut g = Game::new(r, S3);
     g.deal(suit_per_seat());
@@ -730,12 +698,8 @@ fn classic_all_pass_next_dealer_option() {
 
 #[test]
 fn classic_declarer_names_trump_and_leads() {
-    // BRIEF: "The declarer (final high bidder) names the trump suit after the auction." / "The
-    // declarer leads the first trick."
-    // 000: "After the Declarer is determined, this player then states the trump suit to be used
-    // during the hand." / "The Declarer ... for the hand begins play"
-    // 002: "The final bidder then announces the trump suit (tarneeb) and leads to the first
-    // trick."
+    // docs/rules.md#declarer: the final high bidder names the trump after the auction and leads
+    // the first trick.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:pass 1:pass 2:8 3:pass");
@@ -771,10 +735,8 @@ fn classic_declarer_names_trump_and_leads() {
 
 #[test]
 fn classic_no_trump_option() {
-    // BRIEF: "Option `no-trump` (default off): the declarer may name No Trump."
-    // 000: "the high bidder may indicate the hand will be played at No Trump vice using a
-    // specific suit. In this case, each trick is won solely by the highest card of the suit
-    // originally led to that trick."
+    // docs/rules.md#contract-no-trump: the declarer may name No Trump (off by default); then
+    // only the suit led counts (docs/rules.md#trick-winner).
     let r = contract_rules(Rules::classic(), |c| c.no_trump = true);
     assert!(!Rules::classic().contract.unwrap().no_trump, "default off");
     let mut g = Game::new(r, S3);
@@ -794,8 +756,7 @@ fn classic_no_trump_option() {
 
 #[test]
 fn classic_trump_beats_suit_led_in_a_whole_hand() {
-    // 002: "Each trick is won by the highest trump in it, or by the highest card of the suit led
-    // if it contains no trumps."
+    // docs/rules.md#trick-winner: the highest trump wins, else the highest card of the suit led.
     // Same deal as the No Trump test, hearts named: seat 1's hearts win every trick.
     let mut g = Game::new(Rules::classic(), S3);
     let h = contract_hand(&mut g, suit_per_seat(), S0, "7", Some("H"));
@@ -805,11 +766,8 @@ fn classic_trump_beats_suit_led_in_a_whole_hand() {
 
 #[test]
 fn classic_trump_first_lead_option() {
-    // BRIEF: "Option `trump-first-lead`: the declarer's first lead must be a trump if they hold
-    // one (001, 002)."
-    // 001: "In some region, the declarer must start the first trick with his declared tarneeb
-    // suit."
-    // 002: "Some play that the bidder must lead a trump to the first trick."
+    // docs/rules.md#contract-trump-first-lead: the declarer's first lead must be a trump if they
+    // hold one.
     let r = contract_rules(Rules::classic(), |c| c.trump_first_lead = true);
     let mut g = Game::new(r.clone(), S3);
     g.deal(deal(DEAL_W));
@@ -839,11 +797,8 @@ fn classic_trump_first_lead_option() {
 
 #[test]
 fn classic_trump_by_first_lead_option() {
-    // BRIEF: "Option `trump-by-first-lead`: no naming; the suit of the declarer's first lead
-    // becomes trump (000)."
-    // 000: "the declarer does not immediately name the trump suit after being designated the
-    // winner of the bidding. Instead, the first card he leads to the first trick must be of the
-    // trump suit."
+    // docs/rules.md#contract-trump (first-lead): no naming; the suit of the declarer's first lead
+    // becomes trump.
     let r = contract_rules(Rules::classic(), |c| c.trump = TrumpChoice::FirstLead);
     let mut g = Game::new(r, S3);
     g.deal(deal(DEAL_W));
@@ -877,46 +832,37 @@ fn classic_c() -> ContractRules {
 
 #[test]
 fn classic_score_function_every_case() {
-    // BRIEF: "Scoring: made (tricks >= bid, bid < 13): declarers score the tricks they won,
-    // defenders nothing. Failed: declarers lose their bid, defenders score the tricks they won.
-    // All 13 tricks on a bid under 13 ("kaboot"): 16. Bid 13 made: 26. Bid 13 failed: declarers
-    // -16, defenders score double their tricks (002, 003, 004)."
+    // docs/rules.md#contract-scoring and docs/rules.md#contract-kaboot (bonus), every case.
     let c = classic_c();
     let s = |level, tricks| {
         let r = contract_score(&c, lv(level), 1, tricks, 0);
         assert!(!r.instant_win);
         (r.declarers, r.defenders)
     };
-    // 002: "If their bid is less than 13 and succeed, they score the number of tricks they won,
-    // and the other team scores nothing."
+    // Made under 13: the tricks won, defenders nothing (docs/rules.md#contract-scoring).
     assert_eq!(s(8, 8), (8, 0));
     assert_eq!(s(8, 10), (10, 0));
     assert_eq!(s(12, 12), (12, 0));
-    // 002: "If the bidding team takes fewer tricks than they bid, they lose the amount of their
-    // bid, and the other team scores the number of tricks they won."
+    // Failed: minus the bid, defenders their tricks (docs/rules.md#contract-scoring).
     assert_eq!(s(10, 8), (-10, 5));
     assert_eq!(s(7, 6), (-7, 7));
-    // 002: "If the bid was less than 13, kaboot brings a bonus of 3 points, so 16 points in
-    // total instead of 13."  003: "If a team wins all 13 tricks without bidding them, 16
-    // points are added to their total score."
+    // All 13 on a bid under 13: 16 (docs/rules.md#contract-kaboot).
     assert_eq!(s(7, 13), (16, 0));
     assert_eq!(s(12, 13), (16, 0));
-    // 002: "If a team bids 13 tricks and wins them all, they score 26 points."
+    // Bid 13 made: 26 (docs/rules.md#contract-kaboot).
     assert_eq!(s(13, 13), (26, 0));
-    // 002: "If they lose any tricks, they score minus 16 and the other team scores double the
-    // number the tricks that they win."  003: "If a team bids 13 tricks and fails to win them,
-    // 16 points are deducted from their total score."
+    // Bid 13 failed: -16, defenders double their tricks (docs/rules.md#contract-kaboot).
     assert_eq!(s(13, 12), (-16, 2));
     assert_eq!(s(13, 10), (-16, 6));
-    // BRIEF: "defenders who take all 13 tricks of a failed contract score 13 (and double that
-    // when the bid was 13)."
+    // docs/rules.md#thirteen-tricks-declarers-only: defenders' 13 tricks score 13 (26 on a
+    // failed 13).
     assert_eq!(s(9, 0), (-9, 13));
     assert_eq!(s(13, 0), (-16, 26));
 }
 
 #[test]
 fn classic_made_contract_in_play() {
-    // 000: "If so, they earn a score equal to the number of tricks won during the hand."
+    // docs/rules.md#contract-scoring: made, the declarers score the tricks they won.
     let mut g = Game::new(Rules::classic(), S3);
     let h = contract_hand(
         &mut g,
@@ -932,10 +878,8 @@ fn classic_made_contract_in_play() {
 
 #[test]
 fn classic_failed_contract_in_play_declarer_on_team_1() {
-    // 000: "if they were unable to win at least as many tricks as bid, they must subtract from
-    // their current score an amount equal to their bid on the hand. In this case, the opposing
-    // team also earn a score equal to the number of tricks they have managed to win during the
-    // hand."
+    // docs/rules.md#contract-scoring: failed, the declarers lose their bid and the defenders
+    // score their tricks.
     let mut g = Game::new(Rules::classic(), S0);
     let h = contract_hand(
         &mut g,
@@ -950,11 +894,8 @@ fn classic_failed_contract_in_play_declarer_on_team_1() {
 
 #[test]
 fn classic_kaboot_and_13_in_play() {
-    // 002: "Winning all 13 tricks is called kaboot. If the bid was less than 13, kaboot brings a
-    // bonus of 3 points, so 16 points in total instead of 13."
-    // 002: "If a team bids 13 tricks and wins them all, they score 26 points. If they lose any
-    // tricks, they score minus 16 and the other team scores double the number the tricks that
-    // they win."
+    // docs/rules.md#contract-kaboot (bonus): all 13 on a bid under 13 score 16; a made 13 scores
+    // 26, a failed one -16 with the defenders' tricks doubled.
     let mut r = Rules::classic();
     r.target = 100;
     let mut g = Game::new(r, S3);
@@ -974,9 +915,7 @@ fn classic_kaboot_and_13_in_play() {
 
 #[test]
 fn classic_kaboot_instant_win() {
-    // BRIEF: "Option `kaboot=instant-win` (000)"
-    // 000: "In some games, when managing to win every trick, a team does not necessarily
-    // instantly win the game." (the instant win is the 000 base rule these variants modify)
+    // docs/rules.md#contract-kaboot (instant-win): all 13 tricks win the game at once.
     let r = contract_rules(Rules::classic(), |c| c.kaboot = Kaboot::InstantWin);
     let c = r.contract.clone().unwrap();
     let s = contract_score(&c, lv(9), 1, 13, 0);
@@ -1005,9 +944,7 @@ fn classic_kaboot_instant_win() {
 
 #[test]
 fn classic_kaboot_instant_win_only_when_13_bid() {
-    // BRIEF: "Option `kaboot=instant-win` (000) with its two sub-options: only when 13 was bid"
-    // 000: "In some games, a team winning all 13 tricks during a hand can only earn an instant
-    // win if they actually bid 13."
+    // docs/rules.md#contract-instant-win-only-bid-13: the instant win only when 13 was bid.
     let r = contract_rules(Rules::classic(), |c| {
         c.kaboot = Kaboot::InstantWin;
         c.instant_win_only_bid_13 = true;
@@ -1039,10 +976,8 @@ fn classic_kaboot_instant_win_only_when_13_bid() {
 
 #[test]
 fn classic_kaboot_instant_win_never_when_negative() {
-    // BRIEF: "... never while the team's score is negative."
-    // 000: "a team does not score an instant win if they win every trick if they currently have
-    // a negative score. In that case they simply win the 13 points for the tricks won during
-    // this hand."
+    // docs/rules.md#contract-instant-win-not-when-negative: no instant win while the team's score
+    // is negative; the 13 tricks score 13.
     let r = contract_rules(Rules::classic(), |c| {
         c.kaboot = Kaboot::InstantWin;
         c.instant_win_not_when_negative = true;
@@ -1074,9 +1009,8 @@ fn classic_kaboot_instant_win_never_when_negative() {
 
 #[test]
 fn classic_kaboot_none() {
-    // BRIEF: "Option `kaboot=none`: 13 tricks score 13."
-    // BRIEF is silent on a failed 13 under kaboot=none; the engine scores it like any failed
-    // bid (-13, defenders their tricks), which this test pins down.
+    // docs/rules.md#contract-kaboot (none): 13 tricks score 13. A failed 13 under it is scored
+    // like any failed bid (-13, defenders their tricks), which this test pins down.
     let r = contract_rules(Rules::classic(), |c| c.kaboot = Kaboot::None);
     let c = r.contract.clone().unwrap();
     let s = |level, tricks| {
@@ -1099,9 +1033,8 @@ fn classic_kaboot_none() {
 
 #[test]
 fn classic_target_31_checked_at_end_of_hand() {
-    // BRIEF: "Target 31 (options 41, 51, 61, any number). Checked at the end of a hand."
-    // 002: "Further hands are played until one team achieves a cumulative score of 31 points or
-    // more, and wins the game."
+    // docs/rules.md#target (classic 31), docs/rules.md#target-check: checked at the end of a
+    // hand.
     assert_eq!(Rules::classic().target, 31);
     let mut g = Game::new(Rules::classic(), S3);
     contract_hand(
@@ -1145,9 +1078,7 @@ fn classic_target_31_checked_at_end_of_hand() {
 
 #[test]
 fn classic_target_options() {
-    // BRIEF: "Target 31 (options 41, 51, 61, any number)."
-    // 001: "In some region, a tournament ends when a team reaches 61 rather than 31."
-    // 002: "the score required to win the game may be set at 41, 51 or 61 rather than 31."
+    // docs/rules.md#target: classic 31, or 41, 51, 61 or any number.
     for (target, over) in [(41, true), (42, true), (43, false), (61, false)] {
         let mut r = Rules::classic();
         r.target = target;
@@ -1179,11 +1110,8 @@ fn classic_target_options() {
 
 #[test]
 fn throw_in_hand_flags() {
-    // BRIEF: "`weak-hand` (no ace; no king in a suit of 2+; no queen in 3+; no jack in 4+" /
-    // "`long-suit` (10+ cards in a suit"; 004: "A player is considered "Dakak" if the total
-    // points in their hand equal 4 or fewer (Ace: 4 points, King: 3 points, Queen: 2 points,
-    // Jack: 1 point)." / "A player is considered "Out of Call" if they have 9 or more cards of
-    // the same suit at the beginning of the round."
+    // docs/rules.md#contract-throw-in-weak-hand, docs/rules.md#contract-throw-in-long-suit,
+    // docs/rules.md#contract-dakak, docs/rules.md#contract-out-of-call: the hands that qualify.
     let f = |s: &str| SeatFlags::of(cards(s));
     let flags = DEAL_W.map(f);
     let w = |weak, long_suit, dakak, out_of_call| SeatFlags {
@@ -1209,10 +1137,8 @@ fn throw_in_hand_flags() {
 
 #[test]
 fn throw_in_weak_hand_next_dealer() {
-    // BRIEF: "`weak-hand` (no ace; no king in a suit of 2+; no queen in 3+; no jack in 4+: the
-    // player may throw in, next dealer deals; 002)" / "A throw-in is a decision the bot makes,
-    // offered as a legal move."
-    // 002: "In this case, the cards are shuffled and dealt by the next dealer."
+    // docs/rules.md#contract-throw-in-weak-hand: a weak hand may be thrown in, offered as a
+    // legal move; the next dealer deals.
     let r = contract_rules(Rules::classic(), |c| c.throw_in_weak_hand = true);
     let mut g = Game::new(r.clone(), S3);
     g.deal(deal(DEAL_W));
@@ -1259,10 +1185,8 @@ fn throw_in_weak_hand_next_dealer() {
 
 #[test]
 fn throw_in_long_suit_same_dealer_pass_or_13() {
-    // BRIEF: "`long-suit` (10+ cards in a suit: pass, bid 13 or throw in, same dealer; 002)."
-    // 002: "Some require a player who holds 10 or more cards of any one suit either 1. to pass,
-    // or 2. to bid kaboot, ... or 3. to throw in the hand: the cards are shuffled and redealt by
-    // the same dealer."
+    // docs/rules.md#contract-throw-in-long-suit: 10+ cards in a suit: pass, bid 13 or throw in;
+    // the same dealer redeals.
     let r = contract_rules(Rules::classic(), |c| c.throw_in_long_suit = true);
     let mut g = Game::new(r.clone(), S3);
     g.deal(deal(DEAL_W));
@@ -1297,8 +1221,8 @@ fn throw_in_long_suit_same_dealer_pass_or_13() {
 
 #[test]
 fn throw_in_both_options_asked_from_dealer_plus_one() {
-    // BRIEF: "Throw-ins, default off: `weak-hand` ... `long-suit` ..." with both on, each
-    // entitled seat is asked, in speaking order from dealer + 1.
+    // docs/rules.md#throw-in-asking: with both throw-in options on, each entitled seat is asked,
+    // in speaking order from dealer + 1.
     let r = contract_rules(Rules::classic(), |c| {
         c.throw_in_weak_hand = true;
         c.throw_in_long_suit = true;
@@ -1324,13 +1248,8 @@ fn throw_in_both_options_asked_from_dealer_plus_one() {
 
 #[test]
 fn egyptian_strain_order_c_d_h_s_nt() {
-    // BRIEF: "A bid is a level 7..13 and a strain. Strain order (low to high) `C < D < H < S <
-    // NT` (000, 002)." / "A bid is higher if its level is higher, or its level is equal and its
-    // strain higher."
-    // 002: "The suits are ranked from high to low: No Trump, Spades, Hearts, Diamonds, Clubs. To
-    // overcall the previous bidder, you must bid the same number of tricks in a higher suit, or
-    // a greater number of tricks in any suit. So the lowest bid is 7 clubs, the highest is 13 No
-    // Trump."
+    // docs/rules.md#contract-strain-order: C < D < H < S < NT; docs/rules.md#contract-bids:
+    // higher level, or the same level and a higher strain.
     let mut g = Game::new(Rules::egyptian(), S3);
     g.deal(suit_per_seat());
     let l = legal(&g);
@@ -1354,9 +1273,7 @@ fn egyptian_strain_order_c_d_h_s_nt() {
 
 #[test]
 fn egyptian_strain_order_option_c_s_h_d() {
-    // BRIEF: "Option: the order of 004 (`C < S < H < D`, no NT)."
-    // 004: "The Tarneeb suits are ranked from weakest to strongest: clubs, spades, hearts, and
-    // diamonds, with clubs being the lowest."
+    // docs/rules.md#contract-strain-order: the option C < S < H < D, no No Trump.
     let r = contract_rules(Rules::egyptian(), |c| c.strain_order = StrainOrder::Cshd);
     let mut g = Game::new(r, S3);
     g.deal(suit_per_seat());
@@ -1371,16 +1288,8 @@ fn egyptian_strain_order_option_c_s_h_d() {
 
 #[test]
 fn egyptian_open_auction_pass_does_not_put_out() {
-    // BRIEF: "A pass does not put a player out. The auction ends after four calls in a row that
-    // are not bids, once a bid exists"
-    // 000: "If a player passes previously in the bidding round, they may still make a legal bid
-    // later in the bidding."
-    // 002: "Three consecutive passes do not end the bidding. If you bid 8 hearts and the other
-    // three players pass, you still have the chance to change to a higher bid - for example 8
-    // spades or 9 diamonds - and if you do that everyone else gets another chance to bid as
-    // well."
-    // 004: "A player does not lose the bidding right when passing and can raise their bid even
-    // if all other players pass."
+    // docs/rules.md#contract-auction (open): a pass does not put a player out; the auction ends
+    // after four calls in a row that are not bids, once a bid exists.
     let mut g = Game::new(Rules::egyptian(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:pass 1:8H 2:pass 3:pass 0:pass");
@@ -1409,7 +1318,7 @@ fn egyptian_open_auction_pass_does_not_put_out() {
 
 #[test]
 fn egyptian_four_passes_no_bid_same_dealer() {
-    // BRIEF: "four passes with no bid: the same dealer redeals."
+    // docs/rules.md#contract-all-pass: four passes with no bid, the same dealer redeals.
     let mut g = Game::new(Rules::egyptian(), S1);
     g.deal(suit_per_seat());
     let h = script(&mut g, "2:pass 3:pass 0:pass 1:pass").hand.unwrap();
@@ -1420,12 +1329,8 @@ fn egyptian_four_passes_no_bid_same_dealer() {
 
 #[test]
 fn egyptian_double_only_opponents_undoubled_bid() {
-    // BRIEF: "double (only when the standing bid belongs to an opponent and is not doubled)"
-    // 000: "a player may also, on their bidding turn make a bid of Double. This may be done if
-    // the current high bid is owned by a member of the opposing team."
-    // 002: "A double does not count as a bid. If you bid 9 spades, your right-hand opponent and
-    // your partner pass, your left-hand opponent doubles and you pass, that is the end of the
-    // bidding. The contract is 9 spades doubled."
+    // docs/rules.md#contract-doubling: double only an opponent's undoubled standing bid; a double
+    // is not a bid.
     let mut g = Game::new(Rules::egyptian(), S3);
     g.deal(suit_per_seat());
     assert!(
@@ -1468,9 +1373,7 @@ fn egyptian_double_only_opponents_undoubled_bid() {
 
 #[test]
 fn egyptian_redouble_option() {
-    // BRIEF: "option `redouble` (default off: only the doubled side, only once; x4)."
-    // 002: "If the final bid is doubled, some players allow the bidder or his partner to
-    // redouble, multiplying their score for the hand by 4 instead of 2."
+    // docs/rules.md#contract-doubling (redouble): only the doubled side, only once, x4.
     let r = contract_rules(Rules::egyptian(), |c| c.doubling = Doubling::Redouble);
     let mut g = Game::new(r, S3);
     g.deal(suit_per_seat());
@@ -1516,7 +1419,7 @@ fn egyptian_redouble_option() {
 
 #[test]
 fn egyptian_new_bid_clears_double() {
-    // BRIEF: "A new bid clears any double."
+    // docs/rules.md#contract-doubling: a new bid clears any double.
     let mut g = Game::new(Rules::egyptian(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:9S 1:double");
@@ -1543,11 +1446,8 @@ fn egyptian_new_bid_clears_double() {
 
 #[test]
 fn egyptian_declarer_trump_is_strain_and_declarer_leads() {
-    // BRIEF: "The final high bidder declares; trump is the bid's strain; the declarer leads."
-    // 000: "the high bidder becomes the declarer for his hand using the trump suit declared in
-    // the bid." / "with the high bidder playing the first card to the first trick."
-    // 002: "The declarer leads and the trump suit (or no trump) is as specified in the final
-    // bid."
+    // docs/rules.md#declarer: with strain bids the trump is the final bid's strain; the declarer
+    // leads.
     let mut g = Game::new(Rules::egyptian(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:pass 1:pass 2:8S 3:pass 0:pass 1:pass 2:pass");
@@ -1575,12 +1475,8 @@ fn egyptian_declarer_trump_is_strain_and_declarer_leads() {
 
 #[test]
 fn egyptian_doubled_score_function_002_examples() {
-    // BRIEF: "Scoring as classic, multiplied for the declaring side by 1, 2 or 4 (doubled,
-    // redoubled), made or failed, 13-trick scores included (002: 10H doubled, 11 tricks: +22; 8
-    // tricks: -20 and defenders +5; 13 tricks: +32). Defenders' points are not multiplied"
-    // 002: "if the bidders win 11 tricks, they score 22 points; if the bidder win 8 tricks,
-    // they score -20 points and the opponents score 5; if the bidders win 13 tricks they score
-    // 32 points (twice the usual 16)."
+    // docs/rules.md#doubled-scoring: the declaring side's score x2 or x4, made or failed; the
+    // worked example (10H doubled: 11 tricks +22; 8 tricks -20, defenders +5; 13 tricks +32).
     let c = Rules::egyptian().contract.unwrap();
     let s = |level, m, tricks| {
         let r = contract_score(&c, lv(level), m, tricks, 0);
@@ -1598,11 +1494,8 @@ fn egyptian_doubled_score_function_002_examples() {
 
 #[test]
 fn egyptian_10h_doubled_in_play() {
-    // 002: "if the contract is 10 hearts doubled: if the bidders win 11 tricks, they score 22
-    // points; if the bidder win 8 tricks, they score -20 points and the opponents score 5; if
-    // the bidders win 13 tricks they score 32 points (twice the usual 16)."
-    // 000: "if the high bid was doubled, the scoring is also doubled for the Declarer's side
-    // (but not for any points scored by the opposing team)."
+    // docs/rules.md#doubled-scoring: 10H doubled, 11 tricks +22; 8 tricks -20 and the
+    // defenders +5, not doubled; 13 tricks +32.
     for (w, delta) in [(11, [22, 0]), (8, [-20, 5]), (13, [32, 0])] {
         let mut g = Game::new(Rules::egyptian(), S3);
         let h = egyptian_doubled(&mut g, "10H", false, w);
@@ -1614,8 +1507,7 @@ fn egyptian_10h_doubled_in_play() {
 
 #[test]
 fn egyptian_redoubled_in_play() {
-    // BRIEF: "multiplied for the declaring side by 1, 2 or 4 (doubled, redoubled)"
-    // 002: "multiplying their score for the hand by 4 instead of 2."
+    // docs/rules.md#doubled-scoring: redoubled, x4.
     let r = contract_rules(Rules::egyptian(), |c| c.doubling = Doubling::Redouble);
     let mut g = Game::new(r.clone(), S3);
     let h = egyptian_doubled(&mut g, "10H", true, 11);
@@ -1627,9 +1519,8 @@ fn egyptian_redoubled_in_play() {
 
 #[test]
 fn egyptian_defenders_multiplied_option() {
-    // BRIEF: "Defenders' points are not multiplied; option: they are."
-    // 002: "Some play that a double or redouble also multiplies the opponent's score for tricks
-    // by 2 or 4, in the event that the bidder fails."
+    // docs/rules.md#contract-defenders-multiplied: the option that multiplies the defenders'
+    // points too.
     let r = contract_rules(Rules::egyptian(), |c| {
         c.doubling = Doubling::Redouble;
         c.defenders_multiplied = true;
@@ -1649,10 +1540,7 @@ fn egyptian_defenders_multiplied_option() {
 
 #[test]
 fn egyptian_target_41_option_31() {
-    // BRIEF: "Target 41 (000, 002); option 31 (004)."
-    // 000: "The first team to score 41 points is declared the winner."
-    // 004: "The game ends when one team's total score reaches 31 points ... The winning score
-    // can be adjusted from 31 to 41 points"
+    // docs/rules.md#target: Egyptian 41, or 31.
     assert_eq!(Rules::egyptian().target, 41);
     let mut g = Game::new(Rules::egyptian(), S3);
     egyptian_doubled(&mut g, "10H", false, 13);
@@ -1674,11 +1562,8 @@ fn egyptian_target_41_option_31() {
 
 #[test]
 fn egyptian_dakak_option() {
-    // BRIEF: "004's "Dakak" and "Out of Call" restrictions: options, default off. When on, the
-    // restriction is announced publicly before the auction"
-    // 004: "if any player in a team is "Dakak", that team can bid starting from 2 (8 tricks)."
-    // 004: "if any player in a team is "Dakak", the opposing team can bid starting from 5 of
-    // clubs or 6, depending on their choice."
+    // docs/rules.md#contract-dakak: announced publicly before the auction; a Dakak team bids
+    // from 8, its opponents from 5 in the lowest strain or 6 (docs/rules.md#dakak-reading).
     // Engine reading (auction.rs `min_level`): the Dakak team opens at 8 tricks; its opponents
     // at 5 tricks in the lowest strain (5C) or 6 tricks in any strain.
     let r = contract_rules(Rules::egyptian(), |c| c.dakak = true);
@@ -1715,11 +1600,8 @@ fn egyptian_dakak_option() {
 
 #[test]
 fn egyptian_out_of_call_option() {
-    // BRIEF: "004's "Dakak" and "Out of Call" restrictions: options, default off. When on, the
-    // restriction is announced publicly before the auction"
-    // 004: "At the beginning of each round, if any player in a team is "Out of Call", only that
-    // player cannot bid." / "A player is considered "Out of Call" if they have 9 or more cards
-    // of the same suit at the beginning of the round."
+    // docs/rules.md#contract-out-of-call: 9+ cards in a suit, announced publicly before the
+    // auction; that player may not bid.
     // Engine reading: an Out of Call player may still pass and double (a double is not a bid).
     let r = contract_rules(Rules::egyptian(), |c| c.out_of_call = true);
     let mut g = Game::new(r, S3);
@@ -1761,12 +1643,8 @@ fn ind_41() -> IndividualRules {
 
 #[test]
 fn four_hundred_bids_once_openly_no_pass_hearts_trump_dealer_plus_one_leads() {
-    // BRIEF: "Hearts are always trump. Each player bids once, in turn from dealer + 1, openly
-    // (later bidders see earlier bids); no pass. A bid is the number of tricks that player alone
-    // will take." / "Dealer + 1 leads the first trick."
-    // 000: "There is one round of bidding and each player must make a valid bid during his one
-    // opportunity to bid." / "A player's bid does not need to be higher than any previous bid"
-    // / "Hearts (♥) is always set as the trump suit for every hand."
+    // docs/rules.md#individual-auction: each bids once from dealer + 1, openly, no pass, a bid
+    // need not beat the others; dealer + 1 leads. docs/rules.md#individual-trump: hearts.
     let mut g = Game::new(Rules::four_hundred(), S1);
     g.deal(suit_per_seat());
     assert_eq!(g.decision().unwrap().seat, S2);
@@ -1805,9 +1683,8 @@ fn four_hundred_bids_once_openly_no_pass_hearts_trump_dealer_plus_one_leads() {
 
 #[test]
 fn four_hundred_min_bid_by_own_score() {
-    // BRIEF: "Minimum bid by the bidder's own score: <30: 2; 30-39: 3; 40-49: 4; 50+: 5.
-    // Maximum 13."
-    // 000: "29 or Less | 2 | 30 - 39 | 3 | 40 - 49 | 4 | 50 or Higher | 5"
+    // docs/rules.md#individual-min-bid (400): 2 below 30, 3 from 30, 4 from 40, 5 from 50;
+    // maximum 13.
     let i = ind_400();
     for (score, min) in [
         (-40, 2),
@@ -1835,13 +1712,8 @@ fn four_hundred_min_bid_by_own_score() {
 
 #[test]
 fn four_hundred_bid_sum_thresholds() {
-    // BRIEF: "The four bids must total at least 11, 12, 13 or 14 when the highest score at the
-    // table is <30, 30-39, 40-49, 50+; otherwise the hand is thrown in without score and the
-    // next dealer deals."
-    // 000: "If that highest score is less then 30, the total sum of all four bids must be 11 or
-    // higher. If the highest score is 30 or higher, but less than 40, the total required sum of
-    // all four bids is 12. ... 40 or more and lower than 50, ... 13. If the highest score is 50
-    // or higher, the total bid requirement is 14."
+    // docs/rules.md#individual-bid-sum (400): 11, 12, 13 or 14 by the highest score at the
+    // table (below 30, from 30, 40, 50).
     let i = ind_400();
     let bids = BySeat([lv(2), lv(3), lv(4), lv(2)]);
     for (highest, needed) in [
@@ -1860,8 +1732,8 @@ fn four_hundred_bid_sum_thresholds() {
 
 #[test]
 fn four_hundred_bid_sum_too_low_next_dealer_no_score() {
-    // 000: "In the event that the bid sum requirement is not at least as high as required, the
-    // cards are thrown in, reshuffled by the next dealer and no scoring occurs for the hand."
+    // docs/rules.md#individual-bid-sum: too low a total, the hand is thrown in unscored and the
+    // next dealer deals.
     let mut g = Game::new(Rules::four_hundred(), S3);
     g.deal(suit_per_seat());
     let h = script(&mut g, "0:2 1:2 2:2 3:4").hand.unwrap();
@@ -1884,7 +1756,7 @@ fn four_hundred_bid_sum_too_low_next_dealer_no_score() {
 
 #[test]
 fn four_hundred_bid_sum_option_big_bids_double() {
-    // BRIEF: "Option: count bids of 7+ double in that total."
+    // docs/rules.md#individual-sum-counts-big-bids-double: bids of 7+ count double.
     let mut i = ind_400();
     let bids = BySeat([lv(7), lv(2), lv(2), lv(2)]);
     assert_eq!(individual_sum(&i, bids, 55), (13, 14));
@@ -1911,10 +1783,8 @@ fn four_hundred_bid_sum_option_big_bids_double() {
 
 #[test]
 fn four_hundred_points_table() {
-    // BRIEF: "Each player scores alone: tricks won >= bid: plus the table value of the bid;
-    // fewer: minus it. Table: 2:2 3:3 4:4 5:10 6:12 7:14 8:16 9:27 10:30 11:33 12:36 (000)."
-    // 000: "If a player does not manage to win at least as many tricks as he bid for the hand,
-    // he must subtract a number of points from his score as per the same chart."
+    // docs/rules.md#individual-points (400 table), docs/rules.md#individual-scoring: made, plus
+    // the table value; failed, minus it.
     let i = ind_400();
     for (bid, points) in [
         (2, 2),
@@ -1942,8 +1812,7 @@ fn four_hundred_points_table() {
 
 #[test]
 fn four_hundred_points_in_play() {
-    // BRIEF: "Each player scores alone: tricks won >= bid: plus the table value of the bid;
-    // fewer: minus it."
+    // docs/rules.md#individual-scoring: made, plus the table value of the bid; failed, minus it.
     let mut g = Game::new(Rules::four_hundred(), S3);
     let h = individual_hand(
         &mut g,
@@ -1960,8 +1829,8 @@ fn four_hundred_points_in_play() {
 
 #[test]
 fn four_hundred_other_points_table_option() {
-    // BRIEF: "Options: other published tables (x1 for 2-4, x2 for 5-8, x3 for 9-10, x4 for
-    // 11-13)."
+    // docs/rules.md#individual-points: other published tables (x1 for 2-4, x2 for 5-8, x3 for
+    // 9-10, x4 for 11-13).
     let mut table = [None; 14];
     for (b, slot) in table.iter_mut().enumerate().skip(2) {
         let m = match b {
@@ -1995,9 +1864,7 @@ fn four_hundred_other_points_table_option() {
 
 #[test]
 fn four_hundred_bid_13_made_wins_at_once() {
-    // BRIEF: "Bid 13: made, that partnership wins the game at once"
-    // 000: "If a player bids and that same player manages to win all 13 tricks during the hand,
-    // his partnership automatically wins the game."
+    // docs/rules.md#individual-thirteen (instant): a made 13 wins the game at once.
     let s = individual_score(
         &ind_400(),
         BySeat([lv(2), lv(13), lv(2), lv(2)]),
@@ -2024,9 +1891,7 @@ fn four_hundred_bid_13_made_wins_at_once() {
 
 #[test]
 fn four_hundred_bid_13_failed_opponents_win() {
-    // BRIEF: "failed, the opponents win"
-    // 000: "However, if he bids 13 and does not win all 13, the opposing partnership wins the
-    // game.."
+    // docs/rules.md#individual-thirteen (instant): a failed 13, the opponents win.
     let mut g = Game::new(Rules::four_hundred(), S3);
     let h = individual_hand(
         &mut g,
@@ -2046,8 +1911,7 @@ fn four_hundred_bid_13_failed_opponents_win() {
 
 #[test]
 fn four_hundred_failed_13s_of_both_partnerships_cancel() {
-    // BRIEF: "(if players of both partnerships failed a bid of 13 on the same hand, the two
-    // cancel and the hand is scored without them)"
+    // docs/rules.md#several-thirteens: failed 13s of both partnerships cancel.
     let mut g = Game::new(Rules::four_hundred(), S3);
     let h = individual_hand(
         &mut g,
@@ -2069,13 +1933,9 @@ fn four_hundred_failed_13s_of_both_partnerships_cancel() {
 
 #[test]
 fn four_hundred_partner_positive_min_bids_and_sums_over_a_game() {
-    // BRIEF: "The game is won at the end of a hand by the partnership of a player with 41+ whose
-    // partner has more than 0"; "Minimum bid by the bidder's own score"; "The four bids must
-    // total at least 11, 12, 13 or 14 when the highest score at the table is <30, 30-39, 40-49,
-    // 50+"
-    // 000: "However, if his partner has a negative score he cannot win the game until his
-    // partner's score is above 0. Thus, that player's score may continue to accumulate beyond
-    // 41."
+    // docs/rules.md#individual-partner: 41+ wins only with a positive partner; the minimum bid
+    // (docs/rules.md#individual-min-bid) and the bid total (docs/rules.md#individual-bid-sum)
+    // follow the scores over a game.
     let mut g = Game::new(Rules::four_hundred(), S3);
     let hearts = |a, b, w| split_deal(a, b, Suit::Hearts, Suit::Spades, w);
     // Hand 1, dealer 3.
@@ -2120,8 +1980,7 @@ fn four_hundred_partner_positive_min_bids_and_sums_over_a_game() {
 
 #[test]
 fn four_hundred_partner_rule_and_non_negative_option() {
-    // BRIEF: "by the partnership of a player with 41+ whose partner has more than 0 (option: 0
-    // or more)."
+    // docs/rules.md#individual-partner: a partner above 0, or the option 0 or more.
     let i = ind_400();
     let w = |s: [i32; 4]| individual_winner(&i, 41, BySeat(s));
     assert_eq!(w([41, 0, 5, 0]), Some(T0));
@@ -2167,13 +2026,9 @@ fn four_hundred_partner_rule_and_non_negative_option() {
 
 #[test]
 fn four_hundred_both_partnerships_play_on_to_51() {
-    // BRIEF: "If players of both partnerships qualify on the same hand, play on until a player
-    // reaches 51 (with a positive partner) or one of the two drops below 41; if both reach 51
-    // together, the higher individual score wins; a tie plays on."
-    // 000: "If two members of opposing teams reach or exceed the winning total of 41 on the same
-    // hand (and no other player has a negative score), the game should then be played until a
-    // player reaches or exceeds 51 points (or one of the two players drops below 41 at the end of
-    // a hand)."
+    // docs/rules.md#individual-both-reach-target (play-on) and
+    // docs/rules.md#individual-play-on-target: both partnerships qualify, play on to 51 or until
+    // one drops below 41; both at 51, the higher individual score; a tie plays on.
     let i = ind_400();
     assert_eq!(i.play_on_target, 51);
     let w = |s: [i32; 4]| individual_winner(&i, 41, BySeat(s));
@@ -2225,10 +2080,8 @@ fn literal_renege() -> Rules {
 
 #[test]
 fn four_hundred_ten_second_rule_two_strikes_renege() {
-    // BRIEF: "Ten-second rule (000), on in this preset: a play that takes longer than 10 s is a
-    // strike; a player with 2 strikes in one hand reneges: scores nothing on that hand."
-    // 000: "When this rule is used, players who repeatedly take longer than 10 seconds to play
-    // to a trick automatically renege, scoring no points on the hand."
+    // docs/rules.md#individual-slow-play: over 10 s is a strike; 2 strikes in one hand make a
+    // renege.
     assert_eq!(
         Rules::four_hundred().individual.unwrap().slow_play,
         Some(SlowPlay {
@@ -2246,8 +2099,8 @@ fn four_hundred_ten_second_rule_two_strikes_renege() {
 
 #[test]
 fn four_hundred_renege_never_helps_a_failing_bid() {
-    // BRIEF: "A renege is a penalty and never helps the player who reneges ... a made bid
-    // scores nothing, a failed bid still costs its value".
+    // docs/rules.md#individual-slow-play: a renege never helps; a made bid scores nothing, a
+    // failed bid still costs its value.
     // Seat 0 bids 8 and takes 7: failed, -16, reneged or not (stalling does not dodge it).
     let (_, h) = renege_hand(Rules::four_hundred(), "0:8 1:5 2:2 3:2", 7);
     assert_eq!(h.reneged, BySeat([true, false, false, false]));
@@ -2256,15 +2109,15 @@ fn four_hundred_renege_never_helps_a_failing_bid() {
     let (_, h) = renege_hand(Rules::forty_one(), "0:8 1:5 2:2 3:2", 7);
     assert_eq!(h.reneged, BySeat([true, false, false, false]));
     assert_eq!(h.seat_delta, BySeat([-16, 5, -2, -2]));
-    // BRIEF: "Option: the literal reading (a renege scores 0 whatever happened)."
+    // docs/rules.md#individual-slow-play: the literal reading, a renege scores 0 whatever happened.
     let (_, h) = renege_hand(literal_renege(), "0:8 1:5 2:2 3:2", 7);
     assert_eq!(h.seat_delta, BySeat([0, 10, -2, -2]));
 }
 
 #[test]
 fn four_hundred_renege_on_a_thirteen() {
-    // BRIEF: "a failed bid of 13 still loses the game for that partnership (a made 13 by a
-    // player who reneged wins nothing)."
+    // docs/rules.md#individual-slow-play: a failed 13 still loses the game (a made 13 by a player
+    // who reneged wins nothing).
     // Seat 0 bids 13 and takes 12: the failed 13 loses the game for team 0 (seats 0 and 2).
     let (g, h) = renege_hand(Rules::four_hundred(), "0:13 1:2 2:2 3:2", 12);
     assert_eq!(h.reneged, BySeat([true, false, false, false]));
@@ -2286,7 +2139,7 @@ fn four_hundred_renege_on_a_thirteen() {
 
 #[test]
 fn four_hundred_ten_second_rule_options_and_separate_from_bids() {
-    // BRIEF: "The limit and the strike count are options."
+    // docs/rules.md#individual-slow-play: the limit and the strike count are options.
     let r = individual_rules(Rules::four_hundred(), |i| {
         i.slow_play = Some(SlowPlay {
             limit_ms: 5_000,
@@ -2329,12 +2182,8 @@ fn four_hundred_ten_second_rule_options_and_separate_from_bids() {
 
 #[test]
 fn forty_one_min_bid_1_and_sum_11_whatever_the_scores() {
-    // BRIEF: "As 400, except: the minimum bid is always 1; the bids must total 11 or more,
-    // whatever the scores"
-    // 000: "in this variant, a bid of one is allowable." / "The total sum of all four bids must
-    // total 11 or more. If, after all four players have bid on the hand, the total sum of the
-    // bids is 10 or less the cards are thrown with no play or score on the hand. The next dealer
-    // shuffles the pack and deals the next hand."
+    // docs/rules.md#individual-min-bid, docs/rules.md#individual-bid-sum (Forty-One): bids from 1,
+    // a total of 11 or more whatever the scores.
     let i = ind_41();
     for score in [-10, 0, 35, 45, 60] {
         let mut out = MoveList::new();
@@ -2360,9 +2209,8 @@ fn forty_one_min_bid_1_and_sum_11_whatever_the_scores() {
 
 #[test]
 fn forty_one_points_table_no_instant_win() {
-    // BRIEF: "points: bids 1-6 score their face value, 7-13 double it (7:14 ... 13:26), no
-    // instant win."
-    // 000: "1 | 1 | 2 | 2 | ... 6 | 6 | 7 | 14 | 8 | 16 | ... 13 | 26 |"
+    // docs/rules.md#individual-points (Forty-One): 1-6 face value, 7-13 double;
+    // docs/rules.md#individual-thirteen: no instant win.
     let i = ind_41();
     for bid in 1..=13u8 {
         let points = if bid <= 6 { bid as i32 } else { 2 * bid as i32 };
@@ -2378,11 +2226,8 @@ fn forty_one_points_table_no_instant_win() {
 
 #[test]
 fn forty_one_both_reach_higher_total_wins_tie_plays_on() {
-    // BRIEF: "If players of both partnerships reach 41 on the same hand (with positive
-    // partners), the partnership with the higher total wins; a tie plays on."
-    // 000: "If players from two opposing teams score 41 or more points at the end of a hand (and
-    // no player currently has a negative score), the partnership with the current higher sum
-    // total is declared the winner of the game."
+    // docs/rules.md#individual-both-reach-target (higher-total): the higher partnership total
+    // wins; a tie plays on.
     let i = ind_41();
     let w = |s: [i32; 4]| individual_winner(&i, 41, BySeat(s));
     assert_eq!(w([45, 44, 1, 1]), Some(T0));
@@ -2397,8 +2242,8 @@ fn forty_one_both_reach_higher_total_wins_tie_plays_on() {
 
 #[test]
 fn forty_one_game_both_reach_on_one_hand() {
-    // BRIEF (Forty-One): "If players of both partnerships reach 41 on the same hand (with
-    // positive partners), the partnership with the higher total wins"; "no instant win".
+    // docs/rules.md#individual-both-reach-target (higher-total), docs/rules.md#individual-thirteen
+    // (points): no instant win.
     let mut g = Game::new(Rules::forty_one(), S1);
     let hearts = |a, b, w| split_deal(a, b, Suit::Hearts, Suit::Spades, w);
     individual_hand(&mut g, hearts(S2, S3, 7), "2:7 3:6 0:1 1:1");
@@ -2432,9 +2277,7 @@ fn forty_one_game_both_reach_on_one_hand() {
 
 #[test]
 fn classic_single_round_all_pass_same_dealer() {
-    // BRIEF: "All four pass: the same dealer redeals (000, 002)." (single-round auction too)
-    // 000: "If all four players pass, the cards are thrown in, shuffled and redealt by the same
-    // dealer."
+    // docs/rules.md#contract-all-pass: all four pass, the same dealer redeals (single-round too).
     let r = contract_rules(Rules::classic(), |c| c.auction = AuctionForm::SingleRound);
     let mut g = Game::new(r, S0);
     g.deal(suit_per_seat());
@@ -2445,9 +2288,8 @@ fn classic_single_round_all_pass_same_dealer() {
 
 #[test]
 fn classic_elimination_last_bidder_after_three_passes() {
-    // BRIEF: "it ends when all but the high bidder have passed."
-    // 003: "If a player doesn't want to bid in a particular round, they can request to "pass"
-    // and are excluded from bidding in that round."
+    // docs/rules.md#contract-auction (elimination): it ends when all but the high bidder have
+    // passed.
     let mut g = Game::new(Rules::classic(), S3);
     g.deal(suit_per_seat());
     script(&mut g, "0:pass 1:pass 2:pass");
@@ -2467,7 +2309,7 @@ fn classic_elimination_last_bidder_after_three_passes() {
 
 #[test]
 fn max_hands_counts_throw_ins() {
-    // BRIEF: "option `max-hands` (default 200 deals, redeals and throw-ins included)"
+    // docs/rules.md#max-hands: redeals and throw-ins count.
     let mut r = contract_rules(Rules::classic(), |c| c.throw_in_weak_hand = true);
     r.max_hands = 1;
     let mut g = Game::new(r, S3);
@@ -2485,8 +2327,7 @@ fn max_hands_counts_throw_ins() {
 
 #[test]
 fn egyptian_dakak_in_both_teams_everyone_from_8() {
-    // 004: "if any player in a team is "Dakak", that team can bid starting from 2 (8 tricks)."
-    // Engine reading (docs/rules.md "Dakak"): with a Dakak player in each team, both bid from 8.
+    // docs/rules.md#dakak-reading: with a Dakak player in each team, both bid from 8.
     let r = contract_rules(Rules::egyptian(), |c| c.dakak = true);
     let mut g = Game::new(r, S3);
     g.deal(deal([
@@ -2516,10 +2357,8 @@ fn egyptian_dakak_in_both_teams_everyone_from_8() {
 
 #[test]
 fn dealer_forced_7_out_of_call_dealer_may_pass() {
-    // 002: "Some play that if the first three players pass, the dealer is forced to bid seven."
-    // 004: "if any player in a team is "Out of Call", only that player cannot bid."
-    // Engine reading (docs/rules.md "dealer-forced-7"): a dealer with no legal bid may pass, and
-    // the all-pass rule applies.
+    // docs/rules.md#dealer-forced-7-reading: a dealer with no legal bid (Out of Call,
+    // docs/rules.md#contract-out-of-call) may pass, and the all-pass rule applies.
     let r = contract_rules(Rules::egyptian(), |c| {
         c.out_of_call = true;
         c.dealer_forced_7 = true;

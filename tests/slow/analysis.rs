@@ -274,11 +274,10 @@ fn the_fast_analysis_equals_solving_every_position_on_games_of_every_preset() {
     assert!(hands >= 20, "only {hands} hands were played out");
 }
 
-/// BRIEF "Classic Tarneeb": "Option `trump-by-first-lead`: no naming; the suit of the
-/// declarer's first lead becomes trump". The strain table of such a game lists the suits the
-/// declarer held, each solved with his lead in it, so its best entry is the hand's par (the
-/// declarer free to pick the suit he leads): no entry above the par, none for a suit he could
-/// not lead.
+/// docs/rules.md#contract-trump (first-lead): no naming; the suit of the declarer's first lead
+/// becomes trump. The strain table of such a game lists the suits the declarer held, each solved
+/// with his lead in it, so its best entry is the hand's par (the declarer free to pick the suit he
+/// leads): no entry above the par, none for a suit he could not lead.
 #[test]
 fn a_first_lead_strain_table_lists_the_declarers_suits_and_tops_out_at_the_par() {
     use tarneeb_referee::rules::Strain;

@@ -158,9 +158,9 @@ fn pimc_beats_the_heuristic_bot_on_duplicate_deals_by_a_margin_random_play_never
     let _ = root();
 }
 
-/// BRIEF and protocol.md through `check-bot`: the handshake, every preset, every rare situation
-/// (throw-in, forced dealer, No Trump, double and redouble, a bid of 13, 400's minimum by score,
-/// the end of a game) and exiting on `game_end` and at the end of input.
+/// docs/rules.md and protocol.md through `check-bot`: the handshake, every preset, every rare
+/// situation (throw-in, forced dealer, No Trump, double and redouble, a bid of 13, 400's minimum by
+/// score, the end of a game) and exiting on `game_end` and at the end of input.
 #[test]
 fn pimc_passes_check_bot_on_every_preset() {
     let scratch = Scratch::new("pimc-check");

@@ -347,8 +347,8 @@ fn the_replay_page_tells_the_story_of_each_hand() {
         assert_eq!(rules["shown"], true);
         assert_eq!(rules["box"]["shown"], true);
         if fi == 0 {
-            // BRIEF "400": minimum bid by the bidder's own score (3 from 30 points, else 2);
-            // the bids must total 12 with the highest score at 30-39.
+            // docs/rules.md#individual-min-bid: by the bidder's own score (3 from 30 points, else
+            // 2); the bids must total 12 with the highest score at 30-39.
             assert_eq!(rules["minBid"], "3,2,3,2", "{rules}");
             assert_eq!(rules["needed"], "12", "{rules}");
         }

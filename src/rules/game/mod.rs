@@ -444,8 +444,9 @@ impl Game {
                 } else {
                     ThrowInReason::WeakHand
                 };
-                // 002: a weak hand is "dealt by the next dealer"; a long suit is "redealt by the
-                // same dealer".
+                // A weak hand goes to the next dealer, a long suit to the same one
+                // (docs/rules.md#contract-throw-in-weak-hand,
+                // docs/rules.md#contract-throw-in-long-suit).
                 self.end_hand_unplayed(
                     HandEnd::ThrownIn { seat, reason },
                     reason == ThrowInReason::LongSuit,
@@ -556,8 +557,8 @@ impl Game {
                         });
                         h.trick = Trick::new(declarer);
                         h.to_act = declarer;
-                        // BRIEF: "The declarer (final high bidder) names the trump suit after the
-                        // auction" unless the bid names it or the first lead does.
+                        // The declarer names the trump unless the bid names it or the first
+                        // lead does (docs/rules.md#declarer).
                         if let Some(strain) = bid.strain {
                             h.trump = Some(strain);
                             self.phase = Phase::Play;
@@ -585,8 +586,7 @@ impl Game {
                 let highest = self.seat_scores.0.iter().copied().max().unwrap_or(0);
                 let (sum, needed) = individual_sum(i, bids, highest);
                 if sum < needed {
-                    // 000 (400): "the cards are thrown in, reshuffled by the next dealer and no
-                    // scoring occurs for the hand."
+                    // Thrown in unscored, the next dealer deals (docs/rules.md#individual-bid-sum).
                     self.end_hand_unplayed(HandEnd::BidSumTooLow { sum, needed }, false, applied);
                 } else {
                     let h = &mut self.hand;
@@ -612,8 +612,7 @@ impl Game {
         }
         let h = &mut self.hand;
         if h.trump.is_none() {
-            // 000: "the first card he leads to the first trick must be of the trump suit"
-            // (trump-by-first-lead): the declarer's first lead names the trump.
+            // docs/rules.md#contract-trump (first-lead): the declarer's first lead names the trump.
             h.trump = Some(Strain::Trump(card.suit()));
         }
         h.held[seat].remove(card);

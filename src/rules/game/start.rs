@@ -10,7 +10,7 @@ use super::Game;
 use crate::rules::score::{contract_winner, individual_winner};
 use crate::rules::{BySeat, ByTeam, RulesKind};
 
-/// The largest starting score either way. The games of BRIEF end near their targets (31, 41,
+/// The largest starting score either way. The four games end near their targets (31, 41,
 /// 61), so a million is far beyond any real game, and a hand's points added to it stay far
 /// from `i32`'s limits (`-2147483648:0` once wrapped round to a win).
 pub const START_SCORE_LIMIT: i32 = 1_000_000;
@@ -64,7 +64,7 @@ impl Game {
     /// The game before its first deal, starting from `scores` instead of zero. The scores must
     /// be of the game's kind, within [`START_SCORE_LIMIT`], and leave the game undecided: only
     /// scores under which the game would already be over are refused (in 400 a player at the
-    /// target whose partner is not positive has not won yet: BRIEF "400", the partner rule).
+    /// target whose partner is not positive has not won yet: docs/rules.md#individual-partner).
     pub fn with_scores(mut self, scores: StartScores) -> Result<Game, String> {
         let target = self.rules.target;
         let values: &[i32] = match &scores {
@@ -122,9 +122,9 @@ mod tests {
     use super::*;
     use crate::rules::{Rules, Seat};
 
-    /// BRIEF "400": a player wins at the target only with a positive partner, so 41 with a
-    /// partner at 0 is a game still open; with a partner at 1 it is over. Classic: a team at
-    /// the target has won (BRIEF "Target ... Checked at the end of a hand"). Scores out of
+    /// docs/rules.md#individual-partner: a player wins at the target only with a positive
+    /// partner, so 41 with a partner at 0 is a game still open; with a partner at 1 it is over.
+    /// Classic: a team at the target has won (docs/rules.md#target-check). Scores out of
     /// range are refused before they can wrap.
     #[test]
     fn only_scores_of_a_decided_game_or_out_of_range_are_refused() {
@@ -180,7 +180,7 @@ mod tests {
         assert_eq!(game.result().map(|r| r.reason), Some(EndReason::HandCap));
     }
 
-    /// 000 (400): "29 or Less | 2 | 30 - 39 | 3 …": a player at 35 may not bid 2.
+    /// docs/rules.md#individual-min-bid (400: 3 from 30 points): a player at 35 may not bid 2.
     #[test]
     fn a_400_game_from_scores_asks_the_minimum_bid_of_the_score() {
         let rules = Rules::preset("400").unwrap();

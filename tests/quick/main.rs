@@ -27,7 +27,7 @@ mod referee;
 mod replay;
 mod replay_ask;
 mod rule_citations;
-mod rules_brief;
+mod rules_doc;
 mod schedule_lazy;
 mod terminal_text;
 mod trace;

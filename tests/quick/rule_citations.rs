@@ -226,7 +226,7 @@ fn every_anchor_of_docs_rules_md_is_cited_by_a_test() {
     assert!(
         untested.is_empty(),
         "rules in docs/rules.md that no test cites (each rule needs a test whose comment cites \
-         `docs/rules.md#NAME`, e.g. in tests/quick/rules_brief.rs): {untested:?}"
+         `docs/rules.md#NAME`, e.g. in tests/quick/rules_doc.rs): {untested:?}"
     );
 }
 

@@ -3,26 +3,25 @@
 //! found an edited row, 2 bad usage or input, 130 interrupted.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use serde_json::json;
 
 use super::args::{parse_duration_ms, BotLimits, SandboxArgs};
 use super::league_read::{self, failed, usage, Failure, HistoryArgs, ReadArgs};
 use super::remote_args::{ListenArgs, RemoteSetup};
-use tarneeb_referee::bot::{allowed_cpus, become_subreaper, check_can_start, split_command};
+use tarneeb_referee::bot::become_subreaper;
 use tarneeb_referee::league::db::{Db, Version, DB_FILE};
-use tarneeb_referee::league::source::{league_standings, ratings_of, Ended, LeagueSource};
+use tarneeb_referee::league::source::{Ended, LeagueSource};
+use tarneeb_referee::league::spec::{self, LeagueSettings, LeagueSpec, Opened, RunSettings};
 use tarneeb_referee::remote::tokens::{Tokens, TOKENS_FILE};
-use tarneeb_referee::standings::tally::Tally;
-use tarneeb_referee::tournament::directory::seal;
-use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
+use tarneeb_referee::signals;
+use tarneeb_referee::tournament::directory::TournamentDir;
 use tarneeb_referee::tournament::run::progress::ProgressMode;
-use tarneeb_referee::tournament::run::runner::{self, Entrant, RunConfig};
+use tarneeb_referee::tournament::run::runner::{self, RunConfig};
 use tarneeb_referee::tournament::schedule::Partners;
-use tarneeb_referee::{deal_key, rules_file, signals};
 
 #[derive(Args, Debug)]
 pub struct LeagueArgs {
@@ -173,62 +172,34 @@ pub fn run(args: LeagueArgs) -> u8 {
     }
 }
 
-const DEAL_KEY_FILE: &str = ".deal-key";
-const LOCK_FILE: &str = "league.lock";
-
 fn start(a: StartArgs) -> Result<u8, Failure> {
-    if a.dir.join(DB_FILE).exists() {
-        return Err(usage(format!(
-            "{} holds a league already: add entrants with `tarneeb league add {} NAME=CMD` and run it with `tarneeb league run {}`",
-            a.dir.display(),
-            a.dir.display(),
-            a.dir.display()
-        )));
-    }
-    if a.dir
-        .join(tarneeb_referee::tournament::directory::TOURNAMENT_FILE)
-        .exists()
-    {
-        return Err(usage(format!(
-            "{} holds a tournament: start the league in another directory",
-            a.dir.display()
-        )));
-    }
-    let rules = rules_file::load(&a.settings.rules).map_err(|e| usage(e.to_string()))?;
-    // Checked now, so that `run` never meets a sandbox it cannot have.
-    let sandbox = a
-        .settings
-        .sandbox
-        .sandbox()
-        .map_err(|e| usage(e.to_string()))?;
+    // Every check first, as a tournament's: nothing is made for a league that cannot play.
+    spec::check_new(&a.dir).map_err(usage)?;
+    let league = LeagueSpec::new(a.settings.league_settings()).map_err(usage)?;
     let argv: Vec<String> = std::env::args().collect();
-    let stored = settings_argv(&argv);
-    let config = json!({
-        "format": "league",
-        "seed": a.settings.seed,
-        "partners": a.settings.partners.name(),
-        "rules": rules,
-        "time": a.settings.limits.time(),
-        "sandbox": sandbox.label(),
-        "limits": sandbox.limits().describe(),
-        "league_settings": stored,
-    });
-    let (mut dir, _) = TournamentDir::claim(&a.dir, None, &config).map_err(usage)?;
-    dir.ensure_key().map_err(failed)?;
-    deal_key::write_new(&a.dir.join(DEAL_KEY_FILE), &deal_key::fresh())
-        .map_err(|e| failed(e.to_string()))?;
-    let db = Db::open(&a.dir, true).map_err(|e| failed(e.to_string()))?;
-    db.set_meta("settings", &serde_json::to_string(&stored).expect("JSON"))
-        .map_err(|e| failed(e.to_string()))?;
+    league.create(&a.dir, &settings_argv(&argv))?;
     eprintln!(
         "league started in {} ({}, {}); add entrants with `tarneeb league add {} NAME=CMD`, then `tarneeb league run {}`",
         a.dir.display(),
         a.settings.rules,
-        sandbox.label(),
+        league.sandbox.label(),
         a.dir.display(),
         a.dir.display()
     );
     Ok(0)
+}
+
+impl Settings {
+    /// The league these flags ask for.
+    fn league_settings(&self) -> LeagueSettings {
+        LeagueSettings {
+            rules: self.rules.clone(),
+            seed: self.seed,
+            partners: self.partners,
+            limits: self.limits.seat_limits(),
+            sandbox: self.sandbox.options(),
+        }
+    }
 }
 
 /// The arguments after `league start DIR`: the settings, to be parsed again by `run`.
@@ -263,22 +234,9 @@ fn takes_value(flag: &str) -> bool {
     !matches!(flag, "--freeze-off-turn")
 }
 
+/// The settings `start` was given, parsed again as `start` parsed them.
 fn stored_settings(db: &Db) -> Result<Settings, Failure> {
-    let text = db
-        .meta("settings")
-        .map_err(|e| failed(e.to_string()))?
-        .ok_or_else(|| {
-            failed(format!(
-                "{}: the league's settings are missing",
-                db.path().display()
-            ))
-        })?;
-    let argv: Vec<String> = serde_json::from_str(&text).map_err(|e| {
-        failed(format!(
-            "{}: the league's settings: {e}",
-            db.path().display()
-        ))
-    })?;
+    let argv = spec::stored_flags(db)?;
     StoredSettings::try_parse_from(&argv)
         .map(|s| s.settings)
         .map_err(|e| {
@@ -290,33 +248,8 @@ fn stored_settings(db: &Db) -> Result<Settings, Failure> {
         })
 }
 
-fn parse_entrant(text: &str) -> Result<(String, Vec<String>), Failure> {
-    let (name, cmd) = text.split_once('=').ok_or_else(|| {
-        usage(format!(
-            "'{text}': write NAME=CMD, like rnd='python3 random_bot.py'"
-        ))
-    })?;
-    let name = name.trim();
-    if !super::tournament::is_entrant_name(name) {
-        return Err(usage(format!(
-            "'{text}': the name '{name}' may only hold letters, digits, '_', '.' and '-'"
-        )));
-    }
-    let command = split_command(cmd).map_err(|e| usage(format!("{name}: {e}")))?;
-    if command.len() == 1 && command[0] == Entrant::WEB {
-        return Err(usage(format!(
-            "{name}: a league plays programs, local or remote (NAME=remote); a person in a browser plays a `tarneeb tournament` or `tarneeb play`"
-        )));
-    }
-    if command.len() == 1 && command[0] == Entrant::REMOTE {
-        return Ok((name.to_string(), command));
-    }
-    check_can_start(&command).map_err(|e| usage(format!("{name}: {e}")))?;
-    Ok((name.to_string(), command))
-}
-
 fn add(a: EntrantArgs, update: bool) -> Result<u8, Failure> {
-    let (name, command) = parse_entrant(&a.entrant)?;
+    let (name, command) = spec::parse_entrant(&a.entrant).map_err(usage)?;
     let mut db = Db::open(&a.dir, false).map_err(|e| usage(e.to_string()))?;
     let v = if update {
         db.update_entrant(&name, &command)
@@ -365,156 +298,57 @@ fn retire(a: RetireArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// One `league run` at a time writes a league: an exclusive lock held while it runs.
-fn lock(dir: &Path) -> Result<std::fs::File, Failure> {
-    use std::os::fd::AsRawFd;
-    let path = dir.join(LOCK_FILE);
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| failed(format!("cannot open {}: {e}", path.display())))?;
-    // SAFETY: flock on a descriptor we own.
-    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(usage(format!(
-            "another `tarneeb league run` is running on {}: one writer at a time (stop it first, or read the league with `tarneeb league table`)",
-            dir.display()
-        )));
-    }
-    Ok(f)
-}
-
-/// Rows of results.jsonl the database lacks (a league killed between the two writes) go in
-/// now; the table is then recomputed.
-fn mend(dir: &mut TournamentDir, db: &mut Db, key: &seal::Key) -> Result<u64, Failure> {
-    let ids: std::collections::HashMap<String, i64> = db
-        .versions()
-        .map_err(|e| failed(e.to_string()))?
-        .into_iter()
-        .map(|v| (v.label, v.id))
-        .collect();
-    let mut missing = Vec::new();
-    dir.stream_rows(RowCheck::Sealed, false, |row| {
-        if !db.has_game(row.game).map_err(|e| e.to_string())? {
-            missing.push(row);
+impl RunArgs {
+    /// The run these flags ask for.
+    fn settings(&self) -> RunSettings {
+        RunSettings {
+            jobs: self.jobs,
+            games: self.games,
+            max_share: self.max_share,
+            progress: self.progress,
+            fresh_bots: self.fresh_bots,
+            watched: self.serve.is_some(),
+            remote_connections: self.remote_connections,
+            remote_duplicate: self.remote_duplicate,
+            listener_refused: self.net.check().err(),
         }
-        Ok(())
-    })
-    .map_err(failed)?;
-    for row in &missing {
-        let seats = row.seats.clone().map(|l| ids.get(&l).copied());
-        let Some(seats) = seats.iter().copied().collect::<Option<Vec<i64>>>() else {
-            return Err(failed(format!(
-                "results.jsonl: game {} names a version the database does not know ({:?})",
-                row.game, row.seats
-            )));
-        };
-        let seats: [i64; 4] = seats.try_into().expect("four seats");
-        db.finish_game(key, row, seats, &[], "null")
-            .map_err(|e| failed(e.to_string()))?;
     }
-    if !missing.is_empty() {
-        let mut tally = Tally::new();
-        db.rows(|r, _| {
-            tally.push(r);
-            Ok(())
-        })
-        .map_err(|e| failed(e.to_string()))?;
-        let s = league_standings(&tally);
-        let ratings = ratings_of(&s, &ids);
-        db.set_standings(&ratings, &serde_json::to_string(&s).expect("JSON"))
-            .map_err(|e| failed(e.to_string()))?;
-    }
-    Ok(missing.len() as u64)
 }
 
-fn run_league(a: RunArgs) -> Result<u8, Failure> {
-    if !(0.5..=1.0).contains(&a.max_share) {
-        return Err(usage(format!(
-            "--max-share {}: give a share from 0.5 to 1",
-            a.max_share
-        )));
-    }
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(usage("--jobs must be at least 1"));
-    }
-    a.net.check().map_err(usage)?;
-    if a.remote_connections < 2 {
-        return Err(usage(
-            "--remote-connections must be at least 2: a remote entrant partners itself, so a game takes two of its connections",
-        ));
-    }
-    let db = Db::open(&a.dir, false).map_err(|e| usage(e.to_string()))?;
-    let _lock = lock(&a.dir)?;
+/// The league in `dir` readied to play: its lock taken, the settings `start` kept checked as
+/// `start` checked them, the rows a killed run left out of the database added (said).
+fn open(dir: &Path) -> Result<Opened, Failure> {
+    let db = Db::open(dir, false).map_err(|e| usage(e.to_string()))?;
+    let lock = spec::lock(dir)?;
     let settings = stored_settings(&db)?;
-    let rules = rules_file::load(&settings.rules).map_err(|e| usage(e.to_string()))?;
-    let mut sandbox = settings
-        .sandbox
-        .sandbox()
-        .map_err(|e| usage(e.to_string()))?;
-    sandbox.mask(&a.dir);
-    let sandbox = std::sync::Arc::new(sandbox);
-    let mut tdir = TournamentDir::open(&a.dir).map_err(usage)?;
-    let key = tdir.ensure_key().map_err(failed)?;
-    if !tdir.sandboxed() {
+    let league = LeagueSpec::new(settings.league_settings()).map_err(usage)?;
+    let mut opened = league.open(dir, db, lock)?;
+    if !opened.dir.sandboxed() {
         eprintln!("note: no sandbox: a bot could read the seal key, so neither results.jsonl nor league.db is sealed against it");
     }
-    let mut db = db;
-    let mended = mend(&mut tdir, &mut db, &key)?;
+    let mended = opened.mend()?;
     if mended > 0 {
         eprintln!("{mended} finished games were in results.jsonl but not yet in {DB_FILE}: added");
     }
+    Ok(opened)
+}
+
+fn run_league(a: RunArgs) -> Result<u8, Failure> {
+    let run = a.settings();
+    let (jobs, cpus) = run.check().map_err(usage)?;
+    let opened = open(&a.dir)?;
     let stop = signals::install();
     let _ = become_subreaper();
-    let cpus = allowed_cpus();
-    let cpus = (jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
     let page = match a.serve {
         Some(addr) => Some(super::serve::start(&a.dir, addr, None).map_err(usage)?),
         None => None,
     };
-    let secret = deal_key::read(&a.dir.join(DEAL_KEY_FILE)).map_err(|e| usage(e.to_string()))?;
-    let cfg = RunConfig {
-        dir: a.dir.clone(),
-        entrants: Vec::new(),
-        rules,
-        time: settings.limits.time(),
-        on_fault: settings.limits.on_fault,
-        events: settings.limits.events,
-        freeze_off_turn: settings.limits.freeze_off_turn,
-        max_line: settings.limits.max_line,
-        stderr_cap: settings.limits.stderr_cap,
-        jobs,
-        cpus,
-        deals: Vec::new(),
-        sprt: None,
-        total: a.games.unwrap_or(0),
-        progress: a.progress,
-        sandbox,
-        fresh_bots: a.fresh_bots,
-        compress: false,
-        trace: None,
-        analyze: false,
-        only_shard: None,
-        deal_secret: Some(secret),
-        watched: a.serve.is_some(),
-        lobby: None,
-        lobby_keys: Vec::new(),
-    };
+    let base = opened.run_config(&a.dir, &run, jobs, cpus);
     let mut remote = Remote::default();
-    let ran = play(
-        &a,
-        db,
-        &mut tdir,
-        &key,
-        (settings.seed, settings.partners),
-        cfg,
-        &mut remote,
-        stop,
-    );
+    let ran = opened
+        .source(&run)
+        .map_err(Failure::from)
+        .and_then(|(source, mut tdir)| play(&a, source, &mut tdir, base, &mut remote, stop));
     if let Some(setup) = remote.setup {
         setup.finish();
     }
@@ -595,7 +429,7 @@ impl Remote {
 
     /// Whether a remote version's relay has the two idle connections a game takes.
     fn availability(&self) -> Option<tarneeb_referee::league::source::Availability> {
-        let lobby = std::sync::Arc::clone(&self.setup.as_ref()?.lobby);
+        let lobby = Arc::clone(&self.setup.as_ref()?.lobby);
         let keys = self.keys.clone();
         Some(Box::new(move |v: &Version| {
             keys.get(&v.entrant).is_some_and(|&k| lobby.idle(k) >= 2)
@@ -616,7 +450,7 @@ enum Waited {
 fn wait_for_remote(
     source: &LeagueSource,
     remote: &mut Remote,
-    stop: &std::sync::atomic::AtomicBool,
+    stop: &AtomicBool,
 ) -> Result<Waited, Failure> {
     let db = source.db();
     if !remote.waiting_said {
@@ -653,48 +487,17 @@ fn wait_for_remote(
 
 /// The runs of a league: one per roster, until `--games` or an interrupt.
 /// `base` is every run's configuration but its entrants (each run's roster).
-#[allow(clippy::too_many_arguments)]
 fn play(
     a: &RunArgs,
-    db: Db,
+    mut source: LeagueSource,
     tdir: &mut TournamentDir,
-    key: &seal::Key,
-    (seed, partners): (u64, Partners),
     base: RunConfig,
     remote: &mut Remote,
-    stop: &'static std::sync::atomic::AtomicBool,
+    stop: &'static AtomicBool,
 ) -> Result<u8, Failure> {
     let mut waiting_said = false;
-    let mut source =
-        LeagueSource::new(db, key.clone(), seed, a.games, a.max_share).map_err(failed)?;
-    source.set_partners(partners);
-    if a.remote_duplicate {
-        source
-            .db()
-            .set_meta("remote_duplicate", "true")
-            .map_err(|e| failed(e.to_string()))?;
-    }
     loop {
-        let keys = remote.prepare(a, source.roster(), base.max_line)?;
-        if let Some(available) = remote.availability() {
-            source.set_remote(available, a.remote_duplicate);
-        }
-        let cfg = RunConfig {
-            entrants: source
-                .roster()
-                .iter()
-                .map(|v| Entrant {
-                    name: v.label.clone(),
-                    command: v.command.clone(),
-                })
-                .collect(),
-            lobby: remote
-                .setup
-                .as_ref()
-                .map(|r| std::sync::Arc::clone(&r.lobby)),
-            lobby_keys: keys.unwrap_or_default(),
-            ..base.clone()
-        };
+        let cfg = roster_config(a, &mut source, &base, remote)?;
         if source.replays() > 0 {
             eprintln!(
                 "playing again {} games a stopped run left unfinished",
@@ -717,42 +520,107 @@ fn play(
             );
             return Ok(130);
         }
-        let ended = source.ended.clone();
-        let db = source.db();
-        match ended {
-            Some(Ended::Limit) => break,
-            Some(Ended::Failed(e)) => return Err(failed(e)),
-            None if source.waiting_for_remote() => match wait_for_remote(&source, remote, stop)? {
-                Waited::Interrupted => return Ok(130),
-                Waited::SameRoster => {
-                    // The same roster: go on without reading the league again.
-                    source.ended = None;
-                    continue;
-                }
-                Waited::NewRoster => {}
-            },
-            Some(Ended::Roster) | None => waiting_said = false,
-            Some(Ended::TooFew) => {
-                if !waiting_said {
-                    eprintln!(
-                        "waiting: the league has fewer than two active entrants; add one with `tarneeb league add {} NAME=CMD`",
-                        a.dir.display()
-                    );
-                    waiting_said = true;
-                }
-                // The roster this run had: a change since (even before this wait) ends it.
-                let stamp = source.stamp();
-                while db.roster_stamp().map_err(|e| failed(e.to_string()))? == stamp {
-                    if stop.load(Ordering::SeqCst) {
-                        eprintln!("tarneeb league: interrupted while waiting for entrants");
-                        return Ok(130);
-                    }
-                    std::thread::sleep(Duration::from_millis(500));
-                }
-            }
+        match after_run(a, &mut source, remote, &mut waiting_said, stop)? {
+            Next::Stop(code) => return Ok(code),
+            Next::Done => break,
+            // The same roster: go on without reading the league again.
+            Next::SameRoster => continue,
+            Next::NewRoster => {}
         }
         source = source.next_run().map_err(failed)?;
     }
     league_read::print_table(source.db(), false)?;
     Ok(0)
+}
+
+/// The configuration of the run of `source`'s roster: its entrants, and the lobby its remote
+/// ones play through (the server started when a roster first has one).
+fn roster_config(
+    a: &RunArgs,
+    source: &mut LeagueSource,
+    base: &RunConfig,
+    remote: &mut Remote,
+) -> Result<RunConfig, Failure> {
+    let keys = remote.prepare(a, source.roster(), base.max_line)?;
+    if let Some(available) = remote.availability() {
+        source.set_remote(available, a.remote_duplicate);
+    }
+    Ok(RunConfig {
+        entrants: source.entrants(),
+        lobby: remote.setup.as_ref().map(|r| Arc::clone(&r.lobby)),
+        lobby_keys: keys.unwrap_or_default(),
+        ..base.clone()
+    })
+}
+
+/// What follows a run that was not interrupted.
+enum Next {
+    /// The league holds the games `--games` asked for.
+    Done,
+    /// Interrupted while waiting: this exit code.
+    Stop(u8),
+    /// Go on with the same roster.
+    SameRoster,
+    /// Read the roster again.
+    NewRoster,
+}
+
+/// Why the run of `source` ended, and what follows: the league done, a failure, or a wait
+/// for entrants (remote ones' relays, or a second active entrant).
+fn after_run(
+    a: &RunArgs,
+    source: &mut LeagueSource,
+    remote: &mut Remote,
+    waiting_said: &mut bool,
+    stop: &AtomicBool,
+) -> Result<Next, Failure> {
+    match source.ended.clone() {
+        Some(Ended::Limit) => Ok(Next::Done),
+        Some(Ended::Failed(e)) => Err(failed(e)),
+        None if source.waiting_for_remote() => Ok(match wait_for_remote(source, remote, stop)? {
+            Waited::Interrupted => Next::Stop(130),
+            Waited::SameRoster => {
+                source.ended = None;
+                Next::SameRoster
+            }
+            Waited::NewRoster => Next::NewRoster,
+        }),
+        Some(Ended::Roster) | None => {
+            *waiting_said = false;
+            Ok(Next::NewRoster)
+        }
+        Some(Ended::TooFew) => wait_for_entrants(a, source, waiting_said, stop),
+    }
+}
+
+/// Fewer than two active entrants: waits until the roster changes (or Ctrl-C), having said
+/// so once.
+fn wait_for_entrants(
+    a: &RunArgs,
+    source: &LeagueSource,
+    waiting_said: &mut bool,
+    stop: &AtomicBool,
+) -> Result<Next, Failure> {
+    if !*waiting_said {
+        eprintln!(
+            "waiting: the league has fewer than two active entrants; add one with `tarneeb league add {} NAME=CMD`",
+            a.dir.display()
+        );
+        *waiting_said = true;
+    }
+    // The roster this run had: a change since (even before this wait) ends it.
+    let stamp = source.stamp();
+    while source
+        .db()
+        .roster_stamp()
+        .map_err(|e| failed(e.to_string()))?
+        == stamp
+    {
+        if stop.load(Ordering::SeqCst) {
+            eprintln!("tarneeb league: interrupted while waiting for entrants");
+            return Ok(Next::Stop(130));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    Ok(Next::NewRoster)
 }

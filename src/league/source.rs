@@ -17,7 +17,7 @@ use crate::standings::row::GameRow;
 use crate::standings::table::{from_totals, Standings};
 use crate::standings::tally::Tally;
 use crate::tournament::directory::seal::Key;
-use crate::tournament::run::runner::GameSource;
+use crate::tournament::run::runner::{Entrant, GameSource};
 use crate::tournament::schedule::{deal_set_seed, GameSpec, Partners};
 
 /// Games the share cap looks back over.
@@ -188,6 +188,17 @@ impl LeagueSource {
     /// The versions this run plays, in the order of its entrant indices.
     pub fn roster(&self) -> &[Version] {
         &self.roster
+    }
+
+    /// The roster as the runner's entrants: each version by its label (`NAME@N`).
+    pub fn entrants(&self) -> Vec<Entrant> {
+        self.roster
+            .iter()
+            .map(|v| Entrant {
+                name: v.label.clone(),
+                command: v.command.clone(),
+            })
+            .collect()
     }
 
     /// Games a killed run left unfinished, played first.

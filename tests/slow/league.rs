@@ -574,3 +574,89 @@ fn with_rotating_partners_each_pair_seats_two_partnerships_of_different_versions
     assert_table_is_the_standings(&dir);
     common::assert_no_leftovers(&s.marker);
 }
+
+/// The last line of a refusal on stderr (after any sandbox warning), its command's prefix
+/// (`tarneeb league: `, `tarneeb: `) taken off.
+fn refusal(out: &Output, prefix: &str) -> String {
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+    let text = stderr(out);
+    let last = text.lines().last().unwrap_or_default().to_string();
+    last.strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("no '{prefix}' in: {text}"))
+        .to_string()
+}
+
+/// What `tarneeb tournament` says of `settings` (two startable entrants, nothing else wrong).
+fn tournament_refusal(s: &Scratch, settings: &[&str]) -> String {
+    let bot = python_bot(RANDOM_BOT, &[&s.marker]);
+    let out = s.path("tournament");
+    let said = common::command()
+        .args([
+            "tournament",
+            "--bot",
+            &format!("a={bot}"),
+            "--bot",
+            &format!("b={bot}"),
+        ])
+        .arg("--out")
+        .arg(&out)
+        .args(settings)
+        .output()
+        .unwrap();
+    assert!(
+        !out.exists(),
+        "the refused tournament made {}",
+        out.display()
+    );
+    refusal(&said, "tarneeb: ")
+}
+
+/// Issue 42 point 1: a league's settings are checked by the tournament's own checks ("the
+/// validation of a tournament in one place the library owns"). A setting `tarneeb tournament`
+/// refuses, `league start` refuses with the same message (exit 2), making no directory; and
+/// settings that no longer hold when `league run` reads them back are refused the same way.
+#[test]
+fn a_bad_setting_is_refused_by_league_start_with_the_tournaments_message_and_makes_nothing() {
+    let s = Scratch::new("league-bad-setting");
+    let missing = s.path("no-such-path").display().to_string();
+    let cases: [&[&str]; 3] = [
+        &["--rules", "no-such-preset"],
+        // Inline rules: a league reads them as a tournament does.
+        &["--rules", "{\"deal\": 1}"],
+        &["--sandbox-ro", &missing],
+    ];
+    for settings in cases {
+        let dir = s.path("league");
+        let mut args = vec!["start"];
+        args.extend_from_slice(settings);
+        let said = refusal(&league(&args, &dir), "tarneeb league: ");
+        assert_eq!(said, tournament_refusal(&s, settings), "{settings:?}");
+        assert!(
+            !dir.exists(),
+            "{settings:?}: the refused league made its directory"
+        );
+    }
+
+    // A league whose kept settings name a path since gone: `run` refuses it as a tournament
+    // would, and plays nothing.
+    let dir = s.path("kept");
+    let ro = s.path("gone");
+    std::fs::create_dir(&ro).unwrap();
+    let ro_text = ro.display().to_string();
+    ok(league(&["start", "--sandbox-ro", &ro_text], &dir));
+    for name in ["a", "b"] {
+        let bot = python_bot(RANDOM_BOT, &[&s.marker]);
+        ok(league(&["add", &format!("{name}={bot}")], &dir));
+    }
+    std::fs::remove_dir(&ro).unwrap();
+    let said = refusal(
+        &league(&["run", "--games", "2", "--progress", "off"], &dir),
+        "tarneeb league: ",
+    );
+    assert_eq!(said, tournament_refusal(&s, &["--sandbox-ro", &ro_text]));
+    let results = dir.join("results.jsonl");
+    assert!(
+        !results.exists() || results_rows(&dir).is_empty(),
+        "a refused run played"
+    );
+}

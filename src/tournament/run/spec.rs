@@ -177,8 +177,9 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
-/// Complete rules inline (a tournament.json fed back with --config) or a preset or file.
-fn load_rules(text: &str) -> Result<Rules, String> {
+/// `--rules`: complete rules inline (a tournament.json fed back with --config) or a preset or
+/// file. The league's settings are checked with it too.
+pub fn load_rules(text: &str) -> Result<Rules, String> {
     if text.trim_start().starts_with('{') {
         rules_file::from_json_text(text, "--rules")
     } else {
@@ -301,23 +302,31 @@ fn check_remote(entrants: &[Entrant], duplicate: bool, p: &RemotePolicy) -> Resu
     Ok(())
 }
 
-/// Games at once, and the CPUs they are pinned to.
-fn jobs_and_cpus(s: &TournamentSettings) -> Result<(usize, Option<Vec<usize>>), String> {
-    let jobs = s
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+/// Games at once (`--jobs`; `None`: the number of CPUs), and the CPUs they are pinned to
+/// (`pin`: not `--no-pin`). The league's runs are checked with it too.
+pub fn jobs_and_cpus(
+    jobs: Option<usize>,
+    pin: bool,
+) -> Result<(usize, Option<Vec<usize>>), String> {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         return Err("--jobs must be at least 1".into());
     }
     let cpus = allowed_cpus();
-    let cpus = (s.pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
+    let cpus = (pin && jobs <= cpus.len()).then(|| cpus[..jobs].to_vec());
     Ok((jobs, cpus))
+}
+
+/// The sandbox the sandbox flags ask for, nothing masked yet; what cannot be had is said as
+/// the flags' error. The league's settings are checked with it too.
+pub fn new_sandbox(options: &SandboxOptions) -> Result<Sandbox, String> {
+    Sandbox::new(options).map_err(|e| e.to_string())
 }
 
 /// The sandbox, every file a bot must not read masked in it (the trace directory is masked
 /// when it is made, in [`TournamentSpec::open`]).
 fn sandbox(s: &TournamentSettings) -> Result<Sandbox, String> {
-    let mut sandbox = Sandbox::new(&s.sandbox).map_err(|e| e.to_string())?;
+    let mut sandbox = new_sandbox(&s.sandbox)?;
     sandbox.mask(&s.out);
     // Other shards' directories hold records and seal keys: nothing a bot should read.
     for p in &s.peers {
@@ -493,7 +502,7 @@ impl TournamentSpec {
             Some(p) => load_deals(p)?,
             None => Vec::new(),
         };
-        let (jobs, cpus) = jobs_and_cpus(&s)?;
+        let (jobs, cpus) = jobs_and_cpus(s.jobs, s.pin)?;
         let sandbox = sandbox(&s)?;
         let mut config = config(&s, &entrants, &rules, &sandbox);
         let existing = TournamentDir::find(&s.out)?;

@@ -144,7 +144,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/serve/seat.rs", "serve"),
     ("src/referee/mod.rs", "play_game_watched"),
     ("src/conformance/mod.rs", "run_scenario"),
-    ("src/referee/ask.rs", "ask_thawed"),
     ("src/tournament/directory/config.rs", "to_flags"),
     ("src/remote/listener.rs", "handshake"),
     ("src/conformance/mod.rs", "probe_exit"),

@@ -142,13 +142,11 @@ const MAX_FUNCTION_LINES: usize = 120;
 /// function may join it.
 const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/serve/seat.rs", "serve"),
-    ("src/referee/mod.rs", "play_game_watched"),
     ("src/conformance/mod.rs", "run_scenario"),
     ("src/tournament/directory/config.rs", "to_flags"),
     ("src/remote/listener.rs", "handshake"),
     ("src/conformance/mod.rs", "probe_exit"),
     ("src/tournament/run/runner.rs", "play_one"),
-    ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];
 

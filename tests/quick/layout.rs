@@ -147,7 +147,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/remote/listener.rs", "handshake"),
     ("src/conformance/mod.rs", "probe_exit"),
     ("src/tournament/run/runner.rs", "play_one"),
-    ("src/cli/replay_ask.rs", "ask_in"),
 ];
 
 /// The functions of `text` (its `mod tests` left out) as (name, lines from `fn` to the brace

@@ -215,7 +215,8 @@ fn read_only_view(a: &mut Args, plan: &Plan) -> Vec<PathBuf> {
 }
 
 /// Step 2: the bot's own /tmp, /proc and /dev, so it shares no scratch space, process list or
-/// device with the host or another bot, each size-capped so it cannot fill the machine's memory.
+/// device with the host or another bot; the tmpfs ones size-capped, so that writing to them
+/// cannot fill the machine's memory.
 fn private_mounts(a: &mut Args, sb: &Sandbox, proc_data: &[i32]) {
     a.tmpfs(Path::new("/tmp"), Some(sb.limits.disk_bytes()));
     a.push(&["--proc", "/proc", "--dev", "/dev"]);
@@ -250,9 +251,9 @@ fn bind_under_private<'p>(a: &mut Args, plan: &'p Plan) -> Vec<&'p Path> {
 
 /// Step 3: masks outside the working directory, only where the view shows them: under the
 /// fresh /tmp and /run only inside what was bound there (a named directory holding the
-/// tournament's), elsewhere inside what `outside` bound. A mask over nothing would make bwrap
-/// create its mount point, or fail. Then the exact files the command names stay visible inside
-/// a masked directory (a bot program next to the records), unless they are masked themselves.
+/// tournament's), elsewhere inside what `outside` bound: what the view does not show needs no
+/// cover. Then the exact files the command names stay visible inside a masked directory (a bot
+/// program next to the records), unless they are masked themselves.
 fn mask_outside(a: &mut Args, plan: &Plan, outside: &[PathBuf], private_bound: &[&Path]) {
     let sb = plan.sb;
     for m in &sb.masked {
@@ -329,8 +330,7 @@ fn show_working_directory(a: &mut Args, plan: &Plan) {
 /// The working directory's entries to show, sorted, and whether that is all of them: the wide
 /// view shows the whole directory (as it shows the whole host), the strict view only what the
 /// command or `--sandbox-ro` names (all of it if they name the directory or one above it). A
-/// user of its own sees the entries of a directory closed to others only if named, as it would
-/// outside the sandbox.
+/// user of its own sees the entries of a directory closed to others only if named.
 fn working_directory_entries(plan: &Plan) -> (Vec<PathBuf>, bool) {
     let (sb, cwd) = (plan.sb, &plan.cwd);
     let mut entries: Vec<PathBuf> = Vec::new();

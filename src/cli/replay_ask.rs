@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -14,7 +14,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use tarneeb_referee::bot::{split_command, BotSpec, Sandbox};
 use tarneeb_referee::outln;
 use tarneeb_referee::record::read_record;
-use tarneeb_referee::record::{recorded_deals, RecordLine};
+use tarneeb_referee::record::{recorded_deals, Header, RecordLine, RecordedDeals};
 use tarneeb_referee::referee::{play_game, trace_path, EventDelivery, GameConfig};
 use tarneeb_referee::rules::Seat;
 
@@ -77,15 +77,52 @@ pub fn ask(record: &Path, seat: u8, at: u64, bot: &str) -> Result<()> {
 fn ask_in(
     dir: &Path,
     record: &Path,
-    header: &tarneeb_referee::record::Header,
-    deals: tarneeb_referee::record::RecordedDeals,
+    header: &Header,
+    deals: RecordedDeals,
     moves: &[Vec<String>; 4],
     seat: Seat,
     at: u64,
     bot: &str,
 ) -> Result<()> {
-    let exe = std::env::current_exe().context("cannot find the tarneeb program itself")?;
     let again = dir.join("again.jsonl");
+    let traces = dir.join("traces");
+    let cfg = replay_config(record, header, deals, moves, &again, &traces)?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    play_game(&cfg, &stop, &mut |_| {}).map_err(|e| anyhow!("playing the record again: {e}"))?;
+    let trace = std::fs::read_to_string(trace_path(&traces, &again, seat))
+        .context("reading the trace of the game played again")?;
+    let (sent, asked) = sent_up_to(&trace, seat, at)?;
+    if header.deal_secret.is_some() {
+        eprintln!("note: the game's deals were secret: hello's seed differs from the one the bot got (the deals and every other line are the same)");
+    }
+    let (mut child, reply) = bot_reply(bot, &sent)?;
+    let recorded = moves[seat.index()]
+        .get(asked - 1)
+        .map_or("(none)", String::as_str);
+    outln!(
+        "request {at} of seat {seat}, as sent: {}",
+        sent.last().expect("found")
+    )?;
+    outln!("the bot's reply:  {}", reply.trim_end())?;
+    outln!("recorded move:    {recorded}")?;
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(())
+}
+
+/// The recorded game as a game to play again (record `again`, traces in `traces`): its rules,
+/// seed, first dealer, deals, time and fault policy, with every seat a `replay-seat` answering
+/// its recorded moves, unsandboxed (the moves are the record's own) and with no secret (the
+/// deals are given), so the referee itself writes the lines each seat was sent.
+fn replay_config(
+    record: &Path,
+    header: &Header,
+    deals: RecordedDeals,
+    moves: &[Vec<String>; 4],
+    again: &Path,
+    traces: &Path,
+) -> Result<GameConfig> {
+    let exe = std::env::current_exe().context("cannot find the tarneeb program itself")?;
     let bots: [BotSpec; 4] = std::array::from_fn(|i| {
         let command = vec![
             exe.display().to_string(),
@@ -94,15 +131,14 @@ fn ask_in(
         ];
         BotSpec::beside_record(
             command,
-            &again,
+            again,
             i,
             1 << 20,
             1 << 20,
             Arc::new(Sandbox::none()),
         )
     });
-    let traces = dir.join("traces");
-    let cfg = GameConfig {
+    Ok(GameConfig {
         rules: deals.rules.clone(),
         seed: deals.seed,
         first_dealer: Some(deals.first_dealer),
@@ -114,22 +150,22 @@ fn ask_in(
             .parse()
             .map_err(|e| anyhow!("{}: on_fault: {e}", record.display()))?,
         events: EventDelivery::default(),
-        record: again.clone(),
-        trace: Some(traces.clone()),
+        record: again.to_path_buf(),
+        trace: Some(traces.to_path_buf()),
         leak_trace: None,
         grace: std::time::Duration::from_millis(500),
         start_scores: header.start_scores,
         deal_secret: None,
         watched: false,
         freeze_off_turn: false,
-    };
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    play_game(&cfg, &stop, &mut |_| {}).map_err(|e| anyhow!("playing the record again: {e}"))?;
-    let trace = std::fs::read_to_string(trace_path(&traces, &again, seat))
-        .context("reading the trace of the game played again")?;
-    // The lines the seat was sent, up to and with its request `at`.
+    })
+}
+
+/// The lines `seat` was sent, from its trace, up to and with its request `at`, and how many
+/// requests it had by then (the recorded move to show beside the bot's is that one). Request ids
+/// count every seat's requests, so a wrong `--at` is answered with the ids this seat had.
+fn sent_up_to(trace: &str, seat: Seat, at: u64) -> Result<(Vec<String>, usize)> {
     let mut sent = Vec::new();
-    let mut found = false;
     let (mut asked, mut ids) = (0usize, Vec::new());
     for l in trace.lines() {
         let mut p = l.splitn(4, ' ');
@@ -143,22 +179,22 @@ fn ask_in(
             asked += 1;
             ids.push(v["id"].as_u64().unwrap_or(0));
             if v["id"].as_u64() == Some(at) {
-                found = true;
-                break;
+                return Ok((sent, asked));
             }
         }
     }
-    if !found {
-        let first: Vec<String> = ids.iter().take(8).map(u64::to_string).collect();
-        bail!(
-            "--at {at}: seat {seat} got no request {at} in this game (request ids count every seat's requests, as the trace and fault messages show them; seat {seat}'s were {}{})",
-            first.join(", "),
-            if ids.len() > 8 { ", ..." } else { "" }
-        );
-    }
-    if header.deal_secret.is_some() {
-        eprintln!("note: the game's deals were secret: hello's seed differs from the one the bot got (the deals and every other line are the same)");
-    }
+    let first: Vec<String> = ids.iter().take(8).map(u64::to_string).collect();
+    bail!(
+        "--at {at}: seat {seat} got no request {at} in this game (request ids count every seat's requests, as the trace and fault messages show them; seat {seat}'s were {}{})",
+        first.join(", "),
+        if ids.len() > 8 { ", ..." } else { "" }
+    );
+}
+
+/// Starts `bot` (its stderr the terminal, for a debugger) and gives it the `sent` lines one by
+/// one, reading its reply to each hello and request as a seat's bot would be read, so it sees
+/// the same exchange as in the game; returns the running bot and its reply to the last one.
+fn bot_reply(bot: &str, sent: &[String]) -> Result<(Child, String)> {
     let argv = split_command(bot).map_err(|e| anyhow!("--bot: {e}"))?;
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
@@ -170,7 +206,7 @@ fn ask_in(
     let mut to_bot = child.stdin.take().expect("piped");
     let mut from_bot = BufReader::new(child.stdout.take().expect("piped"));
     let mut reply = String::new();
-    for line in &sent {
+    for line in sent {
         writeln!(to_bot, "{line}")?;
         to_bot.flush()?;
         let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
@@ -186,16 +222,5 @@ fn ask_in(
         }
     }
     drop(to_bot);
-    let recorded = moves[seat.index()]
-        .get(asked - 1)
-        .map_or("(none)", String::as_str);
-    outln!(
-        "request {at} of seat {seat}, as sent: {}",
-        sent.last().expect("found")
-    )?;
-    outln!("the bot's reply:  {}", reply.trim_end())?;
-    outln!("recorded move:    {recorded}")?;
-    let _ = child.kill();
-    let _ = child.wait();
-    Ok(())
+    Ok((child, reply))
 }

@@ -18,6 +18,46 @@ pub(super) enum Answer {
     Fault(FaultKind, String),
 }
 
+/// A request sent and not yet answered: what the wait for its reply and the judging of it
+/// need, kept on the stack (a move allocates nothing for it).
+#[derive(Clone, Copy)]
+struct Outstanding {
+    id: u64,
+    /// The seat's limit for this move, as the request told it.
+    limit_ms: u64,
+    /// The network's allowance of a remote seat (zero for a process).
+    allowance: Duration,
+    /// `limit_ms` plus `allowance`: how long the referee waits.
+    limit: Duration,
+    /// When the request was queued, and when its last byte was written (`BotEvent::Written`).
+    sent_at: Instant,
+    written_at: Option<Instant>,
+    /// The last reply that named an earlier request: a timeout names it as the likely cause
+    /// (a bot answering the request before this one, or with an id it kept from it).
+    stale: Option<u64>,
+}
+
+impl Outstanding {
+    /// The bot's clock starts once the request is written, or at the send until that is known.
+    fn start(&self) -> Instant {
+        self.written_at.unwrap_or(self.sent_at)
+    }
+
+    /// The fault of no reply within the limit, naming a stale reply as the likely cause.
+    fn timed_out(&self) -> Answer {
+        let (id, limit_ms) = (self.id, self.limit_ms);
+        let cause = self.stale.map_or(String::new(), |s| {
+            format!(
+                "; it answered request {s} instead, which was over (a reply must echo the id of the request it answers)"
+            )
+        });
+        Answer::Fault(
+            FaultKind::Timeout,
+            format!("no reply to request {id} within {limit_ms} ms{cause}"),
+        )
+    }
+}
+
 impl Table<'_, '_> {
     /// Asks the seat to move and waits for a valid reply within its time. With
     /// `--freeze-off-turn` the seat's bot runs only meanwhile: thawed before the request,
@@ -35,16 +75,26 @@ impl Table<'_, '_> {
         answer
     }
 
+    /// The request for `d`, then the wait for its reply. A dead seat is played by the referee
+    /// and is not asked; a seat that wrote while not asked is faulted before it is asked again.
     fn ask_thawed(&mut self, d: Decision) -> Result<Answer, RefereeError> {
-        let i = d.seat.index();
         self.asked_at = None;
-        if !self.seats[i].alive {
+        if !self.seats[d.seat.index()].alive {
             return Ok(Answer::Referee(self.random_move()));
         }
         if let Some(fault) = self.check_unsolicited(d.seat) {
             return Ok(fault);
         }
         let legal = self.game.legal_moves();
+        let req = self.send_request(d, &legal);
+        self.await_reply(d, &legal, req)
+    }
+
+    /// Sends `d`'s request with the seat's time for it: the move limit, capped by what is left
+    /// of the seat's bank, so that a bot is never told it has more time than the referee will
+    /// wait. The view's lists are reused from the last request, so a request allocates nothing.
+    fn send_request(&mut self, d: Decision, legal: &MoveList) -> Outstanding {
+        let i = d.seat.index();
         let id = self.next_id;
         self.next_id += 1;
         let limit_ms = match self.seats[i].bank_ms {
@@ -73,82 +123,50 @@ impl Table<'_, '_> {
         self.asked_at = Some(sent_at);
         // A remote seat's deadline includes the network's allowance; the bot is told the limit.
         let allowance = self.seats[i].bot.latency_allowance();
-        let limit = Duration::from_millis(limit_ms) + allowance;
-        let mut written_at = None;
-        // The last reply that named an earlier request: a timeout names it as the likely cause
-        // (a bot answering the request before this one, or with an id it kept from it).
-        let mut stale: Option<u64> = None;
+        Outstanding {
+            id,
+            limit_ms,
+            allowance,
+            limit: Duration::from_millis(limit_ms) + allowance,
+            sent_at,
+            written_at: None,
+            stale: None,
+        }
+    }
+
+    /// Waits for the reply to `req` until its deadline, which runs from when the request was
+    /// written out in full, not when it was queued: a bot is not charged for a pipe the
+    /// referee had yet to fill. The wait ends early on a stop signal (the watchdog wakes it).
+    fn await_reply(
+        &mut self,
+        d: Decision,
+        legal: &MoveList,
+        mut req: Outstanding,
+    ) -> Result<Answer, RefereeError> {
+        let i = d.seat.index();
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 self.abort("interrupted by a signal")?;
             }
-            let start = written_at.unwrap_or(sent_at);
-            let now = Instant::now();
-            if now >= start + limit {
-                self.charge_bank(i, limit_ms);
-                let cause = stale.map_or(String::new(), |s| {
-                    format!(
-                        "; it answered request {s} instead, which was over (a reply must echo the id of the request it answers)"
-                    )
-                });
-                return Ok(Answer::Fault(
-                    FaultKind::Timeout,
-                    format!("no reply to request {id} within {limit_ms} ms{cause}"),
-                ));
+            let deadline = req.start() + req.limit;
+            if Instant::now() >= deadline {
+                self.charge_bank(i, req.limit_ms);
+                return Ok(req.timed_out());
             }
-            let Some(event) = self.seats[i].bot.recv_until(start + limit, self.watchdog) else {
+            let Some(event) = self.seats[i].bot.recv_until(deadline, self.watchdog) else {
                 continue;
             };
             match event {
-                BotEvent::Written { id: w, at } if w == id => {
-                    written_at = Some(at);
+                BotEvent::Written { id: w, at } if w == req.id => {
+                    req.written_at = Some(at);
                     self.asked_at = Some(at);
                 }
                 BotEvent::Written { .. } => {}
                 BotEvent::Line { text, at } => {
                     self.trace_in(d.seat, at, &text);
-                    let (reply_id, reply_mv) = match read_move(&text) {
-                        ReadReply::Move { id, mv } => (id, mv),
-                        ReadReply::NotJson(e) => return Ok(Answer::Fault(FaultKind::NotJson, e)),
-                        ReadReply::Invalid(e) => return Ok(Answer::Fault(FaultKind::BadReply, e)),
-                    };
-                    if reply_id < id {
-                        // A late reply to an earlier request: discarded, up to the cap.
-                        if let Some(flood) = self.stale_line(d.seat) {
-                            return Ok(flood);
-                        }
-                        stale = Some(reply_id);
-                        continue;
+                    if let Some(answer) = self.judge_reply(d, legal, &mut req, &text, at) {
+                        return Ok(answer);
                     }
-                    if reply_id != id {
-                        return Ok(Answer::Fault(
-                            FaultKind::BadReply,
-                            format!(
-                                "reply names request {} but request {id} is outstanding",
-                                reply_id
-                            ),
-                        ));
-                    }
-                    let took = at.saturating_duration_since(written_at.unwrap_or(sent_at));
-                    if took > limit {
-                        // The watchdog ends the wait a few ms after the deadline; a reply in
-                        // that moment is still late, as its measured time says.
-                        self.charge_bank(i, limit_ms);
-                        return Ok(Answer::Fault(
-                            FaultKind::Timeout,
-                            format!(
-                                "the reply to request {id} took {} ms, over the limit of {limit_ms} ms",
-                                took.as_millis()
-                            ),
-                        ));
-                    }
-                    let ms = took.saturating_sub(allowance).as_millis() as u64;
-                    self.charge_bank(i, ms);
-                    let why = |mv: Move| self.game.why_illegal(d.seat, mv).to_string();
-                    return Ok(match legal_reply(d.kind, &legal, &reply_mv, &why) {
-                        Ok(mv) => Answer::Move(mv, ms),
-                        Err(detail) => Answer::Fault(FaultKind::IllegalMove, detail),
-                    });
                 }
                 BotEvent::TooLong { limit, at } => {
                     self.trace_note(d.seat, at, &format!("(line longer than {limit} bytes)"));
@@ -168,11 +186,70 @@ impl Table<'_, '_> {
                     let status = self.exit_detail(d.seat);
                     return Ok(Answer::Fault(
                         FaultKind::Exited,
-                        format!("output closed while request {id} was outstanding ({status})"),
+                        format!(
+                            "output closed while request {} was outstanding ({status})",
+                            req.id
+                        ),
                     ));
                 }
             }
         }
+    }
+
+    /// What a reply line received at `at` comes to; `None` to keep waiting. A late reply to an
+    /// earlier request is discarded (a bot that timed out may still answer it), up to
+    /// [`super::STALE_LINE_CAP`]; a reply on time is charged to the bank, less a remote seat's
+    /// allowance, and then judged against the legal moves.
+    fn judge_reply(
+        &mut self,
+        d: Decision,
+        legal: &MoveList,
+        req: &mut Outstanding,
+        text: &str,
+        at: Instant,
+    ) -> Option<Answer> {
+        let id = req.id;
+        let (reply_id, reply_mv) = match read_move(text) {
+            ReadReply::Move { id, mv } => (id, mv),
+            ReadReply::NotJson(e) => return Some(Answer::Fault(FaultKind::NotJson, e)),
+            ReadReply::Invalid(e) => return Some(Answer::Fault(FaultKind::BadReply, e)),
+        };
+        if reply_id < id {
+            // A late reply to an earlier request: discarded, up to the cap.
+            if let Some(flood) = self.stale_line(d.seat) {
+                return Some(flood);
+            }
+            req.stale = Some(reply_id);
+            return None;
+        }
+        if reply_id != id {
+            return Some(Answer::Fault(
+                FaultKind::BadReply,
+                format!("reply names request {reply_id} but request {id} is outstanding"),
+            ));
+        }
+        let i = d.seat.index();
+        let took = at.saturating_duration_since(req.start());
+        if took > req.limit {
+            // The watchdog ends the wait a few ms after the deadline; a reply in that moment is
+            // still late, as its measured time says.
+            self.charge_bank(i, req.limit_ms);
+            return Some(Answer::Fault(
+                FaultKind::Timeout,
+                format!(
+                    "the reply to request {id} took {} ms, over the limit of {} ms",
+                    took.as_millis(),
+                    req.limit_ms
+                ),
+            ));
+        }
+        let ms = took.saturating_sub(req.allowance).as_millis() as u64;
+        self.charge_bank(i, ms);
+        let why = |mv: Move| self.game.why_illegal(d.seat, mv).to_string();
+        Some(match legal_reply(d.kind, legal, &reply_mv, &why) {
+            Ok(mv) => Answer::Move(mv, ms),
+            Err(detail) => Answer::Fault(FaultKind::IllegalMove, detail),
+        })
     }
 
     /// Lines a bot wrote while not asked: late replies to earlier requests are discarded, anything

@@ -9,6 +9,7 @@ mod ask;
 mod delivery;
 mod faults;
 mod processes;
+mod seating;
 mod trace;
 
 pub use crate::protocol::FaultPolicy;
@@ -18,23 +19,22 @@ pub use trace::trace_path;
 
 use ask::Answer;
 use delivery::trace_out;
+use faults::Forfeit;
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
 use crate::bot::{wait_any, watchdog, Bot, BotError, BotEvent, BotSpec, Watchdog};
 use crate::protocol::{
     read_hello, FaultKind, GameEndMsg, HandEndMsg, MessageWriter, TimeLimits, ToBot,
-    PROTOCOL_VERSION,
 };
 use crate::record::{BotInfo, Header, MoveLine, RecordLine, RecordWriter, RECORD_FORMAT};
-use crate::rules::{Deal, DealSecret, DealSource, Game, Rules, Seat, StartScores, View};
+use crate::rules::{Deal, DealSecret, DealSource, Decision, Game, Rules, Seat, StartScores, View};
 
 /// Everything one game needs.
 #[derive(Clone, Debug)]
@@ -215,160 +215,14 @@ pub fn play_game_watched(
     on_hand: HandHook<'_>,
     processes: &mut dyn Processes,
 ) -> Result<Outcome, RefereeError> {
-    let trace_err = |dir: &PathBuf, source| RefereeError::Trace {
-        path: dir.display().to_string(),
-        source,
-    };
-    let mut tracer = match &cfg.trace {
-        Some(dir) => Some(
-            trace::Tracer::start(dir, &cfg.record, Instant::now())
-                .map_err(|e| trace_err(dir, e))?,
-        ),
-        None => None,
-    };
-    let mut seats = Vec::with_capacity(4);
-    let mut hellos = Vec::with_capacity(4);
+    let mut tracer = seating::start_tracer(cfg)?;
     let mut writer = MessageWriter::default();
-    for (i, spec) in cfg.bots.iter().enumerate() {
-        let seat = Seat::from_index(i);
-        let taken = processes.take(seat, spec).and_then(|mut p| {
-            if p.kept {
-                p.bot.log_stderr_to(&spec.stderr_log, spec.stderr_cap)?;
-            }
-            Ok(p)
-        });
-        let SeatProcess { mut bot, kept } = match taken {
-            Ok(p) => p,
-            Err(source) => {
-                // The game never starts: stop the bots already running and take back their
-                // logs, so a command that could not start leaves no file behind.
-                drop(seats);
-                for started in &cfg.bots[..i] {
-                    let _ = std::fs::remove_file(&started.stderr_log);
-                }
-                if let (Some(t), Some(dir)) = (tracer, &cfg.trace) {
-                    let _ = t.finish();
-                    for seat in Seat::ALL {
-                        let _ = std::fs::remove_file(trace_path(dir, &cfg.record, seat));
-                    }
-                }
-                return Err(RefereeError::Spawn { seat, source });
-            }
-        };
-        // The hello goes into the pipe at once, before the next bot is started: a bot finds it
-        // waiting when it has started up and answers straight away, while the referee starts
-        // the others, instead of blocking in its first read until all four are running and
-        // being woken up once more for the hello. A kept bot gets `new_game` instead.
-        let mut hello = Vec::new();
-        let (protocol, rules, time) = (PROTOCOL_VERSION, &cfg.rules, cfg.time);
-        let seed = bot_seed(cfg.seed, cfg.deal_secret.as_ref(), seat);
-        let game = crate::protocol::game_name(rules);
-        let msg = if kept {
-            ToBot::NewGame {
-                protocol,
-                seat,
-                rules,
-                game,
-                time,
-                seed,
-            }
-        } else {
-            ToBot::Hello {
-                protocol,
-                seat,
-                rules,
-                game,
-                time,
-                seed,
-            }
-        };
-        writer.write(&mut hello, &msg);
-        hello.push(b'\n');
-        bot.send(&hello, None);
-        if let Some(t) = tracer.as_mut() {
-            t.sent(seat, &hello);
-        }
-        hellos.push(hello);
-        seats.push(Seated {
-            outbox: Vec::new(),
-            outbox_request: None,
-            bot,
-            alive: true,
-            faulted: false,
-            multi_game: false,
-            bank_ms: cfg.time.bank_ms,
-            stale: 0,
-        });
-    }
+    let (seats, hellos) = seating::seat_bots(cfg, processes, &mut tracer, &mut writer)?;
     // From here on the thread only talks to the bots (see BatchScheduling for why).
     let _batch = crate::bot::BatchScheduling::begin();
-    let record = RecordWriter::create(&cfg.record).map_err(|source| record_err(cfg, source))?;
-    let leak_trace = match &cfg.leak_trace {
-        Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {
-            RefereeError::Trace {
-                path: p.display().to_string(),
-                source,
-            }
-        })?)),
-        None => None,
-    };
-    let mut deals = match &cfg.deal_secret {
-        Some(secret) => DealSource::keyed(secret, cfg.seed),
-        None => DealSource::from_seed(cfg.seed),
-    };
-    let drawn_dealer = deals.first_dealer();
-    let first_dealer = cfg.first_dealer.unwrap_or(drawn_dealer);
-    let mut game = Game::new(cfg.rules.clone(), first_dealer);
-    if let Some(scores) = cfg.start_scores {
-        game = game
-            .with_scores(scores)
-            .map_err(|problem| RefereeError::StartScores { scores, problem })?;
-    }
-    let mut table = Table {
-        cfg,
-        game,
-        seats,
-        record,
-        leak_trace,
-        tracer,
-        next_id: 1,
-        asked_at: None,
-        rng: Pcg32::seed_from_u64(cfg.seed ^ 0x005E_ED0F_5AB5),
-        faults: [0; 2],
-        stop,
-        watchdog,
-        scratch: Vec::new(),
-        writer,
-        view: View::empty(),
-    };
+    let (mut table, mut deals) = Table::open(cfg, seats, tracer, writer, stop, watchdog)?;
     let result = table.run(&hellos, &mut deals, on_hand);
-    let finished = result.is_ok();
-    let mut ending: Vec<Bot> = Vec::new();
-    for (seat, s) in Seat::ALL.into_iter().zip(std::mem::take(&mut table.seats)) {
-        // Only after a complete game: an interrupted or failed one stops everything. Not
-        // under --cpu-limit either: the kernel counts a process's CPU time over its whole life,
-        // so a kept process would carry one game's time into the next (protocol.md 4.4: limits
-        // are per game).
-        let per_game_cpu = cfg.bots[seat.index()].sandbox.limits().cpu_limit.is_none();
-        // A remote connection goes back whatever its bot declared: the relay restarts a bot
-        // that did not declare `multi_game` when it sees the next `hello`.
-        let keepable = s.bot.is_remote() || (s.multi_game && per_game_cpu);
-        let fit = finished && s.alive && !s.faulted && keepable;
-        let bot = if fit {
-            processes.give_back(seat, s.bot)
-        } else {
-            Some(s.bot)
-        };
-        ending.extend(bot);
-    }
-    let mut bots: Vec<&mut Bot> = ending.iter_mut().collect();
-    crate::bot::stop_all(&mut bots, cfg.grace);
-    if let Some(t) = table.leak_trace.as_mut() {
-        let _ = t.flush();
-    }
-    if let (Some(t), Some(dir)) = (table.tracer.take(), &cfg.trace) {
-        t.finish().map_err(|e| trace_err(dir, e))?;
-    }
+    table.unseat(result.is_ok(), processes)?;
     result
 }
 
@@ -393,6 +247,8 @@ fn record_err(cfg: &GameConfig, source: std::io::Error) -> RefereeError {
 }
 
 impl Table<'_, '_> {
+    /// The game from the handshake to its result: the header, the handshake's faults, the
+    /// hands, then `game_end` to every seat and the result line.
     fn run(
         &mut self,
         hellos: &[Vec<u8>],
@@ -407,100 +263,11 @@ impl Table<'_, '_> {
                 }
             }
         }
-        let bots: Vec<BotInfo> = Seat::ALL
-            .iter()
-            .map(|&s| BotInfo {
-                seat: s,
-                command: self.cfg.bots[s.index()].command.clone(),
-                name: names[s.index()].as_ref().map(|n| n.0.clone()),
-                version: names[s.index()].as_ref().and_then(|n| n.1.clone()),
-                remote: self.seats[s.index()]
-                    .bot
-                    .remote()
-                    .map(|r| crate::record::RemoteSeat {
-                        entrant: r.entrant.clone(),
-                        latency_allowance_ms: r.allowance.as_millis() as u64,
-                    }),
-            })
-            .collect();
-        let header = Header {
-            format: RECORD_FORMAT,
-            referee: format!("tarneeb-referee {}", env!("CARGO_PKG_VERSION")),
-            rules: self.cfg.rules.clone(),
-            seed: self.cfg.seed,
-            first_dealer: self.game.first_dealer(),
-            bots: bots.clone(),
-            time: self.cfg.time,
-            on_fault: self.cfg.on_fault.to_string(),
-            sandbox: Some(sandbox_label(&self.cfg.bots)),
-            start_scores: self.cfg.start_scores,
-            deal_secret: self.cfg.deal_secret.as_ref().map(DealSecret::id),
-        };
-        self.write(&RecordLine::Header(Box::new(header)))?;
-        let mut forfeit = None;
-        let mut forfeiting = [false; 2];
-        for (seat, kind, detail) in handshake_faults {
-            if let Some(f) = self.fault(seat, kind, detail)? {
-                forfeiting[seat.team().index()] = true;
-                forfeit.get_or_insert(f);
-            }
-        }
-        if forfeiting == [true, true] {
-            // Both partnerships forfeit before the first deal: nobody wins.
-            if let Some(f) = forfeit.as_mut() {
-                f.winner = None;
-            }
-        }
+        let bots = self.bot_infos(&names);
+        self.write_header(&bots)?;
+        let forfeit = self.handshake_forfeit(handshake_faults)?;
         self.flush()?;
-        let mut given = self.cfg.deals.iter();
-        let result = loop {
-            if let Some(f) = forfeit.take() {
-                break self.forfeit_result(f);
-            }
-            if self.stop.load(Ordering::Relaxed) {
-                return self.abort("interrupted by a signal");
-            }
-            if self.game.needs_deal() {
-                let deal = given.next().copied().unwrap_or_else(|| deals.next_deal());
-                self.deal(deal)?;
-                continue;
-            }
-            let Some(decision) = self.game.decision() else {
-                let r = self
-                    .game
-                    .result()
-                    .expect("a game without a decision is over");
-                break crate::protocol::game_end_msg(&self.game, r.winner, r.reason);
-            };
-            let (mv, ms, substituted) = match self.ask(decision)? {
-                Answer::Move(mv, ms) => (mv, ms, false),
-                Answer::Referee(mv) => (mv, 0, true),
-                Answer::Fault(kind, detail) => {
-                    let took = self.asked_at.map_or(0, |t| t.elapsed().as_millis() as u64);
-                    if let Some(f) = self.fault(decision.seat, kind, detail)? {
-                        forfeit = Some(f);
-                        continue;
-                    }
-                    (self.random_move(), took, true)
-                }
-            };
-            let applied = self
-                .game
-                .apply_timed(decision.seat, mv, ms)
-                .expect("the referee only applies moves from the legal list");
-            let line = MoveLine {
-                hand_number: self.game.hand().number,
-                seat: decision.seat,
-                decision: decision.kind,
-                mv,
-                ms,
-                substituted,
-            };
-            self.record
-                .write_move(&line)
-                .map_err(|e| record_err(self.cfg, e))?;
-            self.tell_applied(decision, mv, &applied, on_hand)?;
-        };
+        let result = self.play_out(deals, on_hand, forfeit)?;
         if self.cfg.freeze_off_turn {
             // Each must read game_end (and a kept one its next game); a dead one is stopped,
             // which thaws it first.
@@ -517,6 +284,142 @@ impl Table<'_, '_> {
             bots,
             record: self.cfg.record.clone(),
         })
+    }
+
+    /// The seats as the record names them: the command the referee ran, the name and version
+    /// the bot gave in its hello, and a remote seat's entrant and allowance, so a reader of the
+    /// record knows who played without the tournament's files.
+    fn bot_infos(&self, names: &[Option<(String, Option<String>)>; 4]) -> Vec<BotInfo> {
+        Seat::ALL
+            .iter()
+            .map(|&s| BotInfo {
+                seat: s,
+                command: self.cfg.bots[s.index()].command.clone(),
+                name: names[s.index()].as_ref().map(|n| n.0.clone()),
+                version: names[s.index()].as_ref().and_then(|n| n.1.clone()),
+                remote: self.seats[s.index()]
+                    .bot
+                    .remote()
+                    .map(|r| crate::record::RemoteSeat {
+                        entrant: r.entrant.clone(),
+                        latency_allowance_ms: r.allowance.as_millis() as u64,
+                    }),
+            })
+            .collect()
+    }
+
+    /// The record's first line: everything the game needs to be played again, but the bots.
+    fn write_header(&mut self, bots: &[BotInfo]) -> Result<(), RefereeError> {
+        let header = Header {
+            format: RECORD_FORMAT,
+            referee: format!("tarneeb-referee {}", env!("CARGO_PKG_VERSION")),
+            rules: self.cfg.rules.clone(),
+            seed: self.cfg.seed,
+            first_dealer: self.game.first_dealer(),
+            bots: bots.to_vec(),
+            time: self.cfg.time,
+            on_fault: self.cfg.on_fault.to_string(),
+            sandbox: Some(sandbox_label(&self.cfg.bots)),
+            start_scores: self.cfg.start_scores,
+            deal_secret: self.cfg.deal_secret.as_ref().map(DealSecret::id),
+        };
+        self.write(&RecordLine::Header(Box::new(header)))
+    }
+
+    /// The handshake's faults, charged once the header is written (their lines follow it): the
+    /// first that forfeits decides the game, and when both partnerships forfeit before the
+    /// first deal nobody wins.
+    fn handshake_forfeit(
+        &mut self,
+        faults: Vec<(Seat, FaultKind, String)>,
+    ) -> Result<Option<Forfeit>, RefereeError> {
+        let mut forfeit = None;
+        let mut forfeiting = [false; 2];
+        for (seat, kind, detail) in faults {
+            if let Some(f) = self.fault(seat, kind, detail)? {
+                forfeiting[seat.team().index()] = true;
+                forfeit.get_or_insert(f);
+            }
+        }
+        if forfeiting == [true, true] {
+            if let Some(f) = forfeit.as_mut() {
+                f.winner = None;
+            }
+        }
+        Ok(forfeit)
+    }
+
+    /// Deals and decisions until the game has its result: the given deals first, then the
+    /// seed's; a forfeit ends it at once, a stop signal aborts it.
+    fn play_out(
+        &mut self,
+        deals: &mut DealSource,
+        on_hand: HandHook<'_>,
+        mut forfeit: Option<Forfeit>,
+    ) -> Result<GameEndMsg, RefereeError> {
+        let cfg = self.cfg;
+        let mut given = cfg.deals.iter();
+        loop {
+            if let Some(f) = forfeit.take() {
+                return Ok(self.forfeit_result(f));
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return self.abort("interrupted by a signal");
+            }
+            if self.game.needs_deal() {
+                let deal = given.next().copied().unwrap_or_else(|| deals.next_deal());
+                self.deal(deal)?;
+                continue;
+            }
+            let Some(decision) = self.game.decision() else {
+                let r = self
+                    .game
+                    .result()
+                    .expect("a game without a decision is over");
+                return Ok(crate::protocol::game_end_msg(
+                    &self.game, r.winner, r.reason,
+                ));
+            };
+            forfeit = self.decide(decision, on_hand)?;
+        }
+    }
+
+    /// One decision: the seat's move, or after a fault a random legal move the referee plays
+    /// for it (timed as long as the seat took, so a timeout counts as a slow play), applied,
+    /// recorded and told to the seats. A fault that forfeits the game plays nothing: `Some`.
+    fn decide(
+        &mut self,
+        decision: Decision,
+        on_hand: HandHook<'_>,
+    ) -> Result<Option<Forfeit>, RefereeError> {
+        let (mv, ms, substituted) = match self.ask(decision)? {
+            Answer::Move(mv, ms) => (mv, ms, false),
+            Answer::Referee(mv) => (mv, 0, true),
+            Answer::Fault(kind, detail) => {
+                let took = self.asked_at.map_or(0, |t| t.elapsed().as_millis() as u64);
+                if let Some(f) = self.fault(decision.seat, kind, detail)? {
+                    return Ok(Some(f));
+                }
+                (self.random_move(), took, true)
+            }
+        };
+        let applied = self
+            .game
+            .apply_timed(decision.seat, mv, ms)
+            .expect("the referee only applies moves from the legal list");
+        let line = MoveLine {
+            hand_number: self.game.hand().number,
+            seat: decision.seat,
+            decision: decision.kind,
+            mv,
+            ms,
+            substituted,
+        };
+        self.record
+            .write_move(&line)
+            .map_err(|e| record_err(self.cfg, e))?;
+        self.tell_applied(decision, mv, &applied, on_hand)?;
+        Ok(None)
     }
 
     /// Waits for the replies to the `hellos` (lines as written) sent when the bots were

@@ -86,6 +86,57 @@ impl Args {
     }
 }
 
+/// What one bot's view is composed from, worked out once before any option is written.
+struct Plan<'a> {
+    sb: &'a Sandbox,
+    /// The referee's working directory, cleaned.
+    cwd: PathBuf,
+    /// What the command names (see [`named_paths`]): directories to show, and the exact files.
+    named: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+    /// The named and `--sandbox-ro` paths outside the working directory, sorted, each once.
+    extra: Vec<PathBuf>,
+    /// When the bot runs as a user of its own (see `user`).
+    staging: Option<Staging>,
+}
+
+impl<'a> Plan<'a> {
+    /// As a user of its own, bwrap reaches only what any user may; what the bot needs behind a
+    /// closed directory is bound into a cover of it first (the staging), and a mask where that
+    /// user cannot go is not needed (nor possible).
+    fn new(sb: &'a Sandbox, command: &[String], cwd: &Path) -> Self {
+        let cwd = clean(cwd);
+        let (named, files) = named_paths(command, &cwd);
+        let staging = sb.first_uid.map(|_| {
+            let mut needed: Vec<PathBuf> =
+                named.iter().chain(&files).chain(&sb.ro).cloned().collect();
+            needed.push(cwd.clone());
+            Staging::new(&needed)
+        });
+        let mut extra: Vec<PathBuf> = named
+            .iter()
+            .chain(sb.ro.iter())
+            .filter(|p| !p.starts_with(&cwd))
+            .cloned()
+            .collect();
+        extra.sort();
+        extra.dedup();
+        Plan {
+            sb,
+            cwd,
+            named,
+            files,
+            extra,
+            staging,
+        }
+    }
+
+    /// A path the bot's own user cannot reach anyway: masking it would fail, and is not needed.
+    fn hidden(&self, p: &Path) -> bool {
+        self.staging.as_ref().is_some_and(|s| !s.reachable(p))
+    }
+}
+
 /// `proc_data`: the descriptors bwrap reads `counters::FIXED`'s contents from, in its order.
 pub(super) fn compose(
     bwrap: &Path,
@@ -94,32 +145,44 @@ pub(super) fn compose(
     cwd: &Path,
     proc_data: &[i32],
 ) -> BwrapCommand {
-    let cwd = clean(cwd);
+    let plan = Plan::new(sb, command, cwd);
     let mut a = Args(Vec::new());
     a.push(NAMESPACES);
     a.push(&["--hostname", "tarneeb-bot"]);
-
     // 1. The read-only view.
-    let (named, files) = named_paths(command, &cwd);
-    // As a user of its own, bwrap reaches only what any user may; what the bot needs behind a
-    // closed directory is bound into a cover of it first, and a mask where that user cannot
-    // go is not needed (nor possible).
-    let staging = sb.first_uid.map(|_| {
-        let mut needed: Vec<PathBuf> = named.iter().chain(&files).chain(&sb.ro).cloned().collect();
-        needed.push(cwd.clone());
-        Staging::new(&needed)
-    });
-    let hidden = |p: &Path| staging.as_ref().is_some_and(|s| !s.reachable(p));
-    let mut outside: Vec<PathBuf> = Vec::new(); // bound outside the working directory
-    let mut extra: Vec<PathBuf> = named
-        .iter()
-        .chain(sb.ro.iter())
-        .filter(|p| !p.starts_with(&cwd))
-        .cloned()
-        .collect();
-    extra.sort();
-    extra.dedup();
-    match sb.view {
+    let outside = read_only_view(&mut a, &plan);
+    // 2. Private /tmp, /proc, /dev; wide mode hides /run (sockets of system services).
+    private_mounts(&mut a, sb, proc_data);
+    let private_bound = bind_under_private(&mut a, &plan);
+    // 3. Masks outside the working directory.
+    mask_outside(&mut a, &plan, &outside, &private_bound);
+    // 4. and 5. The working directory, and masks inside it.
+    if plan.cwd != Path::new("/") {
+        show_working_directory(&mut a, &plan);
+    }
+    if sb.view == View::Strict {
+        // The strict view's root is bwrap's own tmpfs, writable and of no size limit: read-only
+        // once everything is mounted on it (the mounts on it keep their own flags).
+        a.push(&["--remount-ro", "/"]);
+    }
+    a.0.push("--chdir".into());
+    a.0.push(plan.cwd.as_os_str().into());
+    a.0.push("--".into());
+    a.0.extend(command.iter().map(OsString::from));
+    BwrapCommand {
+        program: bwrap.to_path_buf(),
+        args: a.0,
+        staging: plan.staging,
+    }
+}
+
+/// Step 1: the wide view shows the whole host read-only (what a bot may read is then limited by
+/// the masks); the strict view only the system directories and what the command names, so a
+/// bot sees nothing the operator did not put in its way. Returns what was bound, so that masks
+/// outside the working directory go only where the view shows something to cover.
+fn read_only_view(a: &mut Args, plan: &Plan) -> Vec<PathBuf> {
+    let mut outside: Vec<PathBuf> = Vec::new();
+    match plan.sb.view {
         View::Wide => {
             a.op("--ro-bind", Path::new("/"), Path::new("/"));
             outside.push(PathBuf::from("/"));
@@ -140,18 +203,24 @@ pub(super) fn compose(
                     Err(_) => {}
                 }
             }
-            for p in &extra {
-                if !outside.iter().any(|o| p.starts_with(o)) && !is_masked(sb, p) {
+            for p in &plan.extra {
+                if !outside.iter().any(|o| p.starts_with(o)) && !is_masked(plan.sb, p) {
                     a.op("--ro-bind", p, p);
                     outside.push(p.clone());
                 }
             }
         }
     }
-    // 2. Private /tmp, /proc, /dev; wide mode hides /run (sockets of system services).
+    outside
+}
+
+/// Step 2: the bot's own /tmp, /proc and /dev, so it shares no scratch space, process list or
+/// device with the host or another bot; the tmpfs ones size-capped, so that writing to them
+/// cannot fill the machine's memory.
+fn private_mounts(a: &mut Args, sb: &Sandbox, proc_data: &[i32]) {
     a.tmpfs(Path::new("/tmp"), Some(sb.limits.disk_bytes()));
     a.push(&["--proc", "/proc", "--dev", "/dev"]);
-    hide_counters(&mut a, sb.view, proc_data);
+    hide_counters(a, sb.view, proc_data);
     // bwrap's /dev is a tmpfs of no size limit, its /dev/shm a directory on it: a capped
     // private /dev/shm (POSIX shared memory works), and /dev read-only.
     a.tmpfs(Path::new("/dev/shm"), Some(sb.limits.disk_bytes()));
@@ -159,42 +228,49 @@ pub(super) fn compose(
     if sb.view == View::Wide && Path::new("/run").is_dir() {
         a.tmpfs(Path::new("/run"), Some(1 << 20));
     }
-    // What the command names under the fresh /tmp and /run (a bot built into /tmp). Not /tmp
-    // or /run themselves (a program right in /tmp names its directory, /tmp): that would show
-    // the host's whole /tmp, read-only, over the fresh one, where the working directory's
-    // shadow is made; the files named there are bound one by one below.
+}
+
+/// What the command names under the fresh /tmp and /run (a bot built into /tmp), in the wide
+/// view, where the fresh ones cover the host's. Not /tmp or /run themselves (a program right in
+/// /tmp names its directory, /tmp): that would show the host's whole /tmp, read-only, over the
+/// fresh one, where the working directory's shadow is made; the files named there are bound
+/// one by one by [`mask_outside`]. Returns what was bound, where masks may be needed.
+fn bind_under_private<'p>(a: &mut Args, plan: &'p Plan) -> Vec<&'p Path> {
     let mut private_bound: Vec<&Path> = Vec::new();
-    if sb.view == View::Wide {
-        for p in &extra {
+    if plan.sb.view == View::Wide {
+        for p in &plan.extra {
             let top = p == Path::new("/tmp") || p == Path::new("/run");
-            if (p.starts_with("/tmp") || p.starts_with("/run")) && !top && !is_masked(sb, p) {
+            if (p.starts_with("/tmp") || p.starts_with("/run")) && !top && !is_masked(plan.sb, p) {
                 a.op("--ro-bind", p, p);
                 private_bound.push(p);
             }
         }
     }
-    // 3. Masks outside the working directory, where the view shows them (under the fresh /tmp
-    // and /run only inside what was bound there: a named directory holding the tournament's).
+    private_bound
+}
+
+/// Step 3: masks outside the working directory, only where the view shows them: under the
+/// fresh /tmp and /run only inside what was bound there (a named directory holding the
+/// tournament's), elsewhere inside what `outside` bound: what the view does not show needs no
+/// cover. Then the exact files the command names stay visible inside a masked directory (a bot
+/// program next to the records), unless they are masked themselves.
+fn mask_outside(a: &mut Args, plan: &Plan, outside: &[PathBuf], private_bound: &[&Path]) {
+    let sb = plan.sb;
     for m in &sb.masked {
-        if m.starts_with(&cwd) {
-            continue;
-        }
-        if hidden(m) {
+        if m.starts_with(&plan.cwd) || plan.hidden(m) {
             continue;
         }
         if m.starts_with("/tmp") || m.starts_with("/run") {
             if private_bound.iter().any(|b| m.starts_with(b)) {
-                mask(&mut a, m);
+                mask(a, m);
             }
             continue;
         }
         if outside.iter().any(|o| m.starts_with(o)) {
-            mask(&mut a, m);
+            mask(a, m);
         }
     }
-    // The exact files the command names stay visible inside a masked directory (a bot program
-    // next to the records), unless they are masked themselves.
-    for f in files.iter().filter(|f| !f.starts_with(&cwd)) {
+    for f in plan.files.iter().filter(|f| !f.starts_with(&plan.cwd)) {
         let hidden = is_masked(sb, f)
             || f.starts_with("/tmp")
             || f.starts_with("/run")
@@ -203,81 +279,83 @@ pub(super) fn compose(
             a.op("--ro-bind", f, f);
         }
     }
-    // 4. The working directory.
-    if cwd != Path::new("/") {
-        a.tmpfs(&cwd, Some(sb.limits.disk_bytes()));
-        let mut entries: Vec<PathBuf> = Vec::new();
-        // A user of its own sees the entries of a directory closed to others only if named.
-        let cwd_open = staging.is_none() || listable_by_others(&cwd);
-        let whole_cwd = cwd_open
-            && (sb.view == View::Wide
-                || named.iter().chain(sb.ro.iter()).any(|p| cwd.starts_with(p)));
-        if whole_cwd {
-            if let Ok(rd) = std::fs::read_dir(&cwd) {
-                entries.extend(rd.flatten().map(|e| cwd.join(e.file_name())));
-            }
-        } else {
-            for p in named.iter().chain(sb.ro.iter()) {
-                if p.starts_with(&cwd) && p != &cwd {
-                    entries.push(p.clone());
-                }
-            }
-        }
-        entries.sort();
-        entries.dedup();
-        let mut bound: Vec<PathBuf> = Vec::new();
+}
+
+/// Steps 4 and 5: a size-capped tmpfs at the working directory, so relative paths in the
+/// command keep their meaning while nothing the bot writes outlives the game; the entries
+/// shown read-only on it; then the masks inside them, and the named files those would hide.
+fn show_working_directory(a: &mut Args, plan: &Plan) {
+    let (sb, cwd) = (plan.sb, &plan.cwd);
+    a.tmpfs(cwd, Some(sb.limits.disk_bytes()));
+    let (entries, whole_cwd) = working_directory_entries(plan);
+    let mut bound: Vec<PathBuf> = Vec::new();
+    if whole_cwd && cwd != Path::new("/tmp") {
+        // One bind of the whole directory out of the way and a symlink per entry: a
+        // symlink costs no mount (a bind per entry cost about 0.5 ms each per bot).
         let shadow = Path::new(SHADOW);
-        if whole_cwd && cwd != Path::new("/tmp") {
-            // One bind of the whole directory out of the way and a symlink per entry: a
-            // symlink costs no mount (a bind per entry cost about 0.5 ms each per bot).
-            a.op("--ro-bind", &cwd, shadow);
-            for e in &entries {
-                if !is_masked(sb, e) {
-                    if let Some(name) = e.file_name() {
-                        a.op("--symlink", &shadow.join(name), e);
-                    }
+        a.op("--ro-bind", cwd, shadow);
+        for e in &entries {
+            if !is_masked(sb, e) {
+                if let Some(name) = e.file_name() {
+                    a.op("--symlink", &shadow.join(name), e);
                 }
-            }
-            for m in sb.masked.iter().filter(|m| !hidden(m)) {
-                if let Ok(rel) = m.strip_prefix(&cwd) {
-                    mask_at(&mut a, m, &shadow.join(rel));
-                }
-            }
-        } else {
-            for e in entries {
-                if is_masked(sb, &e) || bound.iter().any(|b| e.starts_with(b)) {
-                    continue;
-                }
-                a.op("--ro-bind", &e, &e);
-                bound.push(e);
             }
         }
-        // 5. Masks inside what was bound there, and the named files they would hide.
-        for m in sb.masked.iter().filter(|m| !hidden(m)) {
-            if m.starts_with(&cwd) && bound.iter().any(|b| m.starts_with(b) && m != b) {
-                mask(&mut a, m);
+        for m in sb.masked.iter().filter(|m| !plan.hidden(m)) {
+            if let Ok(rel) = m.strip_prefix(cwd) {
+                mask_at(a, m, &shadow.join(rel));
             }
         }
-        for f in files.iter().filter(|f| f.starts_with(&cwd)) {
-            if is_masked(sb, f) && !sb.masked.contains(f) {
-                a.op("--ro-bind", f, f);
+    } else {
+        for e in entries {
+            if is_masked(sb, &e) || bound.iter().any(|b| e.starts_with(b)) {
+                continue;
+            }
+            a.op("--ro-bind", &e, &e);
+            bound.push(e);
+        }
+    }
+    for m in sb.masked.iter().filter(|m| !plan.hidden(m)) {
+        if m.starts_with(cwd) && bound.iter().any(|b| m.starts_with(b) && m != b) {
+            mask(a, m);
+        }
+    }
+    for f in plan.files.iter().filter(|f| f.starts_with(cwd)) {
+        if is_masked(sb, f) && !sb.masked.contains(f) {
+            a.op("--ro-bind", f, f);
+        }
+    }
+}
+
+/// The working directory's entries to show, sorted, and whether that is all of them: the wide
+/// view shows the whole directory (as it shows the whole host), the strict view only what the
+/// command or `--sandbox-ro` names (all of it if they name the directory or one above it). A
+/// user of its own sees the entries of a directory closed to others only if named.
+fn working_directory_entries(plan: &Plan) -> (Vec<PathBuf>, bool) {
+    let (sb, cwd) = (plan.sb, &plan.cwd);
+    let mut entries: Vec<PathBuf> = Vec::new();
+    let cwd_open = plan.staging.is_none() || listable_by_others(cwd);
+    let whole_cwd = cwd_open
+        && (sb.view == View::Wide
+            || plan
+                .named
+                .iter()
+                .chain(sb.ro.iter())
+                .any(|p| cwd.starts_with(p)));
+    if whole_cwd {
+        if let Ok(rd) = std::fs::read_dir(cwd) {
+            entries.extend(rd.flatten().map(|e| cwd.join(e.file_name())));
+        }
+    } else {
+        for p in plan.named.iter().chain(sb.ro.iter()) {
+            if p.starts_with(cwd) && p != cwd {
+                entries.push(p.clone());
             }
         }
     }
-    if sb.view == View::Strict {
-        // The strict view's root is bwrap's own tmpfs, writable and of no size limit: read-only
-        // once everything is mounted on it (the mounts on it keep their own flags).
-        a.push(&["--remount-ro", "/"]);
-    }
-    a.0.push("--chdir".into());
-    a.0.push(cwd.as_os_str().into());
-    a.0.push("--".into());
-    a.0.extend(command.iter().map(OsString::from));
-    BwrapCommand {
-        program: bwrap.to_path_buf(),
-        args: a.0,
-        staging,
-    }
+    entries.sort();
+    entries.dedup();
+    (entries, whole_cwd)
 }
 
 /// Machine-wide counters out of sight (see `counters`): after `--proc` and `--dev`, before

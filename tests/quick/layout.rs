@@ -149,7 +149,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/tournament/directory/config.rs", "to_flags"),
     ("src/remote/listener.rs", "handshake"),
     ("src/conformance/mod.rs", "probe_exit"),
-    ("src/tournament/run/runner.rs", "play_one"),
     ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];

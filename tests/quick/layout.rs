@@ -142,7 +142,6 @@ const MAX_FUNCTION_LINES: usize = 120;
 /// function may join it.
 const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/bot/sandbox/bwrap.rs", "compose"),
-    ("src/serve/seat.rs", "serve"),
     ("src/referee/mod.rs", "play_game_watched"),
     ("src/conformance/mod.rs", "run_scenario"),
     ("src/referee/ask.rs", "ask_thawed"),

@@ -143,11 +143,9 @@ const MAX_FUNCTION_LINES: usize = 120;
 const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/bot/sandbox/bwrap.rs", "compose"),
     ("src/referee/mod.rs", "play_game_watched"),
-    ("src/conformance/mod.rs", "run_scenario"),
     ("src/referee/ask.rs", "ask_thawed"),
     ("src/tournament/directory/config.rs", "to_flags"),
     ("src/remote/listener.rs", "handshake"),
-    ("src/conformance/mod.rs", "probe_exit"),
     ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];

@@ -145,7 +145,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/referee/mod.rs", "play_game_watched"),
     ("src/referee/ask.rs", "ask_thawed"),
     ("src/tournament/directory/config.rs", "to_flags"),
-    ("src/remote/listener.rs", "handshake"),
     ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];

@@ -144,7 +144,6 @@ const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/bot/sandbox/bwrap.rs", "compose"),
     ("src/referee/mod.rs", "play_game_watched"),
     ("src/referee/ask.rs", "ask_thawed"),
-    ("src/tournament/directory/config.rs", "to_flags"),
     ("src/referee/mod.rs", "run"),
     ("src/cli/replay_ask.rs", "ask_in"),
 ];

@@ -216,28 +216,11 @@ fn traces(cfg: &CheckConfig) -> PathBuf {
     cfg.dir.join("traces")
 }
 
+/// Plays one scenario and judges the bot under test by the game's end: a reply repeated, a
+/// fault of its own (or of a built-in seat), or a pass with what the game reached.
 fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, Vec<u64>) {
     let record = record_of(cfg, sc);
-    let game = GameConfig {
-        rules: sc.rules.clone(),
-        seed: sc.seed,
-        first_dealer: sc.first_dealer,
-        deals: sc.deals.clone(),
-        bots: specs(cfg, sc, &record),
-        time: cfg.time,
-        on_fault: FaultPolicy::Forfeit,
-        events: cfg.events,
-        record: record.clone(),
-        trace: Some(traces(cfg)),
-        leak_trace: None,
-        grace: Duration::from_millis(1000),
-        start_scores: sc.start_scores,
-        // check-bot's scenarios are fixed deals and seeds, the same for every author: there
-        // is nothing to keep secret from the bot under test.
-        deal_secret: None,
-        watched: false,
-        freeze_off_turn: false,
-    };
+    let game = scenario_game(cfg, sc, &record);
     let mut check = Check::new(&sc.name);
     let outcome = match play_game(&game, stop, &mut |_| {}) {
         Ok(o) => o,
@@ -253,88 +236,152 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
     let times = reply_times(&record, sc.seat);
     let trace = trace_path(&traces(cfg), &record, sc.seat);
     let twice = answered_twice(&read_trace(&trace));
+    let files = Files {
+        trace: &trace,
+        record: &record,
+    };
     // A flood of repeated replies is told as what it is.
     let flood = |f: &crate::protocol::ForfeitInfo| f.seat == sc.seat && f.kind == FaultKind::Flood;
     let forfeit = outcome.result.forfeit.as_ref();
     if let Some(t) = twice.as_ref().filter(|_| forfeit.is_none_or(flood)) {
-        // The referee discards a reply to a request already answered (protocol.md section 3,
-        // faults: up to 100 a game), so the game went on; a tournament's longer games end in
-        // a `flood` fault, and a bot out of step with its requests is a bug either way.
-        let cause = format!(
-            "answered-twice: {} replies repeated one already given, first to request {}",
-            t.repeats, t.id
-        );
-        check.fail(
-            cause.clone(),
-            &hints::hint(&hints::Seen {
-                kind: FaultKind::Flood,
-                detail: &cause,
-                wrote_anything: true,
-                stderr_tail: "",
-                sandboxed: false,
-                answered_twice: Some(t.id),
-            }),
-        );
-        check.details.push(cause);
-        check
-            .details
-            .push(format!("sent:   {}", crate::protocol::excerpt(&t.request)));
-        check.details.push(format!(
-            "answer: {} (twice)",
-            crate::protocol::excerpt(&t.reply)
-        ));
-        check.details.push(format!(
-            "trace {}, record {}",
-            trace.display(),
-            record.display()
-        ));
-        return (check, times);
-    }
-    if let Some(f) = &outcome.result.forfeit {
-        if f.seat != sc.seat {
+        fail_answered_twice(&mut check, t, files);
+    } else if let Some(f) = forfeit {
+        if f.seat == sc.seat {
+            fail_fault(&mut check, cfg, &game, f, twice.as_ref(), files);
+        } else {
             let cause = format!(
                 "a built-in seat ({}) faulted: {}: {} (a bug of check-bot, not of your bot)",
                 f.seat, f.kind, f.detail
             );
             check.fail(cause.clone(), "please report it");
             check.details.push(cause);
-            return (check, times);
         }
-        // The detail's parts (cause, stderr tail, fix, sandbox) on lines of their own.
-        let parts = crate::bot::detail_lines(&f.detail);
-        check.details.push(format!("{}: {}", f.kind, parts[0]));
-        check
-            .details
-            .extend(parts[1..].iter().map(|p| p.to_string()));
-        let log = &game.bots[sc.seat.index()].stderr_log;
-        let tail = stderr_tail(log, 5).unwrap_or_default().join(" | ");
-        let seen = hints::Seen {
-            kind: f.kind,
-            detail: &f.detail,
-            wrote_anything: read_trace(&trace).iter().any(|(to_bot, _)| !to_bot),
-            stderr_tail: &tail,
-            sandboxed: cfg.sandbox.is_sandboxed(),
-            answered_twice: twice.as_ref().map(|t| t.id),
-        };
-        check.fail(format!("{}: {}", f.kind, parts[0]), &hints::hint(&seen));
-        let (sent, answer) = exchange_at_fault(&trace, f.kind);
-        // The start of each line: the trace holds them whole.
-        check.details.push(format!(
-            "sent:   {}",
-            sent.map_or_else(|| "(nothing)".into(), |l| crate::protocol::excerpt(&l))
-        ));
-        check.details.push(format!(
-            "answer: {}",
-            answer.map_or_else(|| "(none)".into(), |l| crate::protocol::excerpt(&l))
-        ));
-        check.details.push(format!(
-            "trace {}, record {}",
-            trace.display(),
-            record.display()
-        ));
-        return (check, times);
+    } else {
+        note_reached(&mut check, sc, &record, outcome.result.hands, times.len());
     }
-    let text = std::fs::read_to_string(&record).unwrap_or_default();
+    (check, times)
+}
+
+/// The referee's configuration for a scenario: its fixed deals, seed and scores, every fault a
+/// forfeit (the check is over at the first), and a trace of every seat, since what the bot
+/// was sent and answered is read back from it to explain a failure.
+fn scenario_game(cfg: &CheckConfig, sc: &Scenario, record: &Path) -> GameConfig {
+    GameConfig {
+        rules: sc.rules.clone(),
+        seed: sc.seed,
+        first_dealer: sc.first_dealer,
+        deals: sc.deals.clone(),
+        bots: specs(cfg, sc, record),
+        time: cfg.time,
+        on_fault: FaultPolicy::Forfeit,
+        events: cfg.events,
+        record: record.to_path_buf(),
+        trace: Some(traces(cfg)),
+        leak_trace: None,
+        grace: Duration::from_millis(1000),
+        start_scores: sc.start_scores,
+        // check-bot's scenarios are fixed deals and seeds, the same for every author: there
+        // is nothing to keep secret from the bot under test.
+        deal_secret: None,
+        watched: false,
+        freeze_off_turn: false,
+    }
+}
+
+/// The files a failure's details point to, where the whole lines are.
+#[derive(Clone, Copy)]
+struct Files<'a> {
+    trace: &'a Path,
+    record: &'a Path,
+}
+
+impl Files<'_> {
+    fn line(self) -> String {
+        format!(
+            "trace {}, record {}",
+            self.trace.display(),
+            self.record.display()
+        )
+    }
+}
+
+/// A bot that repeated replies fails even though the game went on: the referee discards a
+/// reply to a request already answered (protocol.md section 3, faults: up to 100 a game), but
+/// a tournament's longer games end in a `flood` fault, and a bot out of step with its requests
+/// is a bug either way.
+fn fail_answered_twice(check: &mut Check, t: &Twice, files: Files<'_>) {
+    let cause = format!(
+        "answered-twice: {} replies repeated one already given, first to request {}",
+        t.repeats, t.id
+    );
+    check.fail(
+        cause.clone(),
+        &hints::hint(&hints::Seen {
+            kind: FaultKind::Flood,
+            detail: &cause,
+            wrote_anything: true,
+            stderr_tail: "",
+            sandboxed: false,
+            answered_twice: Some(t.id),
+        }),
+    );
+    check.details.push(cause);
+    check
+        .details
+        .push(format!("sent:   {}", crate::protocol::excerpt(&t.request)));
+    check.details.push(format!(
+        "answer: {} (twice)",
+        crate::protocol::excerpt(&t.reply)
+    ));
+    check.details.push(files.line());
+}
+
+/// The bot under test faulted: the failure says the fault, a hint from everything seen (its
+/// stderr, whether it wrote anything, the sandbox), and the exchange that triggered it, so an
+/// author can fix the bot without opening the trace.
+fn fail_fault(
+    check: &mut Check,
+    cfg: &CheckConfig,
+    game: &GameConfig,
+    f: &crate::protocol::ForfeitInfo,
+    twice: Option<&Twice>,
+    files: Files<'_>,
+) {
+    // The detail's parts (cause, stderr tail, fix, sandbox) on lines of their own.
+    let parts = crate::bot::detail_lines(&f.detail);
+    check.details.push(format!("{}: {}", f.kind, parts[0]));
+    check
+        .details
+        .extend(parts[1..].iter().map(|p| p.to_string()));
+    let log = &game.bots[f.seat.index()].stderr_log;
+    let tail = stderr_tail(log, 5).unwrap_or_default().join(" | ");
+    let seen = hints::Seen {
+        kind: f.kind,
+        detail: &f.detail,
+        wrote_anything: read_trace(files.trace).iter().any(|(to_bot, _)| !to_bot),
+        stderr_tail: &tail,
+        sandboxed: cfg.sandbox.is_sandboxed(),
+        answered_twice: twice.map(|t| t.id),
+    };
+    check.fail(format!("{}: {}", f.kind, parts[0]), &hints::hint(&seen));
+    let (sent, answer) = exchange_at_fault(files.trace, f.kind);
+    // The start of each line: the trace holds them whole.
+    check.details.push(format!(
+        "sent:   {}",
+        sent.map_or_else(|| "(nothing)".into(), |l| crate::protocol::excerpt(&l))
+    ));
+    check.details.push(format!(
+        "answer: {}",
+        answer.map_or_else(|| "(none)".into(), |l| crate::protocol::excerpt(&l))
+    ));
+    check.details.push(files.line());
+}
+
+/// A pass: the game's length and the bot's replies, and, when the bot's own choices steered
+/// the game away from the situation the scenario forces, which of its marks the record lacks
+/// (the check still passes: the bot did nothing wrong, the situation was just not tested).
+fn note_reached(check: &mut Check, sc: &Scenario, record: &Path, hands: u32, replies: usize) {
+    let text = std::fs::read_to_string(record).unwrap_or_default();
     let missing: Vec<&String> = sc
         .reach
         .iter()
@@ -350,12 +397,9 @@ fn run_scenario(cfg: &CheckConfig, sc: &Scenario, stop: &AtomicBool) -> (Check, 
                 .join(", ")
         ));
     }
-    check.details.push(format!(
-        "{}, {} replies",
-        crate::hands(outcome.result.hands),
-        times.len()
-    ));
-    (check, times)
+    check
+        .details
+        .push(format!("{}, {replies} replies", crate::hands(hands)));
 }
 
 /// The bot's recorded reply times (moves it made, not those the referee played for it).
@@ -485,23 +529,7 @@ fn first_and_last_lines(cfg: &CheckConfig, sc: &Scenario) -> Option<(Vec<u8>, Ve
 fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8]>) -> Check {
     let mut check = Check::new(name);
     check.passed = false;
-    let spec = BotSpec {
-        command: cfg.command.clone(),
-        cwd: None,
-        env: Vec::new(),
-        stderr_log: cfg.dir.join(format!(
-            "probe-{}.stderr.log",
-            if game_end.is_some() {
-                "game-end"
-            } else {
-                "eof"
-            }
-        )),
-        stderr_cap: cfg.stderr_cap,
-        max_line: cfg.max_line,
-        sandbox: cfg.sandbox.clone(),
-    };
-    let mut bot = match Bot::spawn(&spec) {
+    let mut bot = match Bot::spawn(&probe_spec(cfg, game_end.is_some())) {
         Ok(b) => b,
         Err(e) => {
             check.fail(e.to_string(), "the message says why it could not start");
@@ -510,20 +538,8 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         }
     };
     bot.send(hello, None);
-    let deadline = Instant::now() + Duration::from_millis(cfg.time.handshake_ms);
-    let mut answered = false;
-    let mut multi_game = false;
-    while !answered && Instant::now() < deadline {
-        match bot.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Some(BotEvent::Line { text, .. }) => {
-                answered = true;
-                multi_game = crate::protocol::read_hello(&text).is_ok_and(|h| h.multi_game);
-            }
-            Some(BotEvent::Eof { .. }) => break,
-            _ => {}
-        }
-    }
-    if !answered {
+    let handshake = Duration::from_millis(cfg.time.handshake_ms);
+    let Some(multi_game) = hello_reply(&mut bot, handshake) else {
         check.fail(
             "no hello reply".into(),
             "the bot wrote nothing to stdout: did you flush stdout after each line?",
@@ -531,7 +547,7 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
         check.details.push("no hello reply".into());
         bot.stop(Duration::from_millis(200));
         return check;
-    }
+    };
     match game_end {
         Some(line) => bot.send(line, None),
         None => bot.close_stdin(),
@@ -545,20 +561,80 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     } else {
         EXIT_LIMIT
     };
+    let (extra, exited) = watch_after(&mut bot, limit);
+    bot.stop(Duration::from_millis(200));
+    let seen = AfterEnd {
+        multi_game,
+        exited,
+        extra,
+    };
+    judge_after_end(&mut check, game_end, &seen);
+    check
+}
+
+/// A probe's bot: the bot under test alone, with a stderr log of its own per probe so the
+/// second probe does not overwrite what the first one's bot said.
+fn probe_spec(cfg: &CheckConfig, after_game_end: bool) -> BotSpec {
+    BotSpec {
+        command: cfg.command.clone(),
+        cwd: None,
+        env: Vec::new(),
+        stderr_log: cfg.dir.join(format!(
+            "probe-{}.stderr.log",
+            if after_game_end { "game-end" } else { "eof" }
+        )),
+        stderr_cap: cfg.stderr_cap,
+        max_line: cfg.max_line,
+        sandbox: cfg.sandbox.clone(),
+    }
+}
+
+/// Waits up to the handshake limit for the bot's first line: whether it declared
+/// `multi_game`, which changes what it may do at `game_end`; `None` if it wrote nothing or
+/// ended first. Any first line counts as a reply: the games already judged the hello itself.
+fn hello_reply(bot: &mut Bot, limit: Duration) -> Option<bool> {
     let deadline = Instant::now() + limit;
-    let mut extra = Vec::new();
-    let mut exited = false;
     while Instant::now() < deadline {
-        match bot.recv_timeout(Duration::from_millis(50)) {
-            Some(BotEvent::Line { text, .. }) => extra.push(text),
-            Some(BotEvent::Eof { .. }) | None => {}
-            Some(_) => {}
-        }
-        if bot.exit_status().is_some() {
-            exited = true;
-            break;
+        match bot.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Some(BotEvent::Line { text, .. }) => {
+                return Some(crate::protocol::read_hello(&text).is_ok_and(|h| h.multi_game));
+            }
+            Some(BotEvent::Eof { .. }) => return None,
+            _ => {}
         }
     }
+    None
+}
+
+/// Watches the bot for `limit` or until it exits: the lines it wrote meanwhile and whether it
+/// exited. Its exit is looked at between reads, so a bot that exits at once is not waited for.
+fn watch_after(bot: &mut Bot, limit: Duration) -> (Vec<String>, bool) {
+    let deadline = Instant::now() + limit;
+    let mut extra = Vec::new();
+    while Instant::now() < deadline {
+        if let Some(BotEvent::Line { text, .. }) = bot.recv_timeout(Duration::from_millis(50)) {
+            extra.push(text);
+        }
+        if bot.exit_status().is_some() {
+            return (extra, true);
+        }
+    }
+    (extra, false)
+}
+
+/// What a probe's bot did after `game_end` or the end of its input.
+struct AfterEnd {
+    multi_game: bool,
+    exited: bool,
+    extra: Vec<String>,
+}
+
+/// The probe's verdict. After `game_end` a bot may exit or stay up, but quiet; at the end of
+/// its input it must exit within [`EXIT_LIMIT`]. Either way a line written after the end is a
+/// failure: a tournament stops a kept process that wrote between `game_end` and `new_game`
+/// (protocol.md section 4.4), so such a bot would get a fresh process for every game.
+fn judge_after_end(check: &mut Check, game_end: Option<&[u8]>, seen: &AfterEnd) {
+    let stays_up = game_end.is_some();
     let what = match game_end {
         Some(_) => "game_end",
         None => "the end of its input (stdin closed)",
@@ -566,37 +642,36 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     if stays_up {
         check.details.push(format!(
             "{}: {}",
-            if multi_game {
+            if seen.multi_game {
                 "declares multi_game: waits for new_game or the end of its input"
             } else {
                 "may exit at game_end or wait for the end of its input"
             },
-            if exited {
+            if seen.exited {
                 "it exited"
             } else {
                 "it stayed up, quiet"
             }
         ));
-    } else if !exited {
+    } else if !seen.exited {
         check.details.push(format!(
             "still running {} s after {what}: exit when it arrives",
             EXIT_LIMIT.as_secs()
         ));
     }
-    if let Some(line) = extra.first() {
+    if let Some(line) = seen.extra.first() {
         check.details.push(format!(
             "wrote {} line(s) after {what}, first: {}",
-            extra.len(),
+            seen.extra.len(),
             crate::protocol::excerpt(line)
         ));
     }
-    bot.stop(Duration::from_millis(200));
-    if !extra.is_empty() {
+    if !seen.extra.is_empty() {
         check.fail(
-            format!("wrote {} line(s) after {what}", extra.len()),
+            format!("wrote {} line(s) after {what}", seen.extra.len()),
             "write nothing after game_end: exit, or wait for new_game or the end of input",
         );
-    } else if !exited && !stays_up {
+    } else if !seen.exited && !stays_up {
         check.fail(
             format!("still running {} s after {what}", EXIT_LIMIT.as_secs()),
             "exit when stdin ends (a read returns end-of-file: Python's for line in sys.stdin ends, C's fgets returns NULL, Java's readLine returns null, Go's Scanner.Scan returns false)",
@@ -604,13 +679,12 @@ fn probe_exit(cfg: &CheckConfig, name: &str, hello: &[u8], game_end: Option<&[u8
     } else {
         check.passed = true;
     }
-    if game_end.is_some() {
+    if let Some(line) = game_end {
         check.details.push(format!(
             "sent:   {}",
-            String::from_utf8_lossy(game_end.unwrap_or_default()).trim_end()
+            String::from_utf8_lossy(line).trim_end()
         ));
     }
-    check
 }
 
 #[cfg(test)]

@@ -299,115 +299,39 @@ impl Write for Conn {
     }
 }
 
+/// One connection's way in: TLS if the server has a certificate, the `auth` line, a place
+/// under the caps, `welcome`, and then the lobby. Every step is bounded by the handshake
+/// deadline; a connection turned away before its token was known counts against its address.
 fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, shared: &Arc<Shared>) {
-    // A failure counts unless the connection was evicted for a newer one (it may be honest).
-    let failed = |shared: &Shared, ip: IpAddr| {
-        let evicted = !shared
-            .counts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pending
-            .iter()
-            .any(|(i, _, _)| *i == id);
-        if !evicted {
-            failed(shared, ip);
-        }
-    };
     let deadline = Instant::now() + shared.cfg.handshake;
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
-    let mut conn = match &shared.cfg.tls {
-        None => Conn::Plain(stream),
-        Some(config) => {
-            let Ok(tls) = rustls::ServerConnection::new(Arc::clone(config)) else {
-                return;
-            };
-            let mut s = rustls::StreamOwned::new(tls, stream);
-            while s.conn.is_handshaking() {
-                if set_timeout(&s.sock, deadline).is_err()
-                    || s.conn.complete_io(&mut s.sock).is_err()
-                {
-                    // Not TLS, a certificate the client refused, or too slow: nothing to say.
-                    failed(shared, peer.ip());
-                    return;
-                }
+    let mut conn = match open(stream, shared, deadline) {
+        Ok(conn) => conn,
+        Err(Counted(counts)) => {
+            if counts {
+                count_failure(shared, id, peer.ip());
             }
-            Conn::Tls(Box::new(s))
-        }
-    };
-    let line = match read_line(&mut conn, deadline) {
-        Ok(line) => line,
-        Err(reason) => {
-            failed(shared, peer.ip());
-            refuse(&mut conn, refusal::TIMEOUT, reason);
             return;
         }
     };
-    let token = match serde_json::from_slice::<Control>(&line) {
-        Ok(Control::Auth { protocol, token }) if protocol == PROTOCOL_VERSION => token,
-        Ok(Control::Auth { protocol, .. }) => {
-            // A failure like any other: it held an authenticating slot (issue 39).
-            failed(shared, peer.ip());
-            let reason = format!("protocol {protocol} is not spoken here: this server speaks protocol {PROTOCOL_VERSION}");
-            refuse(&mut conn, refusal::PROTOCOL, reason);
-            return;
-        }
-        _ => {
-            failed(shared, peer.ip());
-            let reason =
-                "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line"
-                    .to_string();
-            refuse(&mut conn, refusal::NOT_AUTH, reason);
+    let (entrant, name) = match authenticate(&mut conn, shared, deadline) {
+        Ok(known) => known,
+        Err((code, reason)) => {
+            count_failure(shared, id, peer.ip());
+            refuse(&mut conn, code, reason);
             return;
         }
     };
-    let known = shared
-        .tokens
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .entrant_of(&token)
-        .map(|(e, n)| (e, n.to_string()));
-    let Some((entrant, name)) = known else {
-        failed(shared, peer.ip());
-        refuse(
-            &mut conn,
-            refusal::UNKNOWN_TOKEN,
-            "unknown token".to_string(),
-        );
+    if let Err((code, reason)) = take_place(shared, &mut place, peer.ip(), entrant, &name) {
+        refuse(&mut conn, code, reason);
         return;
-    };
-    {
-        let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if c.per_address.get(&peer.ip()).copied().unwrap_or(0) >= shared.cfg.per_address {
-            drop(c);
-            let reason = format!(
-                "this address already has {} connections, the most this server allows",
-                shared.cfg.per_address
-            );
-            refuse(&mut conn, refusal::ADDRESS_FULL, reason);
-            return;
-        }
-        let n = c.per_entrant.entry(entrant).or_default();
-        if *n >= shared.cfg.per_entrant {
-            drop(c);
-            let reason = format!(
-                "entrant {name} already has {} connections, the most this server allows (--remote-connections)",
-                shared.cfg.per_entrant
-            );
-            refuse(&mut conn, refusal::ENTRANT_FULL, reason);
-            return;
-        }
-        *n += 1;
-        *c.per_address.entry(peer.ip()).or_default() += 1;
-        place.entrant = Some(entrant);
     }
+    let welcome = Control::Welcome {
+        entrant: name.clone(),
+    };
     if conn
-        .write_all(
-            &Control::Welcome {
-                entrant: name.clone(),
-            }
-            .line(),
-        )
+        .write_all(&welcome.line())
         .and_then(|()| conn.flush())
         .is_err()
     {
@@ -420,8 +344,118 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, sha
         peer: peer.to_string(),
         allowance: shared.cfg.allowance,
     };
-    let max_line = shared.cfg.max_line;
-    let bot = match conn {
+    if let Ok(bot) = into_bot(conn, info, shared.cfg.max_line, place) {
+        shared.lobby.admit(entrant, bot);
+    }
+}
+
+/// Whether a connection that got no further counts as a failed attempt of its address.
+struct Counted(bool);
+
+/// Counts a failed attempt of `ip`, unless connection `id` was evicted for a newer one
+/// meanwhile: an evicted connection may be honest (its slot was taken, it did nothing wrong).
+fn count_failure(shared: &Shared, id: u64, ip: IpAddr) {
+    let evicted = !shared
+        .counts
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .pending
+        .iter()
+        .any(|(i, _, _)| *i == id);
+    if !evicted {
+        failed(shared, ip);
+    }
+}
+
+/// The connection to read the `auth` line from: plain, or TLS finished within the deadline.
+/// A client that is not TLS, refuses the certificate or is too slow is closed without a
+/// word (there is no channel to say it on) and counted; a session this server cannot make
+/// is its own trouble and not counted against the client.
+fn open(stream: TcpStream, shared: &Shared, deadline: Instant) -> Result<Conn, Counted> {
+    let Some(config) = &shared.cfg.tls else {
+        return Ok(Conn::Plain(stream));
+    };
+    let Ok(tls) = rustls::ServerConnection::new(Arc::clone(config)) else {
+        return Err(Counted(false));
+    };
+    let mut s = rustls::StreamOwned::new(tls, stream);
+    while s.conn.is_handshaking() {
+        if set_timeout(&s.sock, deadline).is_err() || s.conn.complete_io(&mut s.sock).is_err() {
+            return Err(Counted(true));
+        }
+    }
+    Ok(Conn::Tls(Box::new(s)))
+}
+
+/// The entrant (number and name) whose token the connection's first line gives, or the
+/// refusal it hears: a line too late or too long, one that is not `auth`, a protocol this
+/// server does not speak (it held an authenticating slot like any other failure, issue 39),
+/// or a token that is no entrant's (not told whether the entrant exists).
+fn authenticate(
+    conn: &mut Conn,
+    shared: &Shared,
+    deadline: Instant,
+) -> Result<(usize, String), (&'static str, String)> {
+    let line = read_line(conn, deadline).map_err(|reason| (refusal::TIMEOUT, reason))?;
+    let token = match serde_json::from_slice::<Control>(&line) {
+        Ok(Control::Auth { protocol, token }) if protocol == PROTOCOL_VERSION => token,
+        Ok(Control::Auth { protocol, .. }) => {
+            let reason = format!("protocol {protocol} is not spoken here: this server speaks protocol {PROTOCOL_VERSION}");
+            return Err((refusal::PROTOCOL, reason));
+        }
+        _ => {
+            let reason =
+                "expected {\"type\":\"auth\",\"protocol\":1,\"token\":\"...\"} as the first line"
+                    .to_string();
+            return Err((refusal::NOT_AUTH, reason));
+        }
+    };
+    shared
+        .tokens
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .entrant_of(&token)
+        .map(|(e, n)| (e, n.to_string()))
+        .ok_or((refusal::UNKNOWN_TOKEN, "unknown token".to_string()))
+}
+
+/// Counts an authenticated connection under its address and its entrant, or says which cap
+/// is full. Checked and counted under one lock so two connections at once cannot both take
+/// the last place; a full cap is not a failure (the token was valid).
+fn take_place(
+    shared: &Shared,
+    place: &mut Place,
+    ip: IpAddr,
+    entrant: usize,
+    name: &str,
+) -> Result<(), (&'static str, String)> {
+    let mut c = shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+    if c.per_address.get(&ip).copied().unwrap_or(0) >= shared.cfg.per_address {
+        let reason = format!(
+            "this address already has {} connections, the most this server allows",
+            shared.cfg.per_address
+        );
+        return Err((refusal::ADDRESS_FULL, reason));
+    }
+    let n = c.per_entrant.entry(entrant).or_default();
+    if *n >= shared.cfg.per_entrant {
+        let reason = format!(
+            "entrant {name} already has {} connections, the most this server allows (--remote-connections)",
+            shared.cfg.per_entrant
+        );
+        return Err((refusal::ENTRANT_FULL, reason));
+    }
+    *n += 1;
+    *c.per_address.entry(ip).or_default() += 1;
+    place.entrant = Some(entrant);
+    Ok(())
+}
+
+/// The admitted connection as a seat's bot, with no read timeout from now on (a seat waits
+/// for its requests as long as the game's limits say). Its place goes with it, so the caps
+/// are freed when the bot is dropped.
+fn into_bot(conn: Conn, info: RemoteInfo, max_line: usize, place: Place) -> io::Result<Bot> {
+    match conn {
         Conn::Plain(s) => {
             let _ = s.set_read_timeout(None);
             Bot::connected(s.into(), info, max_line, Box::new(place))
@@ -432,9 +466,6 @@ fn handshake(stream: TcpStream, peer: SocketAddr, mut place: Place, id: u64, sha
             let _ = sock.set_read_timeout(None);
             Bot::connected_tls(sock.into(), tls, info, max_line, Box::new(place))
         }
-    };
-    if let Ok(bot) = bot {
-        shared.lobby.admit(entrant, bot);
     }
 }
 

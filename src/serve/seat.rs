@@ -184,7 +184,7 @@ fn serve(
     listener: TcpListener,
     token: String,
     conn: Conn,
-    mut reconnect: Option<Reconnect>,
+    reconnect: Option<Reconnect>,
 ) -> Result<(), String> {
     let series = reconnect.is_some();
     let (tx, rx): (Sender<Event>, Receiver<Event>) = mpsc::channel();
@@ -209,89 +209,117 @@ fn serve(
         Server::from_listener(listener, limits, move |rq| dispatch(&shared, rq))
             .map_err(|e| format!("web seat: cannot serve: {e}"))?
     };
-    let mut number = 0u64;
-    let mut stdout = conn.output;
-    read_lines(conn.input, number, tx.clone());
-    drop(tx);
-    // The request the page may answer now.
-    let mut pending: Option<u64> = None;
+    read_lines(conn.input, 0, tx);
+    let mut relay = Relay {
+        shared: Arc::clone(&shared),
+        stdout: conn.output,
+        number: 0,
+        pending: None,
+        reconnect,
+        series,
+    };
     while let Ok(event) = rx.recv() {
-        let line = match event {
+        if let Next::Stop = relay.hear(event) {
+            break;
+        }
+    }
+    let_the_page_fetch_the_end(&shared);
+    server.stop();
+    Ok(())
+}
+
+/// Whether the seat's loop goes on hearing events.
+enum Next {
+    Go,
+    Stop,
+}
+
+/// The seat's side of the protocol: what it tells the referee and the table the page reads.
+/// Only the newest connection counts, and only a move for the request the page may answer now,
+/// so a page sent twice or lines of a connection already replaced change nothing.
+struct Relay {
+    shared: Arc<Shared>,
+    stdout: Box<dyn Write + Send>,
+    /// The connection being read (a tournament's seat gets a new one after a fault).
+    number: u64,
+    /// The request the page may answer now.
+    pending: Option<u64>,
+    reconnect: Option<Reconnect>,
+    series: bool,
+}
+
+impl Relay {
+    fn hear(&mut self, event: Event) -> Next {
+        match event {
             Event::Move(id, mv) => {
-                // Moves for another request (an older one, a page sent twice) are dropped.
-                if pending != Some(id) {
-                    continue;
-                }
-                pending = None;
-                update(&shared, |t| t.request = None);
-                let reply = json!({"type": "move", "id": id, "move": mv});
-                // A write that fails is a connection hung up: its end comes next.
-                let _ = writeln!(stdout, "{reply}").and_then(|()| stdout.flush());
-                continue;
+                self.pass_move(id, &mv);
+                Next::Go
             }
-            Event::Line(n, line) if n == number => line,
-            Event::End(n) if n == number => {
-                pending = None;
-                let closed = shared.table.lock().expect("table").closed;
-                let Some(next) = reconnect.as_mut().filter(|_| !closed) else {
-                    break;
-                };
-                // The referee hung up without `over`: this seat faulted (a game keeps a
-                // seat that did not). The page shows it and waits for the next game.
-                update(&shared, |t| {
-                    t.request = None;
-                    t.waiting = true;
-                });
-                match next() {
-                    Some(conn) => {
-                        number += 1;
-                        stdout = conn.output;
-                        read_lines(conn.input, number, shared.moves.clone());
-                        continue;
-                    }
-                    None => break,
-                }
-            }
+            Event::Line(n, line) if n == self.number => self.told(&line),
+            Event::End(n) if n == self.number => self.hung_up(),
             // Lines of a connection already replaced.
-            Event::Line(..) | Event::End(_) => continue,
+            Event::Line(..) | Event::End(_) => Next::Go,
+        }
+    }
+
+    /// The page's move goes to the referee only if it answers the request pending now: moves
+    /// for another request (an older one, a page sent twice) are dropped, so the seat answers
+    /// each request once, with a move the page chose for that request.
+    fn pass_move(&mut self, id: u64, mv: &str) {
+        if self.pending != Some(id) {
+            return;
+        }
+        self.pending = None;
+        update(&self.shared, |t| t.request = None);
+        let reply = json!({"type": "move", "id": id, "move": mv});
+        // A write that fails is a connection hung up: its end comes next.
+        let _ = writeln!(self.stdout, "{reply}").and_then(|()| self.stdout.flush());
+    }
+
+    /// The referee closed this connection. A game's seat is done; a tournament's seat that was
+    /// hung up before the tournament's `over` faulted (a game keeps a seat that did not), so
+    /// the page shows it and waits while the seat takes its next connection.
+    fn hung_up(&mut self) -> Next {
+        self.pending = None;
+        let closed = self.shared.table.lock().expect("table").closed;
+        let Some(next) = self.reconnect.as_mut().filter(|_| !closed) else {
+            return Next::Stop;
         };
-        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-            continue;
+        update(&self.shared, |t| {
+            t.request = None;
+            t.waiting = true;
+        });
+        match next() {
+            Some(conn) => {
+                self.number += 1;
+                self.stdout = conn.output;
+                read_lines(conn.input, self.number, self.shared.moves.clone());
+                Next::Go
+            }
+            None => Next::Stop,
+        }
+    }
+
+    /// A line from the referee: what the page shows next. A line that is not JSON (the referee
+    /// sends none) is skipped rather than ending the seat.
+    fn told(&mut self, line: &str) -> Next {
+        let Ok(msg) = serde_json::from_str::<Value>(line) else {
+            return Next::Go;
         };
         let kind = msg["type"].as_str().unwrap_or("").to_string();
         match kind.as_str() {
-            "hello" | "new_game" => {
-                pending = None;
-                update(&shared, |t| {
-                    *t = Table {
-                        version: t.version,
-                        game: t.game + 1,
-                        series: t.series,
-                        ended: t.ended,
-                        last_end: t.last_end.take(),
-                        last_fault: t.last_fault.take(),
-                        seat: msg["seat"].as_u64(),
-                        ..Table::default()
-                    }
-                });
-                // A tournament's seat is greeted with `hello` at each game (it never declares
-                // `multi_game`), so it answers each one.
-                if kind == "hello" {
-                    let _ = writeln!(stdout, r#"{{"type":"hello","name":"web","version":"1"}}"#);
-                    let _ = stdout.flush();
-                }
-            }
+            "hello" | "new_game" => self.new_game(&kind, &msg),
             "request" => {
                 // A new request replaces one the page did not answer in time.
-                pending = msg["id"].as_u64();
-                update(&shared, |t| {
+                self.pending = msg["id"].as_u64();
+                update(&self.shared, |t| {
                     t.request = Some(msg.clone());
                     t.asked = Some(std::time::Instant::now());
                 });
             }
             "game_end" => {
-                pending = None;
-                update(&shared, |t| {
+                self.pending = None;
+                update(&self.shared, |t| {
                     t.request = None;
                     t.over = Some(msg.clone());
                     t.ended += 1;
@@ -299,36 +327,72 @@ fn serve(
                 })
             }
             // The tournament is over (protocol.md section 9): nothing more will come.
-            "over" if series => {
-                update(&shared, |t| t.closed = true);
-                break;
+            "over" if self.series => {
+                update(&self.shared, |t| t.closed = true);
+                return Next::Stop;
             }
-            _ => update(&shared, |t| {
-                // This seat's own fault (a timeout): the request it answered late is gone.
-                if kind == "fault" && msg["seat"].as_u64() == t.seat {
-                    t.fault = Some(msg.clone());
-                    let mut last = msg.clone();
-                    last["game"] = json!(t.game);
-                    t.last_fault = Some(last);
-                    t.request = None;
-                    pending = None;
-                }
-                t.told.push(msg.clone());
-                // The page shows the latest; a game's whole story is in its record.
-                if t.told.len() > 40 {
-                    t.told.remove(0);
-                }
-            }),
+            _ => self.note(&kind, &msg),
+        }
+        Next::Go
+    }
+
+    /// A game starts: the table starts afresh but for what the page of a series still shows
+    /// across games (the count of games, the last game's end and this seat's last fault).
+    fn new_game(&mut self, kind: &str, msg: &Value) {
+        self.pending = None;
+        update(&self.shared, |t| {
+            *t = Table {
+                version: t.version,
+                game: t.game + 1,
+                series: t.series,
+                ended: t.ended,
+                last_end: t.last_end.take(),
+                last_fault: t.last_fault.take(),
+                seat: msg["seat"].as_u64(),
+                ..Table::default()
+            }
+        });
+        // A tournament's seat is greeted with `hello` at each game (it never declares
+        // `multi_game`), so it answers each one.
+        if kind == "hello" {
+            let _ = writeln!(
+                self.stdout,
+                r#"{{"type":"hello","name":"web","version":"1"}}"#
+            );
+            let _ = self.stdout.flush();
         }
     }
-    // The referee closed our input after the game: let the page fetch the end, for up to
-    // [`END_WAIT`] (`play` gives a game with a web seat the time to exit, see its grace). A
-    // browser on a loaded machine can take most of a second to ask again after its last
-    // move; the page then showed "the seat is gone" instead of the game's result. A seat
-    // whose page never asked has no one to wait for.
-    // (A tournament's page waits as long for the tournament's end.)
-    // Once a page has it, other tabs of the seat get [`TABS_WAIT`] more to ask (a tab between
-    // two polls when the end came showed "the seat is gone" instead of the result).
+
+    /// Any other message is shown among the last ones told. This seat's own fault (a timeout)
+    /// also takes its request away, since the referee no longer waits for that answer.
+    fn note(&mut self, kind: &str, msg: &Value) {
+        let pending = &mut self.pending;
+        update(&self.shared, |t| {
+            if kind == "fault" && msg["seat"].as_u64() == t.seat {
+                t.fault = Some(msg.clone());
+                let mut last = msg.clone();
+                last["game"] = json!(t.game);
+                t.last_fault = Some(last);
+                t.request = None;
+                *pending = None;
+            }
+            t.told.push(msg.clone());
+            // The page shows the latest; a game's whole story is in its record.
+            if t.told.len() > 40 {
+                t.told.remove(0);
+            }
+        })
+    }
+}
+
+/// After the referee closed our input: lets the page fetch the end, for up to [`END_WAIT`]
+/// (`play` gives a game with a web seat the time to exit, see its grace). A browser on a
+/// loaded machine can take most of a second to ask again after its last move; the page then
+/// showed "the seat is gone" instead of the game's result. A seat whose page never asked has
+/// no one to wait for. (A tournament's page waits as long for the tournament's end.)
+/// Once a page has it, other tabs of the seat get [`TABS_WAIT`] more to ask (a tab between
+/// two polls when the end came showed "the seat is gone" instead of the result).
+fn let_the_page_fetch_the_end(shared: &Shared) {
     let last = shared.table.lock().expect("table").version;
     let until = std::time::Instant::now() + END_WAIT;
     let mut had = None;
@@ -345,8 +409,6 @@ fn serve(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    server.stop();
-    Ok(())
 }
 
 /// How long a seat of one game waits, after its input closed, for its page to fetch the

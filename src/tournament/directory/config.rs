@@ -237,80 +237,24 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
         }
         match k.as_str() {
             "bot" | "entrants" => {
-                let list = value
-                    .as_array()
-                    .ok_or_else(|| format!("{key} must be a list of tables ([[bot]])"))?;
                 if obj.contains_key("bot") && obj.contains_key("entrants") {
                     return Err(
                         "keys \"bot\" and \"entrants\" both list the entrants: keep one".into(),
                     );
                 }
                 if bots {
-                    for b in list {
-                        flags.push("--bot".into());
-                        flags.push(entrant(b)?);
-                    }
+                    bot_flags(key, value, &mut flags)?;
                 }
             }
-            "duplicate" => match value.as_bool() {
-                Some(on) => {
-                    claims.claim("duplicate deals", key, Value::Bool(on))?;
-                    if !on {
-                        flags.push("--no-duplicate".into());
-                    }
-                }
-                None => return Err("duplicate must be true or false".into()),
-            },
-            "no_duplicate" => match value.as_bool() {
-                Some(off) => {
-                    claims.claim("duplicate deals", key, Value::Bool(!off))?;
-                    if off {
-                        flags.push("--no-duplicate".into());
-                    }
-                }
-                None => return Err(format!("{key} must be true or false")),
-            },
+            "duplicate" | "no_duplicate" => {
+                duplicate_flag(key, &k, value, &mut claims, &mut flags)?
+            }
             "rules" if value.is_object() => {
                 flags.push("--rules".into());
                 flags.push(value.to_string());
             }
-            "time" => {
-                let t = value.as_object().ok_or("time must be a table")?;
-                for (tk, tv) in t {
-                    let flag = match tk.as_str() {
-                        "handshake_ms" => "handshake_timeout",
-                        "move_ms" => "move_timeout",
-                        "bank_ms" => "time_bank",
-                        "increment_ms" => "increment",
-                        other => {
-                            return Err(format!(
-                                "time: unknown key {other:?} (handshake_ms, move_ms, bank_ms, increment_ms)"
-                            ))
-                        }
-                    };
-                    if !tv.is_null() {
-                        // tournament.json keeps milliseconds; the flags want a unit.
-                        let ms = format!("{}ms", scalar(tk, tv)?);
-                        let setting = setting_of(flag).expect("a time flag");
-                        claims.claim(setting, &format!("time.{tk}"), Value::String(ms.clone()))?;
-                        flags.push(with_value(flag, ms));
-                    }
-                }
-            }
-            // tournament.json's label: `bwrap wide`, `bwrap strict`, `none` (or the flag's own
-            // values auto, bwrap, none).
-            "sandbox" => {
-                let text = value
-                    .as_str()
-                    .ok_or("sandbox must be auto, bwrap or none")?;
-                let mut words = text.split_whitespace();
-                flags.push("--sandbox".into());
-                flags.push(words.next().unwrap_or(text).to_string());
-                if let Some(view) = words.next() {
-                    flags.push("--sandbox-view".into());
-                    flags.push(view.to_string());
-                }
-            }
+            "time" => time_flags(value, &mut claims, &mut flags)?,
+            "sandbox" => sandbox_flags(value, &mut flags)?,
             // tournament.json's description of the limits, for people: the limits themselves
             // are under their own keys.
             "limits" if value.is_string() => {}
@@ -339,28 +283,112 @@ pub fn to_flags(v: &Value, bots: bool) -> Result<Vec<String>, String> {
                 }
                 flags.push(with_value(k, text));
             }
-            _ => {
-                let known: Vec<&str> = VALUE_FLAGS
-                    .iter()
-                    .chain(SWITCHES)
-                    .chain(LIST_FLAGS)
-                    .chain(SANDBOX_SETTINGS)
-                    .chain(&["no_duplicate", "sandbox", "bot", "time"])
-                    .copied()
-                    .collect();
-                let near = crate::rules_file::did_you_mean(key, &known)
-                    .map(|k| format!(" (did you mean {k:?}?)"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "unknown key {key:?}{near}: use the flags of `tarneeb tournament` ({}, {}, no_duplicate, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
-                    VALUE_FLAGS.join(", "),
-                    SWITCHES.join(", "),
-                    SANDBOX_SETTINGS.join(", ")
-                ));
-            }
+            _ => return Err(unknown_key(key)),
         }
     }
     Ok(flags)
+}
+
+/// `[[bot]]` tables or tournament.json's `entrants`, one `--bot NAME=COMMAND` each.
+fn bot_flags(key: &str, value: &Value, flags: &mut Vec<String>) -> Result<(), String> {
+    let list = value
+        .as_array()
+        .ok_or_else(|| format!("{key} must be a list of tables ([[bot]])"))?;
+    for b in list {
+        flags.push("--bot".into());
+        flags.push(entrant(b)?);
+    }
+    Ok(())
+}
+
+/// `duplicate` (tournament.json's) and `no_duplicate` (the flag's) say one setting with
+/// opposite senses: both are claimed as whether deals are duplicated, so a file that gives
+/// both must give them agreeing.
+fn duplicate_flag(
+    key: &str,
+    k: &str,
+    value: &Value,
+    claims: &mut Claims,
+    flags: &mut Vec<String>,
+) -> Result<(), String> {
+    let Some(said) = value.as_bool() else {
+        return Err(match k {
+            "duplicate" => "duplicate must be true or false".into(),
+            _ => format!("{key} must be true or false"),
+        });
+    };
+    let on = if k == "duplicate" { said } else { !said };
+    claims.claim("duplicate deals", key, Value::Bool(on))?;
+    if !on {
+        flags.push("--no-duplicate".into());
+    }
+    Ok(())
+}
+
+/// tournament.json's `time` table, in milliseconds, as the time flags (which want a unit).
+/// Each is claimed with the flag's own key, so a file that also gives `move_timeout` must
+/// give the same time.
+fn time_flags(value: &Value, claims: &mut Claims, flags: &mut Vec<String>) -> Result<(), String> {
+    let t = value.as_object().ok_or("time must be a table")?;
+    for (tk, tv) in t {
+        let flag = match tk.as_str() {
+            "handshake_ms" => "handshake_timeout",
+            "move_ms" => "move_timeout",
+            "bank_ms" => "time_bank",
+            "increment_ms" => "increment",
+            other => {
+                return Err(format!(
+                    "time: unknown key {other:?} (handshake_ms, move_ms, bank_ms, increment_ms)"
+                ))
+            }
+        };
+        if !tv.is_null() {
+            let ms = format!("{}ms", scalar(tk, tv)?);
+            let setting = setting_of(flag).expect("a time flag");
+            claims.claim(setting, &format!("time.{tk}"), Value::String(ms.clone()))?;
+            flags.push(with_value(flag, ms));
+        }
+    }
+    Ok(())
+}
+
+/// `sandbox`: the flag's own values (auto, bwrap, none) or tournament.json's label, which
+/// adds the view (`bwrap wide`, `bwrap strict`), so a tournament fed its own file back runs
+/// in the sandbox it ran in.
+fn sandbox_flags(value: &Value, flags: &mut Vec<String>) -> Result<(), String> {
+    let text = value
+        .as_str()
+        .ok_or("sandbox must be auto, bwrap or none")?;
+    let mut words = text.split_whitespace();
+    flags.push("--sandbox".into());
+    flags.push(words.next().unwrap_or(text).to_string());
+    if let Some(view) = words.next() {
+        flags.push("--sandbox-view".into());
+        flags.push(view.to_string());
+    }
+    Ok(())
+}
+
+/// The error for a key that is no flag and no key of tournament.json: the nearest known key
+/// if one is close (a typo), and every key a config may hold.
+fn unknown_key(key: &str) -> String {
+    let known: Vec<&str> = VALUE_FLAGS
+        .iter()
+        .chain(SWITCHES)
+        .chain(LIST_FLAGS)
+        .chain(SANDBOX_SETTINGS)
+        .chain(&["no_duplicate", "sandbox", "bot", "time"])
+        .copied()
+        .collect();
+    let near = crate::rules_file::did_you_mean(key, &known)
+        .map(|k| format!(" (did you mean {k:?}?)"))
+        .unwrap_or_default();
+    format!(
+        "unknown key {key:?}{near}: use the flags of `tarneeb tournament` ({}, {}, no_duplicate, {}, sandbox), [[bot]] tables, or the keys of tournament.json",
+        VALUE_FLAGS.join(", "),
+        SWITCHES.join(", "),
+        SANDBOX_SETTINGS.join(", ")
+    )
 }
 
 #[cfg(test)]

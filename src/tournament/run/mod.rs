@@ -1,7 +1,9 @@
 //! Playing a tournament: [`spec`] checks what the flags ask for, [`runner`] plays the games on
-//! worker threads, [`pool`] keeps bots up between games, [`remote_seats`] seats remote entrants'
-//! connections, [`progress`] shows how far it got.
+//! worker threads, each through `game` (its configuration, seats and row), [`pool`] keeps bots
+//! up between games, [`remote_seats`] seats remote entrants' connections, [`progress`] shows
+//! how far it got.
 
+mod game;
 pub mod pool;
 pub mod progress;
 pub mod remote_seats;

@@ -13,25 +13,23 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
-use crate::protocol::{HandEndMsg, TimeLimits};
+use crate::bot::{pin_to_cpu, Bot, Watchdog};
+use crate::protocol::TimeLimits;
 use crate::record::RecordedDeals;
-use crate::referee::{
-    play_game_watched, play_game_with, EventDelivery, FaultPolicy, GameConfig, RefereeError,
-};
-use crate::rules::{Rules, Seat};
+use crate::referee::{EventDelivery, FaultPolicy, RefereeError};
+use crate::rules::Rules;
 use crate::standings::row::GameRow;
 use crate::standings::sprt::SprtConfig;
 use crate::standings::tally::Tally;
 use crate::standings::verdict::SprtTracker;
 use crate::tournament::directory::integrity::GameSet;
-use crate::tournament::directory::results::{record_path, record_summary, ResultsFile};
+use crate::tournament::directory::results::ResultsFile;
 use crate::tournament::directory::{RowCheck, TournamentDir};
-use crate::tournament::run::pool::{BotPool, DealKey};
+use crate::tournament::run::game::play_one;
+use crate::tournament::run::pool::BotPool;
 use crate::tournament::run::progress::{Progress, Snapshot};
-use crate::tournament::run::remote_seats::WithRemote;
 use crate::tournament::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 
 /// A bot program taking part.
@@ -391,7 +389,7 @@ impl<S: GameSource> Shared<S> {
     }
 }
 
-fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
+pub(super) fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
     spec.seats.map(|e| cfg.entrants[e].name.clone())
 }
 
@@ -573,7 +571,7 @@ fn play_games<S: GameSource>(
 }
 
 /// How long a bot gets to exit after its last game before it is killed.
-const GRACE: Duration = Duration::from_millis(1000);
+pub(super) const GRACE: Duration = Duration::from_millis(1000);
 
 /// Idle processes a worker keeps: four per entrant (a duplicate pair of games between two
 /// entrants that each hold two seats needs four processes of each), at most 64.
@@ -583,197 +581,4 @@ fn pool_cap(cfg: &RunConfig) -> usize {
     } else {
         (4 * cfg.entrants.len()).clamp(4, 64)
     }
-}
-
-/// Plays one game and makes its row.
-fn play_one(
-    cfg: &RunConfig,
-    spec: &GameSpec,
-    stop: &AtomicBool,
-    pool: &mut BotPool,
-    dog: Option<&Watchdog<'_>>,
-) -> Result<GameRow, RefereeError> {
-    let rel = record_path(spec.game, cfg.compress);
-    let record = cfg.dir.join(&rel);
-    let bots: [BotSpec; 4] = std::array::from_fn(|i| {
-        BotSpec::beside_record(
-            cfg.entrants[spec.seats[i]].command.clone(),
-            &record,
-            i,
-            cfg.stderr_cap,
-            cfg.max_line,
-            cfg.sandbox.clone(),
-        )
-    });
-    let mut keys = vec![DealKey::Seed(spec.seed)];
-    let (deals, first_dealer, fingerprint) = match cfg.deals.len() {
-        0 => (Vec::new(), None, None),
-        n => {
-            let i = (spec.deal_set % n as u64) as usize;
-            keys.push(DealKey::Given(i));
-            let d = &cfg.deals[i];
-            (
-                d.deals.clone(),
-                Some(d.first_dealer),
-                Some(deals_fingerprint(d)),
-            )
-        }
-    };
-    let game = GameConfig {
-        rules: cfg.rules.clone(),
-        seed: spec.seed,
-        first_dealer,
-        deals,
-        bots,
-        time: cfg.time,
-        on_fault: cfg.on_fault,
-        events: cfg.events,
-        record: record.clone(),
-        trace: cfg.trace.clone(),
-        leak_trace: None,
-        start_scores: None,
-        grace: GRACE,
-        deal_secret: cfg.deal_secret.clone(),
-        watched: cfg.watched,
-        freeze_off_turn: cfg.freeze_off_turn,
-    };
-    let start = Instant::now();
-    let mut hand_ends: Vec<Instant> = Vec::new();
-    let mut hand_deltas: Vec<[i32; 2]> = Vec::new();
-    let mut hand_dealers: Vec<u8> = Vec::new();
-    let mut on_hand = |h: &HandEndMsg| {
-        hand_ends.push(Instant::now());
-        hand_deltas.push(h.team_delta.0);
-        hand_dealers.push(h.dealer.index() as u8);
-    };
-    let lobby_key = |e: usize| cfg.lobby_keys.get(e).copied().unwrap_or(e);
-    let remote_seats: [Option<usize>; 4] = std::array::from_fn(|i| {
-        Some(spec.seats[i])
-            .filter(|&e| cfg.entrants[e].in_lobby())
-            .map(lobby_key)
-    });
-    let processes = pool.game(spec.seats, keys);
-    let outcome = match (&cfg.lobby, remote_seats.iter().any(Option::is_some)) {
-        (Some(lobby), true) => {
-            // All of the game's remote seats at once, when each has an idle connection.
-            let Some(remote) = lobby.reserve(remote_seats, stop) else {
-                return Err(RefereeError::Interrupted {
-                    record: record.display().to_string(),
-                });
-            };
-            let mut seats = WithRemote {
-                local: processes,
-                remote,
-                entrants: spec.seats.map(lobby_key),
-                lobby,
-            };
-            match dog {
-                Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut seats),
-                None => play_game_with(&game, stop, &mut on_hand, &mut seats),
-            }
-        }
-        _ => {
-            let mut processes = processes;
-            match dog {
-                Some(dog) => play_game_watched(&game, stop, dog, &mut on_hand, &mut processes),
-                None => play_game_with(&game, stop, &mut on_hand, &mut processes),
-            }
-        }
-    }?;
-    let end = Instant::now();
-    let r = &outcome.result;
-    // Referee time per move: the wall time of the hands after the first (so bot start-up and
-    // handshakes are left out) minus the bots' recorded reply times. Reply times are whole
-    // milliseconds rounded down, so this is an upper bound.
-    let (from_hand, window) = match hand_ends.as_slice() {
-        [first, .., last] => (2, *last - *first),
-        _ => (1, end - start),
-    };
-    let summary = record_summary(&record, from_hand);
-    let referee_us_per_move = summary.as_ref().and_then(|s| {
-        (s.moves > 0).then(|| {
-            let own = window.as_secs_f64() * 1e6 - s.ms as f64 * 1000.0;
-            (own.max(0.0) / s.moves as f64 * 10.0).round() / 10.0
-        })
-    });
-    Ok(GameRow {
-        game: spec.game,
-        pair: spec.pair,
-        seed: spec.seed,
-        seats: seat_names(cfg, spec),
-        winner: r.winner.map(|t| t.index() as u8),
-        reason: r.reason.clone(),
-        team_scores: r.team_scores.0,
-        hands: r.hands,
-        forfeit_seat: r.forfeit.as_ref().map(|f| f.seat.index() as u8),
-        record: rel,
-        referee_us_per_move,
-        deals: fingerprint,
-        forfeit_kind: r.forfeit.as_ref().map(|f| f.kind.to_string()),
-        timeouts: summary.as_ref().map_or([0; 4], |s| s.timeouts),
-        also_forfeited: also_forfeited(r, summary.as_ref()),
-        hand_deltas,
-        hand_dealers,
-        accuracy: cfg.analyze.then(|| analysed(&record)).flatten(),
-    })
-}
-
-/// A game both partnerships forfeited at the handshake (a draw): a seat of the other
-/// partnership than the recorded forfeit's that failed the handshake too.
-fn also_forfeited(
-    r: &crate::protocol::GameEndMsg,
-    summary: Option<&crate::tournament::directory::results::RecordSummary>,
-) -> Option<u8> {
-    let first = r.forfeit.as_ref()?.seat.index();
-    if r.winner.is_some() {
-        return None;
-    }
-    let failed = summary?.handshake;
-    (0..4)
-        .find(|&s| s % 2 != first % 2 && failed[s])
-        .map(|s| s as u8)
-}
-
-/// The game's double-dummy accuracy; a failed analysis is said and leaves the row without it.
-fn analysed(record: &std::path::Path) -> Option<crate::standings::accuracy::RowAccuracy> {
-    accuracy_of_record(record)
-        .map_err(|e| eprintln!("tarneeb: {e}; the game's row has no analysis"))
-        .ok()
-}
-
-/// Analyses the game record at `path` (plain or zstd-compressed).
-fn accuracy_of_record(
-    path: &std::path::Path,
-) -> Result<crate::standings::row::RowAccuracy, String> {
-    let game = crate::record::replay_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (seats, game_acc) = crate::analysis::game_accuracy(&game)
-        .map_err(|e| format!("{}: double-dummy analysis failed: {e}", path.display()))?;
-    let hands = if game_acc.cards == 0 {
-        0
-    } else {
-        game_acc.cards / 52
-    };
-    Ok(crate::standings::row::RowAccuracy {
-        hands,
-        tricks_lost: crate::rules::Seat::ALL.map(|s| seats[s].tricks_lost),
-    })
-}
-
-/// A name for recorded deals that stays the same across runs and builds: FNV-1a over the first
-/// dealer and every hand's cards, in hex.
-fn deals_fingerprint(d: &RecordedDeals) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64| {
-        for b in v.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    eat(d.first_dealer.index() as u64);
-    for deal in &d.deals {
-        for seat in Seat::ALL {
-            eat(deal.hand(seat).bits());
-        }
-    }
-    format!("{h:016x}")
 }

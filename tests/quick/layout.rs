@@ -243,9 +243,6 @@ const LONG_CLI_FUNCTIONS_LEFT: &[(&str, &str)] = &[
     ("src/cli/league.rs", "run_league"),
     ("src/cli/league_read.rs", "check"),
     ("src/cli/league_read.rs", "history"),
-    ("src/cli/human.rs", "table_text"),
-    ("src/cli/human.rs", "serve"),
-    ("src/cli/replay.rs", "verify_and_show"),
 ];
 
 #[test]

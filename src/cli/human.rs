@@ -8,25 +8,17 @@
 //! reaches the seat, which gives the terminal back and passes the interrupt on to the referee:
 //! the game is interrupted, as Ctrl-C interrupts a game without a human seat.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::Value;
+use tarneeb_referee::referee::spec::open_tty;
 
 /// The hidden command's arguments (none).
 #[derive(clap::Args)]
 pub struct HumanSeatArgs {}
-
-/// Opens the terminal, or says why a human seat cannot play here.
-pub fn open_tty() -> Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .context("--bot human plays from the terminal, but /dev/tty cannot be opened (no terminal: run tarneeb from one, or in tmux/screen)")
-}
 
 /// Makes our process group the terminal's foreground group; returns the one to give it back to.
 fn take_foreground(tty: &File) -> Option<libc::pid_t> {
@@ -80,7 +72,7 @@ extern "C" fn on_interrupt(_: libc::c_int) {
 
 pub fn run(_: HumanSeatArgs) -> Result<()> {
     use std::sync::atomic::Ordering;
-    let tty = open_tty()?;
+    let tty = open_tty().map_err(anyhow::Error::msg)?;
     let old = take_foreground(&tty);
     TTY_FD.store(tty.as_raw_fd(), Ordering::Relaxed);
     OLD_GROUP.store(old.unwrap_or(0), Ordering::Relaxed);

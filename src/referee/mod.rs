@@ -9,6 +9,7 @@ mod ask;
 mod delivery;
 mod faults;
 mod processes;
+pub mod spec;
 mod trace;
 
 pub use crate::protocol::FaultPolicy;

@@ -117,9 +117,6 @@ pub struct BotLimits {
 
 /// `--move-timeout` when none is given.
 pub const DEFAULT_MOVE_MS: u64 = 30_000;
-/// The limit that stands for "none" when a person plays: 30 days (a real `u64::MAX` would
-/// overflow the deadline arithmetic).
-pub const NO_LIMIT_MS: u64 = 30 * 24 * 3600 * 1000;
 
 impl BotLimits {
     pub fn time(&self) -> TimeLimits {

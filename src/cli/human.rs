@@ -8,25 +8,17 @@
 //! reaches the seat, which gives the terminal back and passes the interrupt on to the referee:
 //! the game is interrupted, as Ctrl-C interrupts a game without a human seat.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::Value;
+use tarneeb_referee::referee::spec::open_tty;
 
 /// The hidden command's arguments (none).
 #[derive(clap::Args)]
 pub struct HumanSeatArgs {}
-
-/// Opens the terminal, or says why a human seat cannot play here.
-pub fn open_tty() -> Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .context("--bot human plays from the terminal, but /dev/tty cannot be opened (no terminal: run tarneeb from one, or in tmux/screen)")
-}
 
 /// Makes our process group the terminal's foreground group; returns the one to give it back to.
 fn take_foreground(tty: &File) -> Option<libc::pid_t> {
@@ -80,7 +72,7 @@ extern "C" fn on_interrupt(_: libc::c_int) {
 
 pub fn run(_: HumanSeatArgs) -> Result<()> {
     use std::sync::atomic::Ordering;
-    let tty = open_tty()?;
+    let tty = open_tty().map_err(anyhow::Error::msg)?;
     let old = take_foreground(&tty);
     TTY_FD.store(tty.as_raw_fd(), Ordering::Relaxed);
     OLD_GROUP.store(old.unwrap_or(0), Ordering::Relaxed);
@@ -158,14 +150,36 @@ fn hand_text(hand: &[String]) -> String {
 /// Everything the seat may know at a request, as a person reads it.
 fn table_text(req: &Value) -> String {
     let v = &req["view"];
-    let me = v["seat"].as_u64().unwrap_or(0);
-    let mut t = String::new();
+    let mut t = scores_text(v);
+    t.push_str(&auction_text(v));
     t.push_str(&format!(
+        "tricks won (seats 0-3): {}\n",
+        strs(&v["tricks_won"]).join(" ")
+    ));
+    let trick = strs(&v["current_trick"]["cards"]);
+    if !trick.is_empty() {
+        let leader = v["current_trick"]["leader"].as_u64().unwrap_or(0);
+        let plays: Vec<String> = trick
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("seat {}: {}", (leader + i as u64) % 4, pretty(c)))
+            .collect();
+        t.push_str(&format!("this trick: {}\n", plays.join(", ")));
+    }
+    t.push_str("your hand:\n");
+    t.push_str(&hand_text(&strs(&v["hand"])));
+    t
+}
+
+/// The hand's heading (its number, the dealer, the seat and its partner) and the scores.
+fn scores_text(v: &Value) -> String {
+    let me = v["seat"].as_u64().unwrap_or(0);
+    let mut t = format!(
         "\n=== hand {}, dealer seat {} | you are seat {me}, your partner seat {} ===\n",
         v["hand_number"],
         v["dealer"],
         (me + 2) % 4
-    ));
+    );
     t.push_str(&format!(
         "scores: your team {} : theirs {}",
         v["team_scores"][(me % 2) as usize],
@@ -178,6 +192,12 @@ fn table_text(req: &Value) -> String {
         ));
     }
     t.push('\n');
+    t
+}
+
+/// The auction so far, the contract and the trump, each line only once there is one.
+fn auction_text(v: &Value) -> String {
+    let mut t = String::new();
     let auction: Vec<String> = v["auction"]
         .as_array()
         .map(|a| {
@@ -215,22 +235,6 @@ fn table_text(req: &Value) -> String {
         };
         t.push_str(&format!("trump: {name}\n"));
     }
-    t.push_str(&format!(
-        "tricks won (seats 0-3): {}\n",
-        strs(&v["tricks_won"]).join(" ")
-    ));
-    let trick = strs(&v["current_trick"]["cards"]);
-    if !trick.is_empty() {
-        let leader = v["current_trick"]["leader"].as_u64().unwrap_or(0);
-        let plays: Vec<String> = trick
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("seat {}: {}", (leader + i as u64) % 4, pretty(c)))
-            .collect();
-        t.push_str(&format!("this trick: {}\n", plays.join(", ")));
-    }
-    t.push_str("your hand:\n");
-    t.push_str(&hand_text(&strs(&v["hand"])));
     t
 }
 
@@ -406,6 +410,7 @@ fn read_typed(keyboard: &mut BufReader<File>, screen: &mut File, prompt: &str) -
     }
 }
 
+/// The seat's protocol on stdin/stdout, the person on the terminal, until `game_end`.
 fn serve(tty: &File) -> Result<()> {
     let mut screen = tty.try_clone()?;
     let mut keyboard = BufReader::new(tty.try_clone()?);
@@ -425,43 +430,7 @@ fn serve(tty: &File) -> Result<()> {
                 stdout.flush()?;
             }
             Some("request") => {
-                let legal = strs(&msg["legal"]);
-                write!(screen, "{}", table_text(&msg))?;
-                let listed: Vec<String> = legal
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| format!("#{} {}", i + 1, pretty(m)))
-                    .collect();
-                writeln!(screen, "legal: {}", listed.join("  "))?;
-                let choice = loop {
-                    let prompt = format!(
-                        "[request {}] your {}> ",
-                        msg["id"],
-                        msg["decision"].as_str().unwrap_or("move")
-                    );
-                    write!(screen, "{prompt}")?;
-                    screen.flush()?;
-                    let typed = read_typed(&mut keyboard, &mut screen, &prompt)?;
-                    let m = match read_choice(&typed, &legal, &msg["view"]) {
-                        Ok(m) => m,
-                        Err(why) => {
-                            writeln!(screen, "{why}")?;
-                            continue;
-                        }
-                    };
-                    if let Some(question) = needs_confirmation(&m) {
-                        let prompt = format!(
-                            "{question} type y to confirm, anything else to choose again> "
-                        );
-                        write!(screen, "{prompt}")?;
-                        screen.flush()?;
-                        let answer = read_typed(&mut keyboard, &mut screen, &prompt)?;
-                        if !matches!(answer.trim(), "y" | "Y" | "yes") {
-                            continue;
-                        }
-                    }
-                    break m;
-                };
+                let choice = ask_person(&msg, &mut keyboard, &mut screen)?;
                 writeln!(
                     stdout,
                     r#"{{"type":"move","id":{},"move":{}}}"#,
@@ -482,6 +451,47 @@ fn serve(tty: &File) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A request shown on the terminal (the table, the legal moves) and the move the person
+/// chooses: asked again until it is legal, and confirmed when it ends the game or doubles its
+/// stakes.
+fn ask_person(msg: &Value, keyboard: &mut BufReader<File>, screen: &mut File) -> Result<String> {
+    let legal = strs(&msg["legal"]);
+    write!(screen, "{}", table_text(msg))?;
+    let listed: Vec<String> = legal
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("#{} {}", i + 1, pretty(m)))
+        .collect();
+    writeln!(screen, "legal: {}", listed.join("  "))?;
+    loop {
+        let prompt = format!(
+            "[request {}] your {}> ",
+            msg["id"],
+            msg["decision"].as_str().unwrap_or("move")
+        );
+        write!(screen, "{prompt}")?;
+        screen.flush()?;
+        let typed = read_typed(keyboard, screen, &prompt)?;
+        let m = match read_choice(&typed, &legal, &msg["view"]) {
+            Ok(m) => m,
+            Err(why) => {
+                writeln!(screen, "{why}")?;
+                continue;
+            }
+        };
+        if let Some(question) = needs_confirmation(&m) {
+            let prompt = format!("{question} type y to confirm, anything else to choose again> ");
+            write!(screen, "{prompt}")?;
+            screen.flush()?;
+            let answer = read_typed(keyboard, screen, &prompt)?;
+            if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                continue;
+            }
+        }
+        return Ok(m);
+    }
 }
 
 #[cfg(test)]

@@ -8,30 +8,10 @@ use super::remote_args::{ListenArgs, RemoteSetup};
 use super::UsageError;
 use tarneeb_referee::bot::Bot;
 use tarneeb_referee::protocol::HandEndMsg;
-use tarneeb_referee::referee::{play_game_with, Fresh, GameConfig, Outcome, RefereeError};
+use tarneeb_referee::referee::spec::Prepared;
+use tarneeb_referee::referee::{Fresh, Outcome, RefereeError};
 use tarneeb_referee::remote::tokens::Tokens;
 use tarneeb_referee::tournament::run::remote_seats::WithRemote;
-
-/// The entrant name of a `remote:NAME` seat.
-pub fn remote_name(cmd: &str) -> Option<&str> {
-    cmd.trim().strip_prefix("remote:")
-}
-
-/// Each seat's remote entrant name, checked.
-pub fn remote_seats(bots: &[String]) -> Result<[Option<String>; 4], String> {
-    let mut out: [Option<String>; 4] = Default::default();
-    for (i, cmd) in bots.iter().enumerate().take(4) {
-        if let Some(name) = remote_name(cmd) {
-            if !super::tournament::is_entrant_name(name) {
-                return Err(format!(
-                    "--bot for seat {i}: '{cmd}': write remote:NAME, NAME of letters, digits, '_', '.' and '-'"
-                ));
-            }
-            out[i] = Some(name.to_string());
-        }
-    }
-    Ok(out)
-}
 
 /// A game's remote seats, connected and waiting for it.
 pub struct RemoteGame {
@@ -91,7 +71,7 @@ impl RemoteGame {
     /// Plays the game, then tells the relays it is over.
     pub fn play(
         self,
-        cfg: &GameConfig,
+        game: Prepared,
         stop: &AtomicBool,
         on_hand: &mut dyn FnMut(&HandEndMsg),
     ) -> Result<Outcome, RefereeError> {
@@ -107,7 +87,7 @@ impl RemoteGame {
                 entrants,
                 lobby: &setup.lobby,
             };
-            play_game_with(cfg, stop, on_hand, &mut seats)
+            game.play(&mut seats, stop, on_hand)
         };
         setup.finish();
         outcome

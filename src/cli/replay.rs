@@ -10,6 +10,7 @@ use anyhow::Result;
 use super::UsageError;
 use tarneeb_referee::analysis::{analyse_game_with, report, GameAnalysis};
 use tarneeb_referee::outln;
+use tarneeb_referee::record::verified::VerifiedHand;
 use tarneeb_referee::record::{replay_file, LineError, ReadError, VerifiedGame};
 use tarneeb_referee::replay::html;
 use tarneeb_referee::replay::transcript::{hand_text, transcript};
@@ -96,20 +97,9 @@ fn verify_and_show(
     html: Option<&Path>,
     analyze: bool,
 ) -> Result<(), ReplayCmdError> {
-    let game = replay_file(path).map_err(|e| match e {
-        ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
-        ReadError::Line(error) => ReplayCmdError::Invalid {
-            path: path.display().to_string(),
-            error,
-        },
-    })?;
+    let game = verified(path)?;
     let one = match hand {
-        Some(n) => Some(game.hands.iter().find(|h| h.number == n).ok_or_else(|| {
-            ReplayCmdError::Usage(match game.hands.len() {
-                0 => format!("--hand {n}: the record holds no hand"),
-                len => format!("--hand {n}: the record holds hands 1 to {len}"),
-            })
-        })?),
+        Some(n) => Some(hand_of(&game, n)?),
         None => None,
     };
     // With --hand (and no page to write) only that hand is shown, so only it is solved: the
@@ -130,45 +120,11 @@ fn verify_and_show(
         _ => &game,
     };
     let analysis = match analyze {
-        true => {
-            // Progress on a terminal only (a 200-hand game took 88 s with no word, issue 41
-            // point 6): hands played out of all, then the last stage, on one line that is
-            // cleared at the end; nothing when stderr is a file or a pipe.
-            let terminal = std::io::stderr().is_terminal();
-            let progress = |done: usize, total: usize| {
-                if terminal {
-                    let then = if done == total {
-                        "; finding the best cards and the strain table..."
-                    } else {
-                        ""
-                    };
-                    eprint!("\ranalysing: {done} of {total} hands played out{then}\x1b[K");
-                }
-            };
-            let a = analyse_game_with(analysed, &progress);
-            if terminal {
-                eprint!("\r\x1b[K");
-            }
-            Some(a.map_err(|error| ReplayCmdError::Analysis {
-                path: path.display().to_string(),
-                error,
-            })?)
-        }
+        true => Some(analysis_of(analysed, path)?),
         false => None,
     };
     if let Some(out) = html {
-        std::fs::write(out, html::render_with(&game, analysis.as_ref())).map_err(|e| {
-            ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
-        })?;
-        let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
-        outln!(
-            "wrote {}: {}, {moves} moves, verified",
-            out.display(),
-            tarneeb_referee::hands(game.hands.len() as u64)
-        )
-        .or_else(ignore_broken_pipe)
-        .map_err(ReplayCmdError::Output)?;
-        return Ok(());
+        return write_page(&game, analysis.as_ref(), out);
     }
     let text = match (json, one) {
         (true, Some(h)) => serde_json::to_string(h).expect("a verified hand serializes") + "\n",
@@ -181,9 +137,78 @@ fn verify_and_show(
         Some(a) if json => analysed_json(&text, a, hand),
         Some(a) => text + "\n" + &report::text(a, hand),
     };
+    print_all(&text)
+}
+
+/// The record at `path`, replayed against the rules in its header.
+fn verified(path: &Path) -> Result<VerifiedGame, ReplayCmdError> {
+    replay_file(path).map_err(|e| match e {
+        ReadError::Io { .. } => ReplayCmdError::Usage(e.to_string()),
+        ReadError::Line(error) => ReplayCmdError::Invalid {
+            path: path.display().to_string(),
+            error,
+        },
+    })
+}
+
+/// Hand `n` of the game (`--hand N`), or why there is none.
+fn hand_of(game: &VerifiedGame, n: u32) -> Result<&VerifiedHand, ReplayCmdError> {
+    game.hands.iter().find(|h| h.number == n).ok_or_else(|| {
+        ReplayCmdError::Usage(match game.hands.len() {
+            0 => format!("--hand {n}: the record holds no hand"),
+            len => format!("--hand {n}: the record holds hands 1 to {len}"),
+        })
+    })
+}
+
+/// The double-dummy analysis of `game` (the record at `path`). Progress on a terminal only (a
+/// 200-hand game took 88 s with no word, issue 41 point 6): hands played out of all, then the
+/// last stage, on one line that is cleared at the end; nothing when stderr is a file or a pipe.
+fn analysis_of(game: &VerifiedGame, path: &Path) -> Result<GameAnalysis, ReplayCmdError> {
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |done: usize, total: usize| {
+        if terminal {
+            let then = if done == total {
+                "; finding the best cards and the strain table..."
+            } else {
+                ""
+            };
+            eprint!("\ranalysing: {done} of {total} hands played out{then}\x1b[K");
+        }
+    };
+    let a = analyse_game_with(game, &progress);
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+    a.map_err(|error| ReplayCmdError::Analysis {
+        path: path.display().to_string(),
+        error,
+    })
+}
+
+/// `--html OUT`: the replay page written, and one line saying so.
+fn write_page(
+    game: &VerifiedGame,
+    analysis: Option<&GameAnalysis>,
+    out: &Path,
+) -> Result<(), ReplayCmdError> {
+    std::fs::write(out, html::render_with(game, analysis)).map_err(|e| {
+        ReplayCmdError::Usage(format!("--html {}: cannot write it: {e}", out.display()))
+    })?;
+    let moves: usize = game.hands.iter().map(|h| h.moves.len()).sum();
+    outln!(
+        "wrote {}: {}, {moves} moves, verified",
+        out.display(),
+        tarneeb_referee::hands(game.hands.len() as u64)
+    )
+    .or_else(ignore_broken_pipe)
+    .map_err(ReplayCmdError::Output)
+}
+
+/// `text` on stdout; a reader that stopped early (`| head`) is not a failure.
+fn print_all(text: &str) -> Result<(), ReplayCmdError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // A reader that stopped early (`| head`) is not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(ReplayCmdError::Output(e)),
         Ok(()) => Ok(()),

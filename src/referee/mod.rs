@@ -10,6 +10,7 @@ mod delivery;
 mod faults;
 mod processes;
 mod seating;
+pub mod spec;
 mod trace;
 
 pub use crate::protocol::FaultPolicy;

@@ -2,8 +2,9 @@
 //! at their layer or below (cli on top; the drivers referee, tournament, simulate, replay; then
 //! record; then bot; then protocol and the rules' helpers; the pure rules at the bottom); and no two
 //! files import each other, directly or round a circle; no function in `src/` over 120 lines
-//! (but those issue 42 has yet to split, named). The imports are read from the source
-//! (`crate::`, `super::`, `tarneeb_referee::` paths, test modules excluded).
+//! (but those issue 42 has yet to split, named), and none in `src/cli/` over 60 (the same). The
+//! imports are read from the source (`crate::`, `super::`, `tarneeb_referee::` paths, test
+//! modules excluded).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -219,28 +220,44 @@ fn no_function_in_src_is_over_120_lines_but_the_named_ones_left() {
     );
 }
 
-/// Issue 42 point 1: "A command module holds flags, the spec's construction and the printing
-/// ... No command function over 60 lines." The commands made so, kept so.
-const MAX_COMMAND_FUNCTION_LINES: usize = 60;
-const THIN_COMMANDS: &[&str] = &["src/cli/league.rs", "src/cli/league_read.rs"];
+/// A command function longer than this holds the library's knowledge: a command module holds
+/// its flags, the construction of its spec and the printing (issue 42 point 1).
+const MAX_CLI_FUNCTION_LINES: usize = 60;
+
+/// Functions in `src/cli/` still over [`MAX_CLI_FUNCTION_LINES`], by file and name. The list
+/// only shrinks: a function under the limit must leave it, and no function may join it.
+const LONG_CLI_FUNCTIONS_LEFT: &[(&str, &str)] = &[
+];
 
 #[test]
-fn no_function_of_a_thin_command_is_over_60_lines() {
+fn no_function_in_src_cli_is_over_60_lines_but_the_named_ones_left() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut long = Vec::new();
-    for rel in THIN_COMMANDS {
-        let text = std::fs::read_to_string(root.join(rel)).unwrap();
-        let functions = function_lengths(&text);
-        assert!(!functions.is_empty(), "{rel}: no function read");
-        for (name, n) in functions {
-            if n > MAX_COMMAND_FUNCTION_LINES {
-                long.push((*rel, name, n));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/cli"), &mut files);
+    let mut long = BTreeSet::new();
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        for (name, n) in function_lengths(&std::fs::read_to_string(f).unwrap()) {
+            if n > MAX_CLI_FUNCTION_LINES {
+                long.insert((rel.clone(), name, n));
             }
         }
     }
+    let new: Vec<_> = long
+        .iter()
+        .filter(|(f, name, _)| !LONG_CLI_FUNCTIONS_LEFT.contains(&(f.as_str(), name.as_str())))
+        .collect();
     assert!(
-        long.is_empty(),
-        "command functions over {MAX_COMMAND_FUNCTION_LINES} lines: move what the library should know into it, and split the rest along its seams: {long:?}"
+        new.is_empty(),
+        "command functions over {MAX_CLI_FUNCTION_LINES} lines: move what the library should know into it (a spec it validates, a call that runs it) and split the rest along its seams: {new:?}"
+    );
+    let done: Vec<_> = LONG_CLI_FUNCTIONS_LEFT
+        .iter()
+        .filter(|(f, name)| !long.iter().any(|(lf, ln, _)| lf == f && ln == name))
+        .collect();
+    assert!(
+        done.is_empty(),
+        "no longer over {MAX_CLI_FUNCTION_LINES} lines (or gone): take them off LONG_CLI_FUNCTIONS_LEFT: {done:?}"
     );
 }
 

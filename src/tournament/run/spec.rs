@@ -137,13 +137,7 @@ pub struct TournamentSpec {
     deal_secret: DealSecretOrigin,
 }
 
-/// An entrant's name: letters, digits, '_', '.' and '-' (it names files and pages).
-pub fn is_entrant_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-}
+pub use crate::referee::spec::is_entrant_name;
 
 /// `NAME=CMD` into an entrant.
 pub fn parse_entrant(text: &str) -> Result<Entrant, String> {

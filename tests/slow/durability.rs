@@ -29,7 +29,52 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
     if !have_bwrap() || !have_strace() {
         return;
     }
-    let s = Scratch::new("durable");
+    let (_s, dir, calls) = traced_run("durable", &[]);
+    let seal = calls
+        .iter()
+        .rposition(|c| c.contains("rename") && c.contains("results.seal\""))
+        .unwrap_or_else(|| panic!("no seal written:\n{}", calls.join("\n")));
+    synced_before(&dir, &calls, seal);
+    let synced = |path: &std::path::Path| {
+        position(&calls, "fdatasync", path)
+            .unwrap_or_else(|| panic!("{} never synced:\n{}", path.display(), calls.join("\n")))
+    };
+    assert!(synced(&dir.join("results.seal.tmp")) < seal);
+    // And the rename itself is made durable: the directory is synced after it.
+    let dir_sync = calls
+        .iter()
+        .rposition(|c| c.contains("fsync(") && c.contains(&format!("<{}>", dir.display())))
+        .expect("the tournament directory is synced");
+    assert!(dir_sync > seal, "{}", calls.join("\n"));
+}
+
+/// Issue 43: a run under `--sandbox none` writes no seal (a bot could read its key), but it
+/// syncs as a sealed run does at its checkpoints: every record, the records' directory and
+/// `results.jsonl`, and the tournament directory (so `results.jsonl`'s name survives), all
+/// before the run ends. The referee's process is the last to sync: here, its exit.
+#[test]
+fn a_run_without_a_sandbox_syncs_its_records_and_rows_without_a_seal() {
+    if !have_strace() {
+        return;
+    }
+    let (_s, dir, calls) = traced_run("durable-none", &["--sandbox", "none"]);
+    assert!(
+        !calls.iter().any(|c| c.contains("results.seal")) && !dir.join("results.seal").exists(),
+        "a run without a sandbox wrote a seal:\n{}",
+        calls.join("\n")
+    );
+    synced_before(&dir, &calls, calls.len());
+    assert!(
+        position(&calls, "fsync", &dir).is_some(),
+        "the tournament directory is never synced:\n{}",
+        calls.join("\n")
+    );
+}
+
+/// The calls (sync and rename, those that succeeded) of a one-deal-set run of the random bot
+/// under strace, with `extra` flags; and its directory (in the scratch directory returned).
+fn traced_run(name: &str, extra: &[&str]) -> (Scratch, std::path::PathBuf, Vec<String>) {
+    let s = Scratch::new(name);
     let (dir, trace) = (s.path("t"), s.path("calls.trace"));
     let bot = python_bot(RANDOM_BOT, &[&s.marker]);
     let out = std::process::Command::new("strace")
@@ -39,7 +84,9 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
         .arg(&trace)
         .arg(env!("CARGO_BIN_EXE_tarneeb"))
         .args(["tournament", "--games", "1", "--seed", "4", "--jobs", "2"])
-        .args(["--handshake-timeout", "120s", "--rules"])
+        .args(["--handshake-timeout", "120s"])
+        .args(extra)
+        .arg("--rules")
         .arg(common::temp_file(
             "durable-rules.json",
             r#"{"preset":"classic","max-hands":6}"#,
@@ -57,25 +104,26 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
         .filter(|l| !l.contains("= -1"))
         .map(str::to_owned)
         .collect();
-    let dir = dir.canonicalize().unwrap();
-    let synced = |what: &str, path: &std::path::Path| {
-        let name = format!("{what}(");
-        let file = format!("<{}>", path.display());
-        calls
-            .iter()
-            .position(|c| c.contains(&name) && c.contains(&file))
-    };
-    // The last seal: everything must reach the disk before it is renamed into place.
-    let seal = calls
+    (s, dir.canonicalize().unwrap(), calls)
+}
+
+/// The first call `what(` that names `path` (strace -y shows each descriptor's file).
+fn position(calls: &[String], what: &str, path: &std::path::Path) -> Option<usize> {
+    let (name, file) = (format!("{what}("), format!("<{}>", path.display()));
+    calls
         .iter()
-        .rposition(|c| c.contains("rename") && c.contains("results.seal\""))
-        .unwrap_or_else(|| panic!("no seal written:\n{}", calls.join("\n")));
+        .position(|c| c.contains(&name) && c.contains(&file))
+}
+
+/// Every record of `dir`, its games directory and `results.jsonl` were synced before call
+/// number `end`.
+fn synced_before(dir: &std::path::Path, calls: &[String], end: usize) {
     let before = |what: &str, path: &std::path::Path| {
-        let at = synced(what, path)
+        let at = position(calls, what, path)
             .unwrap_or_else(|| panic!("{} never {what}ed:\n{}", path.display(), calls.join("\n")));
         assert!(
-            at < seal,
-            "{} {what}ed after the seal:\n{}",
+            at < end,
+            "{} {what}ed too late (after the seal):\n{}",
             path.display(),
             calls.join("\n")
         );
@@ -90,13 +138,6 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
     assert_eq!(records, 2, "one deal set, duplicate: two games");
     before("fsync", &dir.join("games"));
     before("fdatasync", &dir.join("results.jsonl"));
-    before("fdatasync", &dir.join("results.seal.tmp"));
-    // And the rename itself is made durable: the directory is synced after it.
-    let dir_sync = calls
-        .iter()
-        .rposition(|c| c.contains("fsync(") && c.contains(&format!("<{}>", dir.display())))
-        .expect("the tournament directory is synced");
-    assert!(dir_sync > seal, "{}", calls.join("\n"));
 }
 
 /// The benchmarks' first-legal bot (bench/first_legal_bot.c), built once: a native bot that

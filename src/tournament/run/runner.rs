@@ -405,8 +405,10 @@ pub fn run<S: GameSource>(
 ) -> Result<RunSummary, RunError> {
     let resumed = prior.rows();
     let mut results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
-    if let Some(state) = prior.seal {
-        results.seal_from(state);
+    match prior.seal {
+        Some(state) => results.seal_from(state),
+        // No seal (no sandbox): the same syncs (docs/reliability.md, "Power loss").
+        None => results.sync_unsealed(),
     }
     let tracker = prior.sprt;
     let halted = tracker.as_ref().is_some_and(|t| t.decided().is_some());
@@ -450,6 +452,7 @@ pub fn run<S: GameSource>(
                 .wait_timeout(s, Duration::from_millis(500))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            s.results.tick();
         }
         let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
         let leader = progress.leader(&s.tally).map(|(n, r)| (n.to_string(), r));

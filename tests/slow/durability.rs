@@ -163,9 +163,17 @@ fn first_legal_bot() -> &'static str {
 /// A two-game run (one deal set, duplicate) of the first-legal bot with one deal key, so that
 /// every run of it plays the same games.
 fn two_games(dir: &std::path::Path) -> std::process::Output {
+    two_games_traced(dir, None)
+}
+
+/// [`two_games`] with `--trace TRACES` when given.
+fn two_games_traced(
+    dir: &std::path::Path,
+    traces: Option<&std::path::Path>,
+) -> std::process::Output {
     let bot = first_legal_bot();
-    common::command()
-        .args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
+    let mut cmd = common::command();
+    cmd.args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
         .args(["--handshake-timeout", "120s", "--deal-key"])
         .arg(common::shared_deal_key())
         .arg("--rules")
@@ -175,9 +183,11 @@ fn two_games(dir: &std::path::Path) -> std::process::Output {
         ))
         .arg("--out")
         .arg(dir)
-        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
-        .output()
-        .unwrap()
+        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")]);
+    if let Some(t) = traces {
+        cmd.arg("--trace").arg(t);
+    }
+    cmd.output().unwrap()
 }
 
 /// The rows of a run without their timing, which differs between runs.
@@ -263,4 +273,170 @@ fn a_run_cut_anywhere_in_its_last_row_or_its_last_record_resumes_to_the_whole_ru
         "{tries}"
     );
     assert!(tries > 200, "{tries}");
+}
+
+/// The lines of a trace without their times (the first field), which differ between runs.
+fn trace_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, rest)| rest).to_owned())
+        .collect()
+}
+
+/// `tarneeb standings DIR`: its exit, report and notes.
+fn standings(dir: &std::path::Path) -> (bool, String, String) {
+    let out = common::tarneeb(&["standings".as_ref(), dir.as_os_str()]);
+    (out.status.success(), common::stdout(&out), stderr(&out))
+}
+
+/// Issue 43: the seal and the traces cut anywhere (a kill or a power loss while they were
+/// written). `results.seal` cut at every byte offset: `standings` gives the uncut run's
+/// report, reading the rows the slow way with a note naming the seal, and resume keeps both
+/// games (none played again, none lost) and seals them anew. Its temporary file cut at every
+/// offset beside the good seal (killed between writing it and its rename): never read, the
+/// report is the same without a note, and resume replaces it. A trace of a finished game cut
+/// (sampled offsets: every line's start and its middle): traces are not read on resume, so
+/// the game is kept and its cut trace left as it is; the trace of a game without a row (its
+/// row lost) cut at the same offsets: the game is played again and its trace written whole.
+#[test]
+fn a_seal_or_a_trace_cut_anywhere_neither_loses_nor_invents_a_game() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("durable-seal-cut");
+    let whole = s.path("whole");
+    let out = two_games_traced(&whole, Some(&whole.join("traces")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 2);
+    let (ok, report, notes) = standings(&whole);
+    assert!(ok && !notes.contains("slow way"), "{notes}");
+    let seal = std::fs::read(whole.join("results.seal")).unwrap();
+    assert!(seal.len() > 90, "{}", String::from_utf8_lossy(&seal));
+    // Resumes the copy `d` (traces in it), which must keep both games and play none.
+    let resume_keeps_both = |d: &std::path::Path, what: &str| {
+        let out = two_games_traced(d, Some(&d.join("traces")));
+        let err = stderr(&out);
+        assert!(out.status.success(), "{what}: {err}");
+        assert!(err.contains("2 finished games kept"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert_eq!(rows_of(d), expect, "{what}");
+    };
+    let mut tries = 0;
+    for at in 0..seal.len() {
+        let what = format!("seal cut at {at}");
+        let d = s.path(&format!("seal-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.seal"), &seal[..at]).unwrap();
+        let (ok, r, notes) = standings(&d);
+        assert!(ok, "{what}: {notes}");
+        assert_eq!(r, report, "{what}");
+        assert!(!notes.contains("panicked"), "{what}: {notes}");
+        // Only the newline missing: still the seal's JSON, and taken.
+        if at < seal.len() - 1 {
+            assert!(
+                notes.contains("the seal cannot be read")
+                    && notes.contains(&d.join("results.seal").display().to_string())
+                    && notes.contains("the slow way"),
+                "{what}: {notes}"
+            );
+        }
+        resume_keeps_both(&d, &what);
+        let (ok, r, notes) = standings(&d);
+        assert!(ok && r == report, "{what}, resumed: {notes}");
+        assert!(
+            !notes.contains("slow way"),
+            "{what}: not sealed anew: {notes}"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+        tries += 1;
+    }
+    for at in 0..=seal.len() {
+        let what = format!("seal's temporary file cut at {at}");
+        let d = s.path(&format!("tmp-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.seal.tmp"), &seal[..at]).unwrap();
+        let (ok, r, notes) = standings(&d);
+        assert!(ok && r == report, "{what}: {notes}");
+        assert!(!notes.contains("slow way"), "{what}: {notes}");
+        resume_keeps_both(&d, &what);
+        assert_eq!(
+            std::fs::read(d.join("results.seal")).unwrap(),
+            seal,
+            "{what}: the same rows, the same seal"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+        tries += 1;
+    }
+    // The traces of the last game (the row of results.jsonl's last line).
+    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let last_row = results[..results.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let last_game: serde_json::Value = serde_json::from_slice(&results[last_row..]).unwrap();
+    let record = whole.join(last_game["record"].as_str().unwrap());
+    let mut traced = 0;
+    for seat in 0..4 {
+        let name = format!(
+            "{}.seat{seat}.trace",
+            record
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .split('.')
+                .next()
+                .unwrap()
+        );
+        let trace = std::fs::read(whole.join("traces").join(&name)).unwrap();
+        let whole_lines = trace_lines(&whole.join("traces").join(&name));
+        assert!(whole_lines.len() > 10, "{name}: {whole_lines:?}");
+        // Every line's start and its middle.
+        let mut cuts: Vec<usize> = vec![0];
+        for (i, &b) in trace.iter().enumerate() {
+            if b == b'\n' {
+                let start = *cuts.last().unwrap();
+                cuts.push(start + (i - start) / 2);
+                cuts.push(i + 1);
+            }
+        }
+        cuts.dedup();
+        cuts.retain(|&c| c < trace.len());
+        // Every tenth cut for seats 1 to 3: seat 0 has them all.
+        let step = if seat == 0 { 1 } else { 10 };
+        for &at in cuts.iter().step_by(step) {
+            let what = format!("{name} cut at {at}");
+            // A finished game's trace: left as it is, the game kept.
+            let d = s.path(&format!("trace-{seat}-{at}"));
+            copy_dir(&whole, &d);
+            std::fs::write(d.join("traces").join(&name), &trace[..at]).unwrap();
+            resume_keeps_both(&d, &what);
+            assert_eq!(
+                std::fs::read(d.join("traces").join(&name)).unwrap(),
+                &trace[..at],
+                "{what}"
+            );
+            // Its row lost as well: the game is played again, its trace written whole.
+            std::fs::write(d.join("results.jsonl"), &results[..last_row]).unwrap();
+            let out = two_games_traced(&d, Some(&d.join("traces")));
+            assert!(out.status.success(), "{what}, no row: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("1 finished games kept"),
+                "{what}: {}",
+                stderr(&out)
+            );
+            assert_eq!(rows_of(&d), expect, "{what}, no row");
+            assert_eq!(
+                trace_lines(&d.join("traces").join(&name)),
+                whole_lines,
+                "{what}, no row"
+            );
+            std::fs::remove_dir_all(&d).unwrap();
+            traced += 1;
+        }
+    }
+    assert_eq!(tries, 2 * seal.len() + 1, "{tries}");
+    assert!(traced > 40, "{traced}");
 }

@@ -619,3 +619,93 @@ fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
         stderr(&st)
     );
 }
+
+/// Issue 43: SIGPIPE. The referee's own stdout closed by its reader (`tarneeb ... | head -1`,
+/// the reader gone before anything is written): `tournament`, `standings`, `play` and
+/// `replay` end with exit code 0 and no panic, and the tournament still writes its standings
+/// file. And a bot's pipes closed while it lives: its stdout (nothing more comes out of it)
+/// or its stdin (the referee's next write meets a pipe without a reader): the game goes on
+/// with the seat faulted, named in the record, no panic, no hang, no bot left.
+#[test]
+fn a_closed_pipe_on_either_side_is_neither_a_panic_nor_a_hang() {
+    use std::process::Stdio;
+    let s = Scratch::new("sigpipe");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let dir = s.path("run");
+    let record = s.path("game.jsonl");
+    let random = common::python_bot(RANDOM_BOT, &[&s.marker]);
+    let closed_stdout = |args: Vec<String>| {
+        let mut child = common::command()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = common::wait_with_limit(child, Duration::from_secs(600));
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    };
+    closed_stdout(small_run(&rules, &dir));
+    assert!(dir.join("standings.txt").is_file());
+    assert_eq!(rows_of(&dir).len(), 4);
+    closed_stdout(vec!["standings".into(), dir.display().to_string()]);
+    let play = |record: &Path, seat0: &str| -> Vec<String> {
+        // A bot whose stdin is closed can still answer what it was sent: the referee waits
+        // for its stdout, and times it out at this limit (5 s: far above a random bot's move).
+        let mut v: Vec<String> = [
+            "play",
+            "--seed",
+            "3",
+            "--sandbox",
+            "none",
+            "--move-timeout",
+            "5s",
+            "--rules",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        v.extend([rules.display().to_string(), "--record".into()]);
+        v.push(record.display().to_string());
+        for bot in [seat0, &random, &random, &random] {
+            v.extend(["--bot".into(), bot.to_string()]);
+        }
+        v
+    };
+    closed_stdout(play(&record, &random));
+    closed_stdout(vec!["replay".into(), record.display().to_string()]);
+    common::assert_no_leftovers(&s.marker);
+    for mode in ["close-stdout", "close-stdin"] {
+        let fault = common::python_bot(common::FAULT_BOT, &[mode, "2", &s.marker]);
+        let rec = s.path(&format!("{mode}.jsonl"));
+        let child = common::command()
+            .args(play(&rec, &fault))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = common::wait_with_limit(child, Duration::from_secs(600));
+        let err = stderr(&out);
+        assert!(out.status.success(), "{mode}: {err}");
+        assert!(!err.contains("panicked"), "{mode}: {err}");
+        let text = std::fs::read_to_string(&rec).unwrap();
+        // Closed stdout: named at once; closed stdin: the request never reached it.
+        let kind = if mode == "close-stdout" {
+            "\"kind\":\"exited\""
+        } else {
+            "\"kind\":\"timeout\""
+        };
+        assert!(
+            text.lines().any(|l| l.contains("\"type\":\"fault\"")
+                && l.contains("\"seat\":0")
+                && l.contains(kind)),
+            "{mode}: no fault {kind} of seat 0:\n{text}"
+        );
+        let v = common::tarneeb(&["replay".as_ref(), rec.as_os_str()]);
+        assert!(v.status.success(), "{mode}: {}", stderr(&v));
+        common::assert_no_leftovers(&s.marker);
+    }
+}

@@ -440,3 +440,99 @@ fn a_seal_or_a_trace_cut_anywhere_neither_loses_nor_invents_a_game() {
     assert_eq!(tries, 2 * seal.len() + 1, "{tries}");
     assert!(traced > 40, "{traced}");
 }
+
+/// Issue 43: the referee out of memory. Its address space limited (RLIMIT_AS, `ulimit -v`, on
+/// the referee alone: no cgroup is needed) from 24 MiB, where it cannot start, by 512 KiB up
+/// to 46 MiB, where 40 one-hand games of the first-legal bot fit. Each run ends whole, or
+/// stops with a message and exit code 1 or 2 (a thread that cannot start: named, never a
+/// panic), or is aborted by Rust's allocator ("memory allocation of N bytes failed", SIGABRT,
+/// as a kill -9 would end it); then the same command without the limit resumes to exactly
+/// the rows of a run never limited, keeping every whole row the cut run left.
+#[test]
+fn a_referee_out_of_memory_stops_or_aborts_and_resumes_with_nothing_lost() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let s = Scratch::new("out-of-memory");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let bot = first_legal_bot();
+    let run = |dir: &std::path::Path, limit: Option<u64>| {
+        let mut cmd = common::command();
+        cmd.args(["tournament", "--games", "20", "--seed", "31", "--jobs", "2"])
+            .args(["--sandbox", "none", "--deal-key"])
+            .arg(common::shared_deal_key())
+            .arg("--rules")
+            .arg(&rules)
+            .arg("--out")
+            .arg(dir)
+            .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if let Some(bytes) = limit {
+            // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let r = libc::rlimit {
+                        rlim_cur: bytes,
+                        rlim_max: bytes,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_AS, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        common::wait_with_limit(cmd.spawn().unwrap(), std::time::Duration::from_secs(600))
+    };
+    let whole = s.path("whole");
+    let out = run(&whole, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 40);
+    let (mut aborted, mut named, mut midway, mut fitted) = (0, 0, 0, 0);
+    for kib in (24 * 1024..=46 * 1024).step_by(512) {
+        let d = s.path(&format!("limit-{kib}"));
+        let out = run(&d, Some(kib * 1024));
+        let err = stderr(&out);
+        let what = format!("RLIMIT_AS {kib} KiB: {:?}: {err}", out.status);
+        assert!(!err.contains("panicked"), "{what}");
+        match (out.status.code(), out.status.signal()) {
+            (Some(0), _) => fitted += 1,
+            (Some(1 | 2), _) => {
+                assert!(err.contains("finished games are kept in"), "{what}");
+                named += 1;
+            }
+            (None, Some(libc::SIGABRT)) => {
+                assert!(err.contains("memory allocation of"), "{what}");
+                aborted += 1;
+            }
+            _ => panic!("{what}"),
+        }
+        let kept = std::fs::read_to_string(d.join("results.jsonl")).unwrap_or_default();
+        let kept = kept
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .count();
+        if out.status.success() {
+            assert_eq!(rows_of(&d), expect, "{what}");
+        } else if d.join("tournament.json").exists() {
+            if kept > 0 {
+                midway += 1;
+            }
+            let again = run(&d, None);
+            let err = stderr(&again);
+            assert!(again.status.success(), "{what}; resumed: {err}");
+            assert!(
+                err.contains(&format!("{kept} finished games kept")),
+                "{what}; resumed: {err}"
+            );
+            assert_eq!(rows_of(&d), expect, "{what}; resumed");
+        }
+        std::fs::remove_dir_all(&d).ok();
+    }
+    // Each way of ending was seen, not assumed: the allocator's abort, a named stop, a run
+    // cut after some of its games, and a limit the run fits in.
+    assert!(
+        aborted >= 1 && named >= 1 && midway >= 1 && fitted >= 1,
+        "aborted {aborted}, named {named}, midway {midway}, fitted {fitted}"
+    );
+}

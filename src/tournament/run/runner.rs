@@ -432,10 +432,19 @@ pub fn run<S: GameSource>(
         for w in 0..cfg.jobs {
             let (shared, changed) = (&shared, &changed);
             let cpu = cfg.cpus.as_ref().and_then(|c| c.get(w).copied());
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("game-worker-{w}"))
-                .spawn_scoped(scope, move || worker(cfg, cpu, shared, changed, stop))
-                .expect("spawn a worker thread");
+                .spawn_scoped(scope, move || worker(cfg, cpu, shared, changed, stop));
+            if let Err(e) = spawned {
+                // Out of memory or threads (issue 43): said, never a panic; the workers that
+                // started finish their games.
+                let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+                s.live_workers -= 1;
+                s.halted = true;
+                s.error.get_or_insert(RunError::Results(format!(
+                    "cannot start a game worker thread: {e}; the referee is out of memory or threads: raise its limits (ulimit -v, ulimit -u) or run fewer games at once (--jobs)"
+                )));
+            }
         }
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         while s.live_workers > 0 {

@@ -73,6 +73,21 @@ pub fn is_disk_full(e: &(dyn std::error::Error + 'static)) -> bool {
     text.contains("(os error 28)") || text.contains("(os error 122)")
 }
 
+/// True when `e` (or what caused it) is a write to a read-only file system (EROFS); as with
+/// [`is_disk_full`], the text's "(os error 30)" counts too.
+pub fn is_read_only(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::ReadOnlyFilesystem)
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    e.to_string().contains("(os error 30)")
+}
+
 pub mod analysis;
 pub mod bot;
 pub mod conformance;

@@ -155,7 +155,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
     // Orphaned helpers of bots are reparented to us, so stopping a bot can reap them.
     let _ = tarneeb_referee::bot::become_subreaper();
     if !a.json {
-        outln!("seed {seed}")?;
+        // A closed stdout (`| head -0`, a reader gone) is no reason not to play: the game and
+        // its record are what was asked for (issue 43).
+        let _ = outln!("seed {seed}");
     }
     // The human seat prints on the same terminal from a process of its own: a line from here
     // would run ahead of the hand's last trick there (issue 41, point 8).

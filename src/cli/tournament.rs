@@ -231,7 +231,7 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     // Every check first: nothing is printed or created for a tournament that cannot run.
     let spec = TournamentSpec::new(a.settings()).map_err(usage)?;
     let total = spec.total;
-    let opened = spec.open().map_err(usage)?;
+    let opened = spec.open().map_err(|e| usage(read_only_hint(e, &a.out)))?;
     if opened.resumed {
         eprintln!(
             "resuming {}: {} finished games kept",
@@ -359,11 +359,30 @@ fn write_standings(ran: &Ran, summary: &RunSummary, remote: Option<String>) -> R
     Ok(0)
 }
 
-/// The end of a run that stopped on a write: on a full disk, what to do about it (issue 43).
+/// A directory that cannot be opened or made because its file system is read-only: what to
+/// do about it (issue 43).
+fn read_only_hint(message: String, out: &std::path::Path) -> String {
+    if message.contains("(os error 30)") {
+        format!(
+            "{message}\n--out {} is on a read-only file system: give --out a directory on a writable one, or make this one writable (remount it read-write), and run again",
+            out.display()
+        )
+    } else {
+        message
+    }
+}
+
+/// The end of a run that stopped on a write: on a full disk or a read-only file system, what
+/// to do about it (issue 43).
 fn disk_full_hint(e: &(dyn std::error::Error + 'static), out: &std::path::Path) -> String {
     if tarneeb_referee::is_disk_full(e) {
         format!(
             "\nthe disk is full: finished games are kept in {}; free space and run the same command again to resume",
+            out.display()
+        )
+    } else if tarneeb_referee::is_read_only(e) {
+        format!(
+            "\nthe file system of {} is read-only: finished games are kept there; make it writable (remount it read-write) and run the same command again to resume, or copy the directory to a writable disk and resume there",
             out.display()
         )
     } else {

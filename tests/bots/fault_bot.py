@@ -78,6 +78,18 @@ def main():
                 time.sleep(1000)
             if mode == "exit":
                 sys.exit(3)
+            if mode == "close-stdout":
+                # Alive, reading, but nothing more can come out of it.
+                os.close(1)
+                while os.read(0, 65536):
+                    pass
+                time.sleep(1000)
+            if mode == "close-stdin":
+                # This move answered, then nothing more can go in: the referee's next write
+                # to it meets a pipe with no reader (EPIPE, or SIGPIPE if not ignored).
+                send({"type": "move", "id": rid, "move": rng.choice(legal)})
+                os.close(0)
+                time.sleep(1000)
             if mode == "garbage":
                 sys.stdout.write("this is not json\n")
                 sys.stdout.flush()

@@ -29,7 +29,52 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
     if !have_bwrap() || !have_strace() {
         return;
     }
-    let s = Scratch::new("durable");
+    let (_s, dir, calls) = traced_run("durable", &[]);
+    let seal = calls
+        .iter()
+        .rposition(|c| c.contains("rename") && c.contains("results.seal\""))
+        .unwrap_or_else(|| panic!("no seal written:\n{}", calls.join("\n")));
+    synced_before(&dir, &calls, seal);
+    let synced = |path: &std::path::Path| {
+        position(&calls, "fdatasync", path)
+            .unwrap_or_else(|| panic!("{} never synced:\n{}", path.display(), calls.join("\n")))
+    };
+    assert!(synced(&dir.join("results.seal.tmp")) < seal);
+    // And the rename itself is made durable: the directory is synced after it.
+    let dir_sync = calls
+        .iter()
+        .rposition(|c| c.contains("fsync(") && c.contains(&format!("<{}>", dir.display())))
+        .expect("the tournament directory is synced");
+    assert!(dir_sync > seal, "{}", calls.join("\n"));
+}
+
+/// Issue 43: a run under `--sandbox none` writes no seal (a bot could read its key), but it
+/// syncs as a sealed run does at its checkpoints: every record, the records' directory and
+/// `results.jsonl`, and the tournament directory (so `results.jsonl`'s name survives), all
+/// before the run ends. The referee's process is the last to sync: here, its exit.
+#[test]
+fn a_run_without_a_sandbox_syncs_its_records_and_rows_without_a_seal() {
+    if !have_strace() {
+        return;
+    }
+    let (_s, dir, calls) = traced_run("durable-none", &["--sandbox", "none"]);
+    assert!(
+        !calls.iter().any(|c| c.contains("results.seal")) && !dir.join("results.seal").exists(),
+        "a run without a sandbox wrote a seal:\n{}",
+        calls.join("\n")
+    );
+    synced_before(&dir, &calls, calls.len());
+    assert!(
+        position(&calls, "fsync", &dir).is_some(),
+        "the tournament directory is never synced:\n{}",
+        calls.join("\n")
+    );
+}
+
+/// The calls (sync and rename, those that succeeded) of a one-deal-set run of the random bot
+/// under strace, with `extra` flags; and its directory (in the scratch directory returned).
+fn traced_run(name: &str, extra: &[&str]) -> (Scratch, std::path::PathBuf, Vec<String>) {
+    let s = Scratch::new(name);
     let (dir, trace) = (s.path("t"), s.path("calls.trace"));
     let bot = python_bot(RANDOM_BOT, &[&s.marker]);
     let out = std::process::Command::new("strace")
@@ -39,7 +84,9 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
         .arg(&trace)
         .arg(env!("CARGO_BIN_EXE_tarneeb"))
         .args(["tournament", "--games", "1", "--seed", "4", "--jobs", "2"])
-        .args(["--handshake-timeout", "120s", "--rules"])
+        .args(["--handshake-timeout", "120s"])
+        .args(extra)
+        .arg("--rules")
         .arg(common::temp_file(
             "durable-rules.json",
             r#"{"preset":"classic","max-hands":6}"#,
@@ -57,25 +104,26 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
         .filter(|l| !l.contains("= -1"))
         .map(str::to_owned)
         .collect();
-    let dir = dir.canonicalize().unwrap();
-    let synced = |what: &str, path: &std::path::Path| {
-        let name = format!("{what}(");
-        let file = format!("<{}>", path.display());
-        calls
-            .iter()
-            .position(|c| c.contains(&name) && c.contains(&file))
-    };
-    // The last seal: everything must reach the disk before it is renamed into place.
-    let seal = calls
+    (s, dir.canonicalize().unwrap(), calls)
+}
+
+/// The first call `what(` that names `path` (strace -y shows each descriptor's file).
+fn position(calls: &[String], what: &str, path: &std::path::Path) -> Option<usize> {
+    let (name, file) = (format!("{what}("), format!("<{}>", path.display()));
+    calls
         .iter()
-        .rposition(|c| c.contains("rename") && c.contains("results.seal\""))
-        .unwrap_or_else(|| panic!("no seal written:\n{}", calls.join("\n")));
+        .position(|c| c.contains(&name) && c.contains(&file))
+}
+
+/// Every record of `dir`, its games directory and `results.jsonl` were synced before call
+/// number `end`.
+fn synced_before(dir: &std::path::Path, calls: &[String], end: usize) {
     let before = |what: &str, path: &std::path::Path| {
-        let at = synced(what, path)
+        let at = position(calls, what, path)
             .unwrap_or_else(|| panic!("{} never {what}ed:\n{}", path.display(), calls.join("\n")));
         assert!(
-            at < seal,
-            "{} {what}ed after the seal:\n{}",
+            at < end,
+            "{} {what}ed too late (after the seal):\n{}",
             path.display(),
             calls.join("\n")
         );
@@ -90,13 +138,6 @@ fn every_sealed_row_s_record_and_the_rows_are_synced_before_the_seal() {
     assert_eq!(records, 2, "one deal set, duplicate: two games");
     before("fsync", &dir.join("games"));
     before("fdatasync", &dir.join("results.jsonl"));
-    before("fdatasync", &dir.join("results.seal.tmp"));
-    // And the rename itself is made durable: the directory is synced after it.
-    let dir_sync = calls
-        .iter()
-        .rposition(|c| c.contains("fsync(") && c.contains(&format!("<{}>", dir.display())))
-        .expect("the tournament directory is synced");
-    assert!(dir_sync > seal, "{}", calls.join("\n"));
 }
 
 /// The benchmarks' first-legal bot (bench/first_legal_bot.c), built once: a native bot that
@@ -122,9 +163,17 @@ fn first_legal_bot() -> &'static str {
 /// A two-game run (one deal set, duplicate) of the first-legal bot with one deal key, so that
 /// every run of it plays the same games.
 fn two_games(dir: &std::path::Path) -> std::process::Output {
+    two_games_traced(dir, None)
+}
+
+/// [`two_games`] with `--trace TRACES` when given.
+fn two_games_traced(
+    dir: &std::path::Path,
+    traces: Option<&std::path::Path>,
+) -> std::process::Output {
     let bot = first_legal_bot();
-    common::command()
-        .args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
+    let mut cmd = common::command();
+    cmd.args(["tournament", "--games", "1", "--seed", "11", "--jobs", "1"])
         .args(["--handshake-timeout", "120s", "--deal-key"])
         .arg(common::shared_deal_key())
         .arg("--rules")
@@ -134,9 +183,11 @@ fn two_games(dir: &std::path::Path) -> std::process::Output {
         ))
         .arg("--out")
         .arg(dir)
-        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
-        .output()
-        .unwrap()
+        .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")]);
+    if let Some(t) = traces {
+        cmd.arg("--trace").arg(t);
+    }
+    cmd.output().unwrap()
 }
 
 /// The rows of a run without their timing, which differs between runs.
@@ -222,4 +273,266 @@ fn a_run_cut_anywhere_in_its_last_row_or_its_last_record_resumes_to_the_whole_ru
         "{tries}"
     );
     assert!(tries > 200, "{tries}");
+}
+
+/// The lines of a trace without their times (the first field), which differ between runs.
+fn trace_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, rest)| rest).to_owned())
+        .collect()
+}
+
+/// `tarneeb standings DIR`: its exit, report and notes.
+fn standings(dir: &std::path::Path) -> (bool, String, String) {
+    let out = common::tarneeb(&["standings".as_ref(), dir.as_os_str()]);
+    (out.status.success(), common::stdout(&out), stderr(&out))
+}
+
+/// Issue 43: the seal and the traces cut anywhere (a kill or a power loss while they were
+/// written). `results.seal` cut at every byte offset: `standings` gives the uncut run's
+/// report, reading the rows the slow way with a note naming the seal, and resume keeps both
+/// games (none played again, none lost) and seals them anew. Its temporary file cut at every
+/// offset beside the good seal (killed between writing it and its rename): never read, the
+/// report is the same without a note, and resume replaces it. A trace of a finished game cut
+/// (sampled offsets: every line's start and its middle): traces are not read on resume, so
+/// the game is kept and its cut trace left as it is; the trace of a game without a row (its
+/// row lost) cut at the same offsets: the game is played again and its trace written whole.
+#[test]
+fn a_seal_or_a_trace_cut_anywhere_neither_loses_nor_invents_a_game() {
+    if !have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("durable-seal-cut");
+    let whole = s.path("whole");
+    let out = two_games_traced(&whole, Some(&whole.join("traces")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 2);
+    let (ok, report, notes) = standings(&whole);
+    assert!(ok && !notes.contains("slow way"), "{notes}");
+    let seal = std::fs::read(whole.join("results.seal")).unwrap();
+    assert!(seal.len() > 90, "{}", String::from_utf8_lossy(&seal));
+    // Resumes the copy `d` (traces in it), which must keep both games and play none.
+    let resume_keeps_both = |d: &std::path::Path, what: &str| {
+        let out = two_games_traced(d, Some(&d.join("traces")));
+        let err = stderr(&out);
+        assert!(out.status.success(), "{what}: {err}");
+        assert!(err.contains("2 finished games kept"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert_eq!(rows_of(d), expect, "{what}");
+    };
+    let mut tries = 0;
+    for at in 0..seal.len() {
+        let what = format!("seal cut at {at}");
+        let d = s.path(&format!("seal-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.seal"), &seal[..at]).unwrap();
+        let (ok, r, notes) = standings(&d);
+        assert!(ok, "{what}: {notes}");
+        assert_eq!(r, report, "{what}");
+        assert!(!notes.contains("panicked"), "{what}: {notes}");
+        // Only the newline missing: still the seal's JSON, and taken.
+        if at < seal.len() - 1 {
+            assert!(
+                notes.contains("the seal cannot be read")
+                    && notes.contains(&d.join("results.seal").display().to_string())
+                    && notes.contains("the slow way"),
+                "{what}: {notes}"
+            );
+        }
+        resume_keeps_both(&d, &what);
+        let (ok, r, notes) = standings(&d);
+        assert!(ok && r == report, "{what}, resumed: {notes}");
+        assert!(
+            !notes.contains("slow way"),
+            "{what}: not sealed anew: {notes}"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+        tries += 1;
+    }
+    for at in 0..=seal.len() {
+        let what = format!("seal's temporary file cut at {at}");
+        let d = s.path(&format!("tmp-{at}"));
+        copy_dir(&whole, &d);
+        std::fs::write(d.join("results.seal.tmp"), &seal[..at]).unwrap();
+        let (ok, r, notes) = standings(&d);
+        assert!(ok && r == report, "{what}: {notes}");
+        assert!(!notes.contains("slow way"), "{what}: {notes}");
+        resume_keeps_both(&d, &what);
+        assert_eq!(
+            std::fs::read(d.join("results.seal")).unwrap(),
+            seal,
+            "{what}: the same rows, the same seal"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+        tries += 1;
+    }
+    // The traces of the last game (the row of results.jsonl's last line).
+    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let last_row = results[..results.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let last_game: serde_json::Value = serde_json::from_slice(&results[last_row..]).unwrap();
+    let record = whole.join(last_game["record"].as_str().unwrap());
+    let mut traced = 0;
+    for seat in 0..4 {
+        let name = format!(
+            "{}.seat{seat}.trace",
+            record
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .split('.')
+                .next()
+                .unwrap()
+        );
+        let trace = std::fs::read(whole.join("traces").join(&name)).unwrap();
+        let whole_lines = trace_lines(&whole.join("traces").join(&name));
+        assert!(whole_lines.len() > 10, "{name}: {whole_lines:?}");
+        // Every line's start and its middle.
+        let mut cuts: Vec<usize> = vec![0];
+        for (i, &b) in trace.iter().enumerate() {
+            if b == b'\n' {
+                let start = *cuts.last().unwrap();
+                cuts.push(start + (i - start) / 2);
+                cuts.push(i + 1);
+            }
+        }
+        cuts.dedup();
+        cuts.retain(|&c| c < trace.len());
+        // Every tenth cut for seats 1 to 3: seat 0 has them all.
+        let step = if seat == 0 { 1 } else { 10 };
+        for &at in cuts.iter().step_by(step) {
+            let what = format!("{name} cut at {at}");
+            // A finished game's trace: left as it is, the game kept.
+            let d = s.path(&format!("trace-{seat}-{at}"));
+            copy_dir(&whole, &d);
+            std::fs::write(d.join("traces").join(&name), &trace[..at]).unwrap();
+            resume_keeps_both(&d, &what);
+            assert_eq!(
+                std::fs::read(d.join("traces").join(&name)).unwrap(),
+                &trace[..at],
+                "{what}"
+            );
+            // Its row lost as well: the game is played again, its trace written whole.
+            std::fs::write(d.join("results.jsonl"), &results[..last_row]).unwrap();
+            let out = two_games_traced(&d, Some(&d.join("traces")));
+            assert!(out.status.success(), "{what}, no row: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("1 finished games kept"),
+                "{what}: {}",
+                stderr(&out)
+            );
+            assert_eq!(rows_of(&d), expect, "{what}, no row");
+            assert_eq!(
+                trace_lines(&d.join("traces").join(&name)),
+                whole_lines,
+                "{what}, no row"
+            );
+            std::fs::remove_dir_all(&d).unwrap();
+            traced += 1;
+        }
+    }
+    assert_eq!(tries, 2 * seal.len() + 1, "{tries}");
+    assert!(traced > 40, "{traced}");
+}
+
+/// Issue 43: the referee out of memory. Its address space limited (RLIMIT_AS, `ulimit -v`, on
+/// the referee alone: no cgroup is needed) from 24 MiB, where it cannot start, by 512 KiB up
+/// to 46 MiB, where 40 one-hand games of the first-legal bot fit. Each run ends whole, or
+/// stops with a message and exit code 1 or 2 (a thread that cannot start: named, never a
+/// panic), or is aborted by Rust's allocator ("memory allocation of N bytes failed", SIGABRT,
+/// as a kill -9 would end it); then the same command without the limit resumes to exactly
+/// the rows of a run never limited, keeping every whole row the cut run left.
+#[test]
+fn a_referee_out_of_memory_stops_or_aborts_and_resumes_with_nothing_lost() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let s = Scratch::new("out-of-memory");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let bot = first_legal_bot();
+    let run = |dir: &std::path::Path, limit: Option<u64>| {
+        let mut cmd = common::command();
+        cmd.args(["tournament", "--games", "20", "--seed", "31", "--jobs", "2"])
+            .args(["--sandbox", "none", "--deal-key"])
+            .arg(common::shared_deal_key())
+            .arg("--rules")
+            .arg(&rules)
+            .arg("--out")
+            .arg(dir)
+            .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if let Some(bytes) = limit {
+            // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let r = libc::rlimit {
+                        rlim_cur: bytes,
+                        rlim_max: bytes,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_AS, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        common::wait_with_limit(cmd.spawn().unwrap(), std::time::Duration::from_secs(600))
+    };
+    let whole = s.path("whole");
+    let out = run(&whole, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 40);
+    let (mut aborted, mut named, mut midway, mut fitted) = (0, 0, 0, 0);
+    for kib in (24 * 1024..=46 * 1024).step_by(512) {
+        let d = s.path(&format!("limit-{kib}"));
+        let out = run(&d, Some(kib * 1024));
+        let err = stderr(&out);
+        let what = format!("RLIMIT_AS {kib} KiB: {:?}: {err}", out.status);
+        assert!(!err.contains("panicked"), "{what}");
+        match (out.status.code(), out.status.signal()) {
+            (Some(0), _) => fitted += 1,
+            (Some(1 | 2), _) => {
+                assert!(err.contains("finished games are kept in"), "{what}");
+                named += 1;
+            }
+            (None, Some(libc::SIGABRT)) => {
+                assert!(err.contains("memory allocation of"), "{what}");
+                aborted += 1;
+            }
+            _ => panic!("{what}"),
+        }
+        let kept = std::fs::read_to_string(d.join("results.jsonl")).unwrap_or_default();
+        let kept = kept
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .count();
+        if out.status.success() {
+            assert_eq!(rows_of(&d), expect, "{what}");
+        } else if d.join("tournament.json").exists() {
+            if kept > 0 {
+                midway += 1;
+            }
+            let again = run(&d, None);
+            let err = stderr(&again);
+            assert!(again.status.success(), "{what}; resumed: {err}");
+            assert!(
+                err.contains(&format!("{kept} finished games kept")),
+                "{what}; resumed: {err}"
+            );
+            assert_eq!(rows_of(&d), expect, "{what}; resumed");
+        }
+        std::fs::remove_dir_all(&d).ok();
+    }
+    // Each way of ending was seen, not assumed: the allocator's abort, a named stop, a run
+    // cut after some of its games, and a limit the run fits in.
+    assert!(
+        aborted >= 1 && named >= 1 && midway >= 1 && fitted >= 1,
+        "aborted {aborted}, named {named}, midway {midway}, fitted {fitted}"
+    );
 }

@@ -383,3 +383,329 @@ fn a_wall_clock_stepped_during_moves_neither_times_out_a_bot_nor_lets_one_hang()
     }
     common::assert_no_leftovers(&s.marker);
 }
+
+/// A two-deal-set run (4 games of one hand) of the random bot without a sandbox, into `out`.
+fn small_run(rules: &Path, out: &Path) -> Vec<String> {
+    let bot = common::python_rel(RANDOM_BOT);
+    [
+        "tournament",
+        "--games",
+        "2",
+        "--seed",
+        "23",
+        "--jobs",
+        "1",
+        "--sandbox",
+        "none",
+        "--rules",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([rules.display().to_string(), "--out".into()])
+    .chain([out.display().to_string()])
+    .chain([
+        "--bot".into(),
+        format!("x={bot}"),
+        "--bot".into(),
+        format!("y={bot}"),
+    ])
+    .collect()
+}
+
+/// Issue 43: `--out` on a read-only file system (a directory bound read-only by bubblewrap in
+/// a user namespace, no root needed). A new tournament is refused before it starts, exit code
+/// 2, the message naming the directory, the file system and the fix; a finished tournament's
+/// directory run again there stops with exit code 1, named the same way, and not a byte of it
+/// changes.
+#[test]
+fn an_out_on_a_read_only_file_system_is_named_with_its_fix() {
+    if !common::have_bwrap() {
+        return;
+    }
+    let s = Scratch::new("read-only");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let ro = s.path("ro");
+    std::fs::create_dir_all(&ro).unwrap();
+    let read_only = |args: &[String]| {
+        let out = Command::new("bwrap")
+            .args(["--dev-bind", "/", "/", "--ro-bind"])
+            .arg(&ro)
+            .arg(&ro)
+            .arg("--chdir")
+            .arg(common::root())
+            .args(["--die-with-parent", env!("CARGO_BIN_EXE_tarneeb")])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        common::wait_with_limit(out, Duration::from_secs(600))
+    };
+    let fresh = ro.join("fresh");
+    let out = read_only(&small_run(&rules, &fresh));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("cannot create {}", fresh.display()))
+            && err.contains("Read-only file system")
+            && err.contains(&format!(
+                "--out {} is on a read-only file system: give --out a directory on a writable one",
+                fresh.display()
+            )),
+        "{err}"
+    );
+    assert!(!err.contains("panicked") && !fresh.exists(), "{err}");
+    // A finished run, then the same command on the directory made read-only.
+    let done = ro.join("done");
+    let out = common::command()
+        .args(small_run(&rules, &done))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let snapshot = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = Vec::new();
+        for sub in [d.to_path_buf(), d.join("games")] {
+            for e in std::fs::read_dir(&sub).unwrap().flatten() {
+                if e.path().is_file() {
+                    v.push((
+                        e.path().display().to_string(),
+                        std::fs::read(e.path()).unwrap(),
+                    ));
+                }
+            }
+        }
+        v.sort();
+        v
+    };
+    let before = snapshot(&done);
+    let out = read_only(&small_run(&rules, &done));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&done.join("results.jsonl").display().to_string())
+            && err.contains("Read-only file system")
+            && err.contains(&format!(
+                "the file system of {} is read-only: finished games are kept there; make it writable",
+                done.display()
+            )),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(snapshot(&done), before, "the directory changed");
+}
+
+/// Issue 43: `--out` whose file system becomes read-only in the middle of a run. In a user
+/// and mount namespace of its own (`unshare -rm`, no root needed), the run's directory is on a
+/// tmpfs; once three rows are written, a read-only bind mount is put over it (files already
+/// open stay writable, as after a remount of a file system with open files; every new record
+/// is refused). The run stops with exit code 1, the message naming the file system and the
+/// fix; every whole row left is a finished game; with the bind mount gone, the same command
+/// resumes to the whole run: every game once, each row checked against its record by
+/// `standings`.
+#[test]
+fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
+    let works = Command::new("unshare")
+        .args(["-rm", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        works || std::env::var("CI").is_err(),
+        "unshare -rm (util-linux, user namespaces) is needed"
+    );
+    if !works {
+        return;
+    }
+    let s = Scratch::new("read-only-mid");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let disk = s.path("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let run = disk.join("run");
+    let bot = common::python_rel(RANDOM_BOT);
+    // 40 games: a few seconds, far more than the three rows waited for.
+    let args: Vec<String> = [
+        env!("CARGO_BIN_EXE_tarneeb"),
+        "tournament",
+        "--games",
+        "20",
+        "--seed",
+        "29",
+        "--jobs",
+        "1",
+        "--sandbox",
+        "none",
+        "--rules",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([rules.display().to_string(), "--out".into()])
+    .chain([run.display().to_string()])
+    .chain([
+        "--bot".into(),
+        format!("x={bot}"),
+        "--bot".into(),
+        format!("y={bot}"),
+    ])
+    .collect();
+    let cmd = quoted(&args);
+    let log = |name: &str| s.path(name).display().to_string();
+    let script = format!(
+        "mount -t tmpfs none {d}\n\
+         {cmd} > {o1} 2> {e1} & pid=$!\n\
+         while [ \"$(cat {d}/run/results.jsonl 2>/dev/null | wc -l)\" -lt 3 ]; do\n\
+           kill -0 $pid 2>/dev/null || break; sleep 0.05\n\
+         done\n\
+         mount --bind {d} {d} && mount -o remount,bind,ro {d} || echo no-remount > {c1}\n\
+         wait $pid; echo $? >> {c1}\n\
+         cp -a {d}/run {kept}\n\
+         umount {d}\n\
+         {cmd} > {o2} 2> {e2}; echo $? > {c2}\n\
+         cp -a {d}/run {resumed}\n",
+        d = disk.display(),
+        o1 = log("out1"),
+        e1 = log("err1"),
+        c1 = log("code1"),
+        o2 = log("out2"),
+        e2 = log("err2"),
+        c2 = log("code2"),
+        kept = log("kept"),
+        resumed = log("resumed"),
+    );
+    let child = Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = common::wait_with_limit(child, Duration::from_secs(900));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let read = |name: &str| std::fs::read_to_string(log(name)).unwrap_or_default();
+    let first = read("err1");
+    assert_eq!(read("code1").trim(), "1", "{first}");
+    assert!(
+        first.contains("Read-only file system")
+            && first.contains(&format!(
+                "the file system of {} is read-only: finished games are kept there; make it writable (remount it read-write) and run the same command again to resume",
+                run.display()
+            )),
+        "{first}"
+    );
+    assert!(!first.contains("panicked"), "{first}");
+    let kept = std::fs::read_to_string(s.path("kept/results.jsonl")).unwrap();
+    let kept_rows: Vec<&str> = kept
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .collect();
+    assert!(kept_rows.len() >= 3 && kept_rows.len() < 40, "{kept}");
+    let second = read("err2");
+    assert_eq!(read("code2").trim(), "0", "{second}");
+    assert!(
+        second.contains(&format!("{} finished games kept", kept_rows.len())),
+        "{second}"
+    );
+    let resumed = s.path("resumed");
+    let rows = rows_of(&resumed);
+    let games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    assert_eq!(games, (0..40).collect::<Vec<u64>>(), "every game once");
+    // The rows kept are the resumed file's first lines, byte for byte.
+    let whole = std::fs::read_to_string(resumed.join("results.jsonl")).unwrap();
+    assert!(whole.starts_with(&kept_rows.concat()));
+    // Unsealed (no sandbox): standings check every row against its record.
+    let st = common::tarneeb(&["standings".as_ref(), resumed.as_os_str()]);
+    assert!(st.status.success(), "{}", stderr(&st));
+    assert!(
+        stderr(&st).contains("40 of 40 rows checked"),
+        "{}",
+        stderr(&st)
+    );
+}
+
+/// Issue 43: SIGPIPE. The referee's own stdout closed by its reader (`tarneeb ... | head -1`,
+/// the reader gone before anything is written): `tournament`, `standings`, `play` and
+/// `replay` end with exit code 0 and no panic, and the tournament still writes its standings
+/// file. And a bot's pipes closed while it lives: its stdout (nothing more comes out of it)
+/// or its stdin (the referee's next write meets a pipe without a reader): the game goes on
+/// with the seat faulted, named in the record, no panic, no hang, no bot left.
+#[test]
+fn a_closed_pipe_on_either_side_is_neither_a_panic_nor_a_hang() {
+    use std::process::Stdio;
+    let s = Scratch::new("sigpipe");
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":1}"#);
+    let dir = s.path("run");
+    let record = s.path("game.jsonl");
+    let random = common::python_bot(RANDOM_BOT, &[&s.marker]);
+    let closed_stdout = |args: Vec<String>| {
+        let mut child = common::command()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = common::wait_with_limit(child, Duration::from_secs(600));
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    };
+    closed_stdout(small_run(&rules, &dir));
+    assert!(dir.join("standings.txt").is_file());
+    assert_eq!(rows_of(&dir).len(), 4);
+    closed_stdout(vec!["standings".into(), dir.display().to_string()]);
+    let play = |record: &Path, seat0: &str| -> Vec<String> {
+        // A bot whose stdin is closed can still answer what it was sent: the referee waits
+        // for its stdout, and times it out at this limit (5 s: far above a random bot's move).
+        let mut v: Vec<String> = [
+            "play",
+            "--seed",
+            "3",
+            "--sandbox",
+            "none",
+            "--move-timeout",
+            "5s",
+            "--rules",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        v.extend([rules.display().to_string(), "--record".into()]);
+        v.push(record.display().to_string());
+        for bot in [seat0, &random, &random, &random] {
+            v.extend(["--bot".into(), bot.to_string()]);
+        }
+        v
+    };
+    closed_stdout(play(&record, &random));
+    closed_stdout(vec!["replay".into(), record.display().to_string()]);
+    common::assert_no_leftovers(&s.marker);
+    for mode in ["close-stdout", "close-stdin"] {
+        let fault = common::python_bot(common::FAULT_BOT, &[mode, "2", &s.marker]);
+        let rec = s.path(&format!("{mode}.jsonl"));
+        let child = common::command()
+            .args(play(&rec, &fault))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = common::wait_with_limit(child, Duration::from_secs(600));
+        let err = stderr(&out);
+        assert!(out.status.success(), "{mode}: {err}");
+        assert!(!err.contains("panicked"), "{mode}: {err}");
+        let text = std::fs::read_to_string(&rec).unwrap();
+        // Closed stdout: named at once; closed stdin: the request never reached it.
+        let kind = if mode == "close-stdout" {
+            "\"kind\":\"exited\""
+        } else {
+            "\"kind\":\"timeout\""
+        };
+        assert!(
+            text.lines().any(|l| l.contains("\"type\":\"fault\"")
+                && l.contains("\"seat\":0")
+                && l.contains(kind)),
+            "{mode}: no fault {kind} of seat 0:\n{text}"
+        );
+        let v = common::tarneeb(&["replay".as_ref(), rec.as_os_str()]);
+        assert!(v.status.success(), "{mode}: {}", stderr(&v));
+        common::assert_no_leftovers(&s.marker);
+    }
+}

@@ -37,7 +37,8 @@ pub fn record_path(game: u64, compress: bool) -> String {
     format!("games/{game:06}.jsonl{zst}")
 }
 
-/// Appends rows to `results.jsonl`, one `write` per row, and keeps its seal (see `seal`).
+/// Appends rows to `results.jsonl`, one `write` per row, and keeps its seal (see `seal`), or,
+/// without one, its checkpoints' syncs.
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
@@ -93,6 +94,22 @@ impl ResultsFile {
                 "note: {}: changed while the tournament started; this run does not seal it (its rows stay checked against their records)",
                 self.path.display()
             );
+            self.sync_unsealed();
+        }
+    }
+
+    /// Syncs what is appended from now on at the checkpoints a seal would have, without a
+    /// seal (a run without a sandbox): see [`Sealer::unsealed`].
+    pub fn sync_unsealed(&mut self) {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        self.seal = Some(Sealer::unsealed(dir));
+    }
+
+    /// A checkpoint for rows a second old or more that no later row has triggered (the
+    /// runner calls this while it waits).
+    pub fn tick(&mut self) {
+        if let Some(s) = self.seal.as_mut() {
+            s.tick();
         }
     }
 

@@ -257,12 +257,22 @@ fn hash_prefix(file: &mut File, bytes: u64, hasher: &mut blake3::Hasher) -> std:
 /// Keeps the seal of `results.jsonl` as rows are appended: the MAC is updated per row (a
 /// BLAKE3 update of a few hundred bytes), the checkpoint written now and then and when the
 /// sealer is dropped (the run ended, was interrupted or failed).
+///
+/// A run without a seal (`--sandbox none`: a bot could read the key) keeps the same
+/// checkpoints without the MAC ([`Sealer::unsealed`]): the records and the rows are synced
+/// as often, so a power loss keeps as much (docs/reliability.md, "Power loss").
 pub struct Sealer {
     dir: PathBuf,
-    state: SealState,
+    /// The MAC so far; `None`: the checkpoints only sync.
+    state: Option<SealState>,
+    /// Rows added (with those the state held at the start).
+    rows: u64,
     sealed_rows: u64,
     last: Instant,
     failed: bool,
+    /// Whether the tournament directory was synced since this sealer began (unsealed runs:
+    /// once is enough for `results.jsonl`'s name).
+    dir_synced: bool,
     /// Records of the rows added since the last checkpoint: synced to the disk before the
     /// seal that covers their rows (docs/reliability.md, "Power loss").
     records: Vec<PathBuf>,
@@ -277,24 +287,54 @@ impl Sealer {
         }
         let mut s = Sealer {
             dir: dir.to_path_buf(),
-            state,
+            rows: state.rows,
+            state: Some(state),
             sealed_rows: u64::MAX,
             last: Instant::now(),
             failed: false,
+            dir_synced: false,
             records: Vec::new(),
         };
         s.checkpoint();
         Some(s)
     }
 
+    /// Checkpoints without a seal: the rows appended from now on and their records are
+    /// synced as a sealed run's are (every second or 1,000 rows, and at the end), and no
+    /// `results.seal` is written.
+    pub fn unsealed(dir: &Path) -> Sealer {
+        Sealer {
+            dir: dir.to_path_buf(),
+            state: None,
+            rows: 0,
+            sealed_rows: 0,
+            last: Instant::now(),
+            failed: false,
+            dir_synced: false,
+            records: Vec::new(),
+        }
+    }
+
     /// A row's line (with its newline) was appended; `record` is its game's record, synced
     /// with the row at the next checkpoint.
     pub fn add(&mut self, line: &[u8], record: Option<PathBuf>) {
         self.records.extend(record);
-        self.state.hasher.update(line);
-        self.state.bytes += line.len() as u64;
-        self.state.rows += 1;
-        if self.state.rows - self.sealed_rows >= EVERY_ROWS || self.last.elapsed() >= EVERY {
+        if let Some(state) = self.state.as_mut() {
+            state.hasher.update(line);
+            state.bytes += line.len() as u64;
+            state.rows += 1;
+        }
+        self.rows += 1;
+        if self.rows - self.sealed_rows >= EVERY_ROWS || self.last.elapsed() >= EVERY {
+            self.checkpoint();
+        }
+    }
+
+    /// Checkpoints rows added a second or more after the last checkpoint, with no row since
+    /// to trigger it: the runner calls this while it waits for games (at least every half
+    /// second), so a row waits at most about a second and a half for its sync.
+    pub fn tick(&mut self) {
+        if self.rows != self.sealed_rows && self.last.elapsed() >= EVERY {
             self.checkpoint();
         }
     }
@@ -306,13 +346,35 @@ impl Sealer {
     /// Before the seal, what it covers reaches the disk: the new rows' records, their
     /// directories, and `results.jsonl`; after it, the seal itself and its directory. So after
     /// a power loss every sealed row is on the disk with its record, and only rows written
-    /// after the last checkpoint (at most a second or 1,000 rows) can be missing.
+    /// after the last checkpoint (at most a second and a half, or 1,000 rows) can be missing.
+    /// Unsealed, the same syncs but the seal's, and the directory once.
     pub fn checkpoint(&mut self) {
         let synced = self.sync_covered();
+        self.last = Instant::now();
+        self.sealed_rows = self.rows;
+        let Some(state) = self.state.as_ref() else {
+            let synced = synced.and_then(|()| {
+                if !self.dir_synced {
+                    sync_dir(&self.dir)?;
+                    self.dir_synced = true;
+                }
+                Ok(())
+            });
+            if let Err(e) = synced {
+                if !self.failed {
+                    eprintln!(
+                        "note: cannot sync {}: {e}; rows finished since the last sync may not survive a power loss",
+                        self.dir.join(COVERED_FILE).display()
+                    );
+                }
+                self.failed = true;
+            }
+            return;
+        };
         let seal = SealFile {
-            rows: self.state.rows,
-            bytes: self.state.bytes,
-            mac: hex(self.state.hasher.finalize().as_bytes()),
+            rows: state.rows,
+            bytes: state.bytes,
+            mac: hex(state.hasher.finalize().as_bytes()),
         };
         let (tmp, path) = (
             self.dir.join(format!("{SEAL_FILE}.tmp")),
@@ -323,8 +385,6 @@ impl Sealer {
             .and_then(|()| write_synced(&tmp, text.as_bytes()))
             .and_then(|_| std::fs::rename(&tmp, &path))
             .and_then(|()| sync_dir(&self.dir));
-        self.last = Instant::now();
-        self.sealed_rows = self.state.rows;
         if let Err(e) = written {
             if !self.failed {
                 eprintln!(
@@ -376,7 +436,7 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
 
 impl Drop for Sealer {
     fn drop(&mut self) {
-        if self.sealed_rows != self.state.rows {
+        if self.sealed_rows != self.rows {
             self.checkpoint();
         }
     }

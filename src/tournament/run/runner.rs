@@ -403,8 +403,10 @@ pub fn run<S: GameSource>(
 ) -> Result<RunSummary, RunError> {
     let resumed = prior.rows();
     let mut results = ResultsFile::open(&cfg.dir).map_err(RunError::Results)?;
-    if let Some(state) = prior.seal {
-        results.seal_from(state);
+    match prior.seal {
+        Some(state) => results.seal_from(state),
+        // No seal (no sandbox): the same syncs (docs/reliability.md, "Power loss").
+        None => results.sync_unsealed(),
     }
     let tracker = prior.sprt;
     let halted = tracker.as_ref().is_some_and(|t| t.decided().is_some());
@@ -428,10 +430,19 @@ pub fn run<S: GameSource>(
         for w in 0..cfg.jobs {
             let (shared, changed) = (&shared, &changed);
             let cpu = cfg.cpus.as_ref().and_then(|c| c.get(w).copied());
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("game-worker-{w}"))
-                .spawn_scoped(scope, move || worker(cfg, cpu, shared, changed, stop))
-                .expect("spawn a worker thread");
+                .spawn_scoped(scope, move || worker(cfg, cpu, shared, changed, stop));
+            if let Err(e) = spawned {
+                // Out of memory or threads (issue 43): said, never a panic; the workers that
+                // started finish their games.
+                let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+                s.live_workers -= 1;
+                s.halted = true;
+                s.error.get_or_insert(RunError::Results(format!(
+                    "cannot start a game worker thread: {e}; the referee is out of memory or threads: raise its limits (ulimit -v, ulimit -u) or run fewer games at once (--jobs)"
+                )));
+            }
         }
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         while s.live_workers > 0 {
@@ -448,6 +459,7 @@ pub fn run<S: GameSource>(
                 .wait_timeout(s, Duration::from_millis(500))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            s.results.tick();
         }
         let sprt = s.sprt.as_ref().map(SprtTracker::verdict);
         let leader = progress.leader(&s.tally).map(|(n, r)| (n.to_string(), r));

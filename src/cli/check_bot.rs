@@ -7,14 +7,11 @@ use anyhow::Result;
 
 use super::args::BotLimits;
 use super::UsageError;
-use tarneeb_referee::bot::{check_can_start, split_command};
 use tarneeb_referee::conformance::hints::group_key;
-use tarneeb_referee::conformance::{
-    check, scenarios::scenarios, scripted, Check, CheckConfig, Report,
-};
+use tarneeb_referee::conformance::spec::{CheckBotSettings, CheckBotSpec};
+use tarneeb_referee::conformance::{check, scripted, Check, Report};
 use tarneeb_referee::protocol::{excerpt, printable};
-use tarneeb_referee::rules::{Rules, PRESETS};
-use tarneeb_referee::{outln, rules_file, signals};
+use tarneeb_referee::{outln, signals};
 
 #[derive(clap::Args)]
 pub struct CheckBotArgs {
@@ -116,45 +113,34 @@ fn summary(
     }
 }
 
-pub fn run(a: CheckBotArgs) -> Result<u8> {
-    let command = split_command(&a.command).map_err(|e| UsageError(e.to_string()))?;
-    // A program that cannot start is a usage error, said once, as for `play`.
-    check_can_start(&command).map_err(|e| UsageError(e.to_string()))?;
-    let presets: Vec<(String, Rules)> = match &a.rules {
-        Some(r) => vec![(r.clone(), rules_file::load(r)?)],
-        None => PRESETS
-            .iter()
-            .map(|p| (p.to_string(), Rules::preset(p).expect("a preset")))
-            .collect(),
-    };
-    if a.games == 0 && a.rules.as_deref().is_some_and(|r| !PRESETS.contains(&r)) {
-        return Err(
-            UsageError("--games 0 with a rules file leaves nothing to check".into()).into(),
-        );
+impl CheckBotArgs {
+    /// The checks these flags ask for, as the library's settings hold them (no check yet);
+    /// `scripted` is this program's hidden `scripted-bot`.
+    fn settings(&self, scripted: Vec<String>) -> CheckBotSettings {
+        CheckBotSettings {
+            command: self.command.clone(),
+            rules: self.rules.clone(),
+            games: self.games,
+            out: self.out.clone(),
+            time: self.limits.time(),
+            events: self.limits.events,
+            max_line: self.limits.max_line,
+            stderr_cap: self.limits.stderr_cap,
+            sandbox: self.sandbox.options(),
+            scripted,
+        }
     }
-    let dir = a.out.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("tarneeb-check-bot-{}", std::process::id()))
-    });
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+}
+
+pub fn run(a: CheckBotArgs) -> Result<u8> {
     let exe = std::env::current_exe()
         .map_err(|e| anyhow::anyhow!("cannot find the tarneeb program itself: {e}"))?;
-    // The bot is checked in the sandbox it will play in; its records and logs are hidden.
-    let mut sandbox = a.sandbox.sandbox().map_err(|e| UsageError(e.to_string()))?;
-    sandbox.mask(&dir);
-    let cfg = CheckConfig {
-        sandbox: std::sync::Arc::new(sandbox),
-        command,
-        scripted: vec![exe.display().to_string(), "scripted-bot".into()],
-        time: a.limits.time(),
-        events: a.limits.events,
-        max_line: a.limits.max_line,
-        stderr_cap: a.limits.stderr_cap,
-        dir: dir.clone(),
-    };
+    let scripted = vec![exe.display().to_string(), "scripted-bot".into()];
+    let spec = CheckBotSpec::new(a.settings(scripted)).map_err(UsageError)?;
+    let dir = spec.dir.clone();
+    let (cfg, list) = spec.open().map_err(anyhow::Error::msg)?;
     let stop = signals::install();
     let _ = tarneeb_referee::bot::become_subreaper();
-    let list = scenarios(&presets, a.games);
     outln!("check-bot: {}", a.command)?;
     // One line per check as it finishes, so a slow bot is seen to be checked.
     let mut write_error = None;

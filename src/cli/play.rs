@@ -10,7 +10,9 @@ use super::UsageError;
 use tarneeb_referee::bot::detail_lines;
 use tarneeb_referee::protocol::{printable, GameEndMsg, HandEndMsg};
 use tarneeb_referee::record::reader::read_record;
-use tarneeb_referee::referee::spec::{GameSettings, GameSpec, OwnSeats, PrepareError};
+use tarneeb_referee::referee::spec::{
+    GameSettings, GameSpec, OwnSeats, PrepareError, WebSeatCommand,
+};
 use tarneeb_referee::referee::{trace_path, Fresh, Outcome};
 use tarneeb_referee::rules::{Seat, StartScores};
 use tarneeb_referee::{outln, signals};
@@ -134,7 +136,7 @@ fn human_seat() -> Result<Vec<String>, String> {
 }
 
 /// A browser seat's command and token; its address is printed now.
-fn web_seat(seat: usize, ip: IpAddr) -> Result<(Vec<String>, (String, String)), String> {
+fn web_seat(seat: usize, ip: IpAddr) -> Result<WebSeatCommand, String> {
     super::web_seat::command(seat, ip).map_err(|e| format!("{e:#}"))
 }
 

@@ -1,22 +1,15 @@
 //! `tarneeb standings DIR...`: the standings of tournament directories, merged like shards.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use tarneeb_referee::out;
 use tarneeb_referee::site::{write_site, SiteInput};
-use tarneeb_referee::standings::headline;
 use tarneeb_referee::standings::report;
-use tarneeb_referee::standings::row::GameRow;
-use tarneeb_referee::standings::table::{from_totals, Standings};
-use tarneeb_referee::standings::tally::Tally;
-use tarneeb_referee::standings::verdict::SprtTracker;
 use tarneeb_referee::tournament::directory::merge::MergeReport;
-use tarneeb_referee::tournament::directory::results::{merged_stream_sealed, shard_neutral};
-use tarneeb_referee::tournament::directory::seal;
+use tarneeb_referee::tournament::directory::standings::{
+    StandingsSettings, StandingsSpec, Tallied,
+};
 use tarneeb_referee::tournament::directory::{RowCheck, TournamentDir};
-use tarneeb_referee::tournament::schedule::bracket;
-use tarneeb_referee::tournament::schedule::GameScore;
 
 #[derive(clap::Args, Debug)]
 pub struct StandingsArgs {
@@ -112,7 +105,6 @@ fn with_remote(text: String, dirs: &[std::path::PathBuf], json: bool) -> String 
     text + &super::remote_args::remote_note(&names, duplicate)
 }
 
-/// Runs `tarneeb standings`; returns the exit code.
 /// Which rows are believed: `--trust-rows`, `--check-records`, or the sealed ones.
 fn row_check(args: &StandingsArgs) -> RowCheck {
     if args.trust_rows {
@@ -122,47 +114,6 @@ fn row_check(args: &StandingsArgs) -> RowCheck {
     } else {
         RowCheck::Sealed
     }
-}
-
-/// `--reseal`: each directory gets its seal key, when it ran sandboxed; the exit code when not.
-fn reseal_keys(dirs: &[PathBuf]) -> Result<(), u8> {
-    for path in dirs {
-        let mut d = match TournamentDir::open(path) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("tarneeb: {e}");
-                return Err(2);
-            }
-        };
-        if !d.sandboxed() {
-            eprintln!(
-                "tarneeb: --reseal {}: the tournament ran without a sandbox (its bots could have read the key), so its rows cannot be sealed",
-                path.display()
-            );
-            return Err(2);
-        }
-        if let Err(e) = d.ensure_key() {
-            eprintln!("tarneeb: --reseal: {e}");
-            return Err(1);
-        }
-    }
-    Ok(())
-}
-
-/// A knockout's or king of the hill's bracket, replayed from the results of one directory.
-/// Several directories: only the shards of one run (one command) have one schedule.
-fn bracket_config(dirs: &[PathBuf]) -> Option<serde_json::Value> {
-    let configs: Vec<serde_json::Value> = dirs
-        .iter()
-        .filter_map(|d| TournamentDir::open(d).ok().map(|d| d.config().clone()))
-        .collect();
-    let neutral: Vec<serde_json::Value> =
-        configs.iter().map(|c| shard_neutral(c.clone()).0).collect();
-    let one_command = configs.len() == dirs.len() && neutral.windows(2).all(|w| w[0] == w[1]);
-    configs
-        .into_iter()
-        .next()
-        .filter(|c| one_command && bracket::has_bracket(c))
 }
 
 /// `--html DIR`: the site written and said; the exit code when it cannot be.
@@ -189,152 +140,39 @@ fn html(site: &Path, input: &SiteInput) -> Result<(), u8> {
 }
 
 /// The standings on stdout (and the site with `--html`); the exit code.
-fn report_and_site(
-    args: &StandingsArgs,
-    standings: &Standings,
-    verdict: Option<&SprtTracker>,
-    sandboxes: &[String],
-    merge: &MergeReport,
-    mut kept: Vec<GameRow>,
-) -> u8 {
+fn report_and_site(args: &StandingsArgs, t: &Tallied) -> u8 {
+    let verdict = t.verdict.as_ref();
     if let Some(site) = &args.html {
-        kept.sort_by_key(|r| r.game);
         let input = SiteInput {
-            standings,
-            rows: &kept,
+            standings: &t.standings,
+            rows: &t.kept,
             dirs: &args.dirs,
-            sprt: verdict.map(|t| t.describe()),
-            sandbox: report::sandbox_line(sandboxes),
+            sprt: verdict.map(|v| v.describe()),
+            sandbox: report::sandbox_line(&t.sandboxes),
             ratings_svg: league_plot(&args.dirs),
         };
         if let Err(code) = html(site, &input) {
             return code;
         }
     }
-    let text = report::full_with(standings, verdict, sandboxes, args.json, args.detail);
-    let text = with_remote(with_merge(text, merge, args.json), &args.dirs, args.json);
+    let text = report::full_with(&t.standings, verdict, &t.sandboxes, args.json, args.detail);
+    let text = with_remote(with_merge(text, &t.merge, args.json), &args.dirs, args.json);
     print_report(text)
 }
 
-/// `--reseal`: each directory's seal written for exactly the rows read.
-fn write_seals(dirs: &[PathBuf], seals: Vec<Option<seal::SealState>>) {
-    for (d, state) in dirs.iter().zip(seals) {
-        let (rows, bytes) = state.as_ref().map_or((0, 0), |s| (s.rows, s.bytes));
-        // Dropped at once: the seal is written for exactly the rows read.
-        drop(state.and_then(|s| seal::Sealer::resume(d, s, bytes)));
-        eprintln!("sealed {rows} rows of {}", d.display());
-    }
-}
-
-/// The standings of the rows counted, a bracket replayed, the headline said.
-fn standings_of(
-    tally: &Tally,
-    bracket_config: Option<&serde_json::Value>,
-    scores: &HashMap<u64, GameScore>,
-    verdict: Option<&SprtTracker>,
-    merge: &MergeReport,
-) -> Standings {
-    let mut standings = from_totals(tally.totals());
-    if let Some(config) = bracket_config {
-        bracket::apply_replayed(&mut standings, config, scores);
-    }
-    // A run short of its schedule has a provisional leader, not a winner; a run the
-    // SPRT stopped is complete by the test's stopping rule (issue 40).
-    let scheduled = match verdict {
-        Some(t) if t.decided().is_some() => None,
-        _ => merge.expected_games,
-    };
-    headline::apply(&mut standings, scheduled);
-    standings
-}
-
-/// What the rows of the directories added up to.
-#[derive(Default)]
-struct RowsRead {
-    tally: Tally,
-    /// Each game's score, for a bracket to be replayed.
-    scores: HashMap<u64, GameScore>,
-    /// Every row, for the site.
-    kept: Vec<GameRow>,
-}
-
-/// Streams the rows, in one pass, into running totals and the test: memory does not grow
-/// with the rows (the site lists every game, so only then are the rows kept). Gives the
-/// sandboxes, the test and what was merged.
-fn read_rows(
-    args: &StandingsArgs,
-    check: RowCheck,
-    bracket: bool,
-    mut verdict: Option<SprtTracker>,
-    read: &mut RowsRead,
-) -> Result<(Vec<String>, Option<SprtTracker>, MergeReport), String> {
-    let keep = args.html.is_some();
-    let (sandboxes, seals, merge) = merged_stream_sealed(&args.dirs, check, args.reseal, |r| {
-        if let Some(t) = verdict.as_mut() {
-            t.push(&r);
-        }
-        if bracket {
-            let score = GameScore {
-                winner: r.winner,
-                team_scores: r.team_scores,
-            };
-            read.scores.insert(r.game, score);
-        }
-        if keep {
-            read.kept.push(r.clone());
-        }
-        read.tally.push(r);
-    })?;
-    if args.reseal {
-        write_seals(&args.dirs, seals);
-    }
-    Ok((sandboxes, verdict, merge))
-}
-
+/// Runs `tarneeb standings`; returns the exit code.
 pub fn run(args: StandingsArgs) -> u8 {
-    if let Some(site) = args.html.as_ref().filter(|p| p.exists() && !p.is_dir()) {
-        eprintln!(
-            "tarneeb: --html {}: this is a file; give a directory for the site (made if missing)",
-            site.display()
-        );
-        return 2;
-    }
-    // The SPRT verdict of a single directory, replayed in the order its games ended.
-    let verdict = match args.dirs.as_slice() {
-        [one] => TournamentDir::open(one).and_then(|d| d.sprt_tracker()),
-        _ => Ok(None),
+    let settings = StandingsSettings {
+        dirs: args.dirs.clone(),
+        check: row_check(&args),
+        reseal: args.reseal,
+        html: args.html.clone(),
     };
-    let check = row_check(&args);
-    if args.reseal {
-        if let Err(code) = reseal_keys(&args.dirs) {
-            return code;
-        }
-    }
-    let bracket_config = bracket_config(&args.dirs);
-    let mut read = RowsRead::default();
-    let streamed = verdict
-        .and_then(|verdict| read_rows(&args, check, bracket_config.is_some(), verdict, &mut read));
-    match streamed {
-        Ok((sandboxes, verdict, merge)) => {
-            let standings = standings_of(
-                &read.tally,
-                bracket_config.as_ref(),
-                &read.scores,
-                verdict.as_ref(),
-                &merge,
-            );
-            report_and_site(
-                &args,
-                &standings,
-                verdict.as_ref(),
-                &sandboxes,
-                &merge,
-                read.kept,
-            )
-        }
-        Err(message) => {
-            eprintln!("tarneeb: {message}");
-            2
+    match StandingsSpec::new(settings).and_then(StandingsSpec::run) {
+        Ok(tallied) => report_and_site(&args, &tallied),
+        Err(e) => {
+            eprintln!("tarneeb: {}", e.message);
+            e.code
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod hints;
 pub mod scenarios;
 pub mod scripted;
+pub mod spec;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

@@ -307,13 +307,17 @@ pub enum PrepareError {
     Failed(String),
 }
 
+/// A browser seat's command line, and the environment variable (name, value) that holds its
+/// token.
+pub type WebSeatCommand = (Vec<String>, (String, String));
+
 /// The programs of the seats the referee does not run as bots: the front end's own commands.
 pub struct OwnSeats<'a> {
     /// The command of a terminal seat (`tarneeb human-seat`).
     pub human: &'a dyn Fn() -> Result<Vec<String>, String>,
     /// The command of a browser seat at `seat`, and the environment variable (name, value)
     /// that holds its token.
-    pub web: &'a dyn Fn(usize) -> Result<(Vec<String>, (String, String)), String>,
+    pub web: &'a dyn Fn(usize) -> Result<WebSeatCommand, String>,
 }
 
 /// A game ready to play: its sandbox masked, its seats' programs made, the record's directory

@@ -477,3 +477,4 @@ pub mod integrity;
 pub mod merge;
 pub mod results;
 pub mod seal;
+pub mod standings;

@@ -4,6 +4,12 @@
 //! one, then its directory) after. Seen from outside: the real tournament under strace, which
 //! logs the sync and rename calls with the files they name. A power cut itself cannot be made
 //! here; what it would keep follows from this order (the file system keeps what was synced).
+//! A run without a sandbox makes the same syncs but the seal's.
+//!
+//! And what a kill, a power loss or an out-of-memory abort can leave (docs/reliability.md,
+//! "Kill -9", "Seals and traces cut anywhere", "Out of memory"): rows, records, the seal and
+//! traces cut at every byte offset (traces at sampled ones), and the referee under an
+//! address-space limit: each resumes to the whole run.
 //!
 //! Needs bwrap (sealed runs are sandboxed ones) and strace: both installed by .ci/setup, so
 //! under CI (CI=true) this fails rather than passes without them.

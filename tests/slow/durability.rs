@@ -4,6 +4,12 @@
 //! one, then its directory) after. Seen from outside: the real tournament under strace, which
 //! logs the sync and rename calls with the files they name. A power cut itself cannot be made
 //! here; what it would keep follows from this order (the file system keeps what was synced).
+//! A run without a sandbox makes the same syncs but the seal's.
+//!
+//! And what a kill, a power loss or an out-of-memory abort can leave (docs/reliability.md,
+//! "Kill -9", "Seals and traces cut anywhere", "Out of memory"): rows, records, the seal and
+//! traces cut at every byte offset (traces at sampled ones), and the referee under an
+//! address-space limit: each resumes to the whole run.
 //!
 //! Needs bwrap (sealed runs are sandboxed ones) and strace: both installed by .ci/setup, so
 //! under CI (CI=true) this fails rather than passes without them.
@@ -87,10 +93,8 @@ fn traced_run(name: &str, extra: &[&str]) -> (Scratch, std::path::PathBuf, Vec<S
         .args(["--handshake-timeout", "120s"])
         .args(extra)
         .arg("--rules")
-        .arg(common::temp_file(
-            "durable-rules.json",
-            r#"{"preset":"classic","max-hands":6}"#,
-        ))
+        // One file per run: the two tests that use this run at once.
+        .arg(s.file("rules.json", r#"{"preset":"classic","max-hands":6}"#))
         .arg("--out")
         .arg(&dir)
         .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")])
@@ -160,6 +164,18 @@ fn first_legal_bot() -> &'static str {
     })
 }
 
+/// The rules of [`two_games`], written once: tests that run at once would otherwise rewrite
+/// the file while another run reads it (a write truncates first).
+fn cut_rules() -> &'static std::path::Path {
+    static RULES: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        common::temp_file(
+            "durable-cut-rules.json",
+            r#"{"preset":"classic","max-hands":4}"#,
+        )
+    })
+}
+
 /// A two-game run (one deal set, duplicate) of the first-legal bot with one deal key, so that
 /// every run of it plays the same games.
 fn two_games(dir: &std::path::Path) -> std::process::Output {
@@ -177,10 +193,7 @@ fn two_games_traced(
         .args(["--handshake-timeout", "120s", "--deal-key"])
         .arg(common::shared_deal_key())
         .arg("--rules")
-        .arg(common::temp_file(
-            "durable-cut-rules.json",
-            r#"{"preset":"classic","max-hands":4}"#,
-        ))
+        .arg(cut_rules())
         .arg("--out")
         .arg(dir)
         .args(["--bot", &format!("x={bot}"), "--bot", &format!("y={bot}")]);

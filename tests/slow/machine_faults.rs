@@ -2,12 +2,17 @@
 //! descriptors"): a tournament on a small file system that fills up stops with a message
 //! naming the full disk, its finished games intact, and the same command resumes once space
 //! is freed with nothing lost or doubled; a referee at its file-descriptor limit fails its
-//! games with a named error, without a hang or a panic.
+//! games with a named error, without a hang or a panic; a `--out` on a read-only file system,
+//! or one made read-only mid-run, is named with its fix and resumes with nothing lost; a pipe
+//! closed on either side (the referee's stdout, a bot's stdin or stdout) is neither a panic
+//! nor a hang; and a clock step moves no time limit.
 //!
 //! No root here: the small file system is a tmpfs of a fixed size mounted by bubblewrap in a
 //! user namespace (`bwrap --size BYTES --tmpfs DIR`), with the referee running inside it and
 //! its bots in their own (nested) bwrap sandbox, as in any sealed run. The file-descriptor
-//! limit is `prlimit --nofile` on the referee process.
+//! limit is `prlimit --nofile` on the referee process. The file system made read-only
+//! mid-run is a tmpfs in a user and mount namespace (`unshare -rm`) with a read-only bind
+//! mount put over it.
 
 use crate::common::{self, stderr, Scratch, RANDOM_BOT};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Playing a tournament: [`spec`] checks what the flags ask for, [`runner`] plays the games on
-//! worker threads, each through `game` (its configuration, seats and row), [`pool`] keeps bots
-//! up between games, [`remote_seats`] seats remote entrants' connections, [`progress`] shows
-//! how far it got.
+//! worker threads (`game`: what a game is dealt from and what its row measures), [`pool`] keeps
+//! bots up between games, [`remote_seats`] seats remote entrants' connections, [`progress`]
+//! shows how far it got.
 
 mod game;
 pub mod pool;

@@ -10,26 +10,32 @@
 //! and the final standings need) and not kept; earlier runs' rows are read as a stream.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::bot::{pin_to_cpu, Bot, Watchdog};
-use crate::protocol::TimeLimits;
+use crate::bot::{pin_to_cpu, Bot, BotSpec, Watchdog};
+use crate::protocol::{HandEndMsg, TimeLimits};
 use crate::record::RecordedDeals;
-use crate::referee::{EventDelivery, FaultPolicy, RefereeError};
-use crate::rules::Rules;
+use crate::referee::{
+    play_game_watched, play_game_with, EventDelivery, FaultPolicy, GameConfig, HandHook, Outcome,
+    Processes, RefereeError,
+};
+use crate::rules::{Rules, Seat};
 use crate::standings::row::GameRow;
 use crate::standings::sprt::SprtConfig;
 use crate::standings::tally::Tally;
 use crate::standings::verdict::SprtTracker;
 use crate::tournament::directory::integrity::GameSet;
-use crate::tournament::directory::results::ResultsFile;
+use crate::tournament::directory::results::{record_path, record_summary, ResultsFile};
 use crate::tournament::directory::{RowCheck, TournamentDir};
-use crate::tournament::run::game::play_one;
-use crate::tournament::run::pool::BotPool;
+use crate::tournament::run::game::{
+    also_forfeited, analysed, referee_us_per_move, DealChoice, HandLog,
+};
+use crate::tournament::run::pool::{BotPool, GameProcesses};
 use crate::tournament::run::progress::{Progress, Snapshot};
+use crate::tournament::run::remote_seats::WithRemote;
 use crate::tournament::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 
 /// A bot program taking part.
@@ -389,7 +395,7 @@ impl<S: GameSource> Shared<S> {
     }
 }
 
-pub(super) fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
+fn seat_names(cfg: &RunConfig, spec: &GameSpec) -> [String; 4] {
     spec.seats.map(|e| cfg.entrants[e].name.clone())
 }
 
@@ -583,7 +589,7 @@ fn play_games<S: GameSource>(
 }
 
 /// How long a bot gets to exit after its last game before it is killed.
-pub(super) const GRACE: Duration = Duration::from_millis(1000);
+const GRACE: Duration = Duration::from_millis(1000);
 
 /// Idle processes a worker keeps: four per entrant (a duplicate pair of games between two
 /// entrants that each hold two seats needs four processes of each), at most 64.
@@ -592,5 +598,146 @@ fn pool_cap(cfg: &RunConfig) -> usize {
         0
     } else {
         (4 * cfg.entrants.len()).clamp(4, 64)
+    }
+}
+
+/// Plays one game and makes its row.
+fn play_one(
+    cfg: &RunConfig,
+    spec: &GameSpec,
+    stop: &AtomicBool,
+    pool: &mut BotPool,
+    dog: Option<&Watchdog<'_>>,
+) -> Result<GameRow, RefereeError> {
+    let rel = record_path(spec.game, cfg.compress);
+    let record = cfg.dir.join(&rel);
+    let DealChoice {
+        keys,
+        deals,
+        first_dealer,
+        fingerprint,
+    } = DealChoice::of(&cfg.deals, spec);
+    let game = game_config(cfg, spec, &record, deals, first_dealer);
+    let start = Instant::now();
+    let mut hands = HandLog::default();
+    let mut on_hand = |h: &HandEndMsg| hands.push(h);
+    let processes = pool.game(spec.seats, keys);
+    let outcome = seat_and_play(cfg, spec, &game, stop, dog, &mut on_hand, processes)?;
+    let end = Instant::now();
+    let r = &outcome.result;
+    let (from_hand, window) = hands.timed_window(start, end);
+    let summary = record_summary(&record, from_hand);
+    Ok(GameRow {
+        game: spec.game,
+        pair: spec.pair,
+        seed: spec.seed,
+        seats: seat_names(cfg, spec),
+        winner: r.winner.map(|t| t.index() as u8),
+        reason: r.reason.clone(),
+        team_scores: r.team_scores.0,
+        hands: r.hands,
+        forfeit_seat: r.forfeit.as_ref().map(|f| f.seat.index() as u8),
+        record: rel,
+        referee_us_per_move: referee_us_per_move(window, summary.as_ref()),
+        deals: fingerprint,
+        forfeit_kind: r.forfeit.as_ref().map(|f| f.kind.to_string()),
+        timeouts: summary.as_ref().map_or([0; 4], |s| s.timeouts),
+        also_forfeited: also_forfeited(r, summary.as_ref()),
+        hand_deltas: hands.deltas,
+        hand_dealers: hands.dealers,
+        accuracy: cfg.analyze.then(|| analysed(&record)).flatten(),
+    })
+}
+
+/// The referee's configuration for one game of the tournament: every game shares the run's
+/// rules, limits and policies, and only its seats, seed, deals and record path are its own.
+fn game_config(
+    cfg: &RunConfig,
+    spec: &GameSpec,
+    record: &Path,
+    deals: Vec<crate::rules::Deal>,
+    first_dealer: Option<Seat>,
+) -> GameConfig {
+    let bots: [BotSpec; 4] = std::array::from_fn(|i| {
+        BotSpec::beside_record(
+            cfg.entrants[spec.seats[i]].command.clone(),
+            record,
+            i,
+            cfg.stderr_cap,
+            cfg.max_line,
+            cfg.sandbox.clone(),
+        )
+    });
+    GameConfig {
+        rules: cfg.rules.clone(),
+        seed: spec.seed,
+        first_dealer,
+        deals,
+        bots,
+        time: cfg.time,
+        on_fault: cfg.on_fault,
+        events: cfg.events,
+        record: record.to_path_buf(),
+        trace: cfg.trace.clone(),
+        leak_trace: None,
+        start_scores: None,
+        grace: GRACE,
+        deal_secret: cfg.deal_secret.clone(),
+        watched: cfg.watched,
+        freeze_off_turn: cfg.freeze_off_turn,
+    }
+}
+
+/// Seats the game and plays it. A game with a seat of a lobby entrant (remote or web) waits
+/// until each such seat has a connection and takes them all at once, so a game never holds
+/// some connections while it waits for others that another game holds; a stop while waiting
+/// ends the game as interrupted.
+fn seat_and_play(
+    cfg: &RunConfig,
+    spec: &GameSpec,
+    game: &GameConfig,
+    stop: &AtomicBool,
+    dog: Option<&Watchdog<'_>>,
+    on_hand: HandHook<'_>,
+    mut processes: GameProcesses<'_>,
+) -> Result<Outcome, RefereeError> {
+    let lobby_key = |e: usize| cfg.lobby_keys.get(e).copied().unwrap_or(e);
+    let remote_seats: [Option<usize>; 4] = std::array::from_fn(|i| {
+        Some(spec.seats[i])
+            .filter(|&e| cfg.entrants[e].in_lobby())
+            .map(lobby_key)
+    });
+    match (&cfg.lobby, remote_seats.iter().any(Option::is_some)) {
+        (Some(lobby), true) => {
+            let Some(remote) = lobby.reserve(remote_seats, stop) else {
+                return Err(RefereeError::Interrupted {
+                    record: game.record.display().to_string(),
+                });
+            };
+            let mut seats = WithRemote {
+                local: processes,
+                remote,
+                entrants: spec.seats.map(lobby_key),
+                lobby,
+            };
+            play_watched_if(game, stop, dog, on_hand, &mut seats)
+        }
+        _ => play_watched_if(game, stop, dog, on_hand, &mut processes),
+    }
+}
+
+/// Plays under the worker's shared watchdog when it started (a watchdog thread per game cost
+/// tens of microseconds of CPU), else under one of the game's own, whose failure to start is
+/// then the game's error.
+fn play_watched_if(
+    game: &GameConfig,
+    stop: &AtomicBool,
+    dog: Option<&Watchdog<'_>>,
+    on_hand: HandHook<'_>,
+    processes: &mut dyn Processes,
+) -> Result<Outcome, RefereeError> {
+    match dog {
+        Some(dog) => play_game_watched(game, stop, dog, on_hand, processes),
+        None => play_game_with(game, stop, on_hand, processes),
     }
 }

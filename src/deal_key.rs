@@ -93,8 +93,14 @@ mod tests {
     #[test]
     fn a_written_key_reads_back_and_is_private_and_never_overwritten() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("tarneeb-deal-key-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        // The pid alone can name a directory another run left (pids are reused on a busy
+        // machine), so the clock's nanoseconds make it this run's own.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("tarneeb-deal-key-{}-{nanos}", std::process::id()));
+        std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         let path = dir.join("k");
         let _ = std::fs::remove_file(&path);
         let a = fresh();

@@ -1,8 +1,8 @@
 //! The house's shape holds (issue 10): no file in `src/` over 800 lines; modules use only those
 //! at their layer or below (cli on top; the drivers referee, tournament, simulate, replay; then
 //! record; then bot; then protocol and the rules' helpers; the pure rules at the bottom); and no two
-//! files import each other, directly or round a circle; no function in `src/` over 120 lines
-//! (but those issue 42 has yet to split, named), and none in `src/cli/` over 60 (the same). The
+//! files import each other, directly or round a circle; no function in `src/` over 120 lines,
+//! and none in `src/cli/` over 60 (issue 42: a command holds flags, its spec and printing). The
 //! imports are read from the source (`crate::`, `super::`, `tarneeb_referee::` paths, test
 //! modules excluded).
 
@@ -138,12 +138,6 @@ fn no_file_in_src_is_over_800_lines() {
 /// (issue 42 point 2).
 const MAX_FUNCTION_LINES: usize = 120;
 
-/// Functions still over [`MAX_FUNCTION_LINES`], by file and name: the ones issue 42 point 2
-/// has yet to split. The list only shrinks: a function under the limit must leave it, and no
-/// function may join it.
-const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
-];
-
 /// The functions of `text` (its `mod tests` left out) as (name, lines from `fn` to the brace
 /// that closes it at the same indent).
 fn function_lengths(text: &str) -> Vec<(String, usize)> {
@@ -188,35 +182,31 @@ fn function_lengths(text: &str) -> Vec<(String, usize)> {
     found
 }
 
-#[test]
-fn no_function_in_src_is_over_120_lines_but_the_named_ones_left() {
+/// Every function in the `.rs` files under `dir` (relative to the crate) longer than `limit`
+/// lines, as (file, name, lines).
+fn functions_over(dir: &str, limit: usize) -> Vec<(String, String, usize)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    let mut long = BTreeSet::new();
+    rust_files(&root.join(dir), &mut files);
+    assert!(!files.is_empty(), "{dir}: no Rust file read");
+    let mut long = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
         for (name, n) in function_lengths(&std::fs::read_to_string(f).unwrap()) {
-            if n > MAX_FUNCTION_LINES {
-                long.insert((rel.clone(), name, n));
+            if n > limit {
+                long.push((rel.clone(), name, n));
             }
         }
     }
-    let new: Vec<_> = long
-        .iter()
-        .filter(|(f, name, _)| !LONG_FUNCTIONS_LEFT.contains(&(f.as_str(), name.as_str())))
-        .collect();
+    long
+}
+
+#[test]
+fn no_function_in_src_is_over_120_lines() {
+    let long = functions_over("src", MAX_FUNCTION_LINES);
     assert!(
-        new.is_empty(),
-        "functions over {MAX_FUNCTION_LINES} lines: split each along its seams, the pieces named for what they decide: {new:?}"
-    );
-    let done: Vec<_> = LONG_FUNCTIONS_LEFT
-        .iter()
-        .filter(|(f, name)| !long.iter().any(|(lf, ln, _)| lf == f && ln == name))
-        .collect();
-    assert!(
-        done.is_empty(),
-        "no longer over {MAX_FUNCTION_LINES} lines (or gone): take them off LONG_FUNCTIONS_LEFT: {done:?}"
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines: split each along its seams, the pieces named for what they decide: {long:?}"
     );
 }
 
@@ -224,40 +214,12 @@ fn no_function_in_src_is_over_120_lines_but_the_named_ones_left() {
 /// its flags, the construction of its spec and the printing (issue 42 point 1).
 const MAX_CLI_FUNCTION_LINES: usize = 60;
 
-/// Functions in `src/cli/` still over [`MAX_CLI_FUNCTION_LINES`], by file and name. The list
-/// only shrinks: a function under the limit must leave it, and no function may join it.
-const LONG_CLI_FUNCTIONS_LEFT: &[(&str, &str)] = &[
-];
-
 #[test]
-fn no_function_in_src_cli_is_over_60_lines_but_the_named_ones_left() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src/cli"), &mut files);
-    let mut long = BTreeSet::new();
-    for f in &files {
-        let rel = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-        for (name, n) in function_lengths(&std::fs::read_to_string(f).unwrap()) {
-            if n > MAX_CLI_FUNCTION_LINES {
-                long.insert((rel.clone(), name, n));
-            }
-        }
-    }
-    let new: Vec<_> = long
-        .iter()
-        .filter(|(f, name, _)| !LONG_CLI_FUNCTIONS_LEFT.contains(&(f.as_str(), name.as_str())))
-        .collect();
+fn no_function_in_src_cli_is_over_60_lines() {
+    let long = functions_over("src/cli", MAX_CLI_FUNCTION_LINES);
     assert!(
-        new.is_empty(),
-        "command functions over {MAX_CLI_FUNCTION_LINES} lines: move what the library should know into it (a spec it validates, a call that runs it) and split the rest along its seams: {new:?}"
-    );
-    let done: Vec<_> = LONG_CLI_FUNCTIONS_LEFT
-        .iter()
-        .filter(|(f, name)| !long.iter().any(|(lf, ln, _)| lf == f && ln == name))
-        .collect();
-    assert!(
-        done.is_empty(),
-        "no longer over {MAX_CLI_FUNCTION_LINES} lines (or gone): take them off LONG_CLI_FUNCTIONS_LEFT: {done:?}"
+        long.is_empty(),
+        "command functions over {MAX_CLI_FUNCTION_LINES} lines: move what the library should know into it (a spec it validates, a call that runs it) and split the rest along its seams: {long:?}"
     );
 }
 

@@ -1,7 +1,7 @@
 //! Arguments shared by the commands that start bots, and small parsers for command-line values.
 
 use tarneeb_referee::bot::sandbox::{
-    parse_size, Limits, Sandbox, SandboxChoice, SandboxError, SandboxOptions, SandboxUser, View,
+    parse_size, Limits, SandboxChoice, SandboxOptions, SandboxUser, View,
 };
 use tarneeb_referee::protocol::TimeLimits;
 use tarneeb_referee::referee::{EventDelivery, FaultPolicy};
@@ -52,11 +52,6 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
-    /// The sandbox these flags ask for (exit 2 for what cannot be had).
-    pub fn sandbox(&self) -> Result<Sandbox, SandboxError> {
-        Sandbox::new(&self.options())
-    }
-
     /// What these flags ask of the sandbox.
     pub fn options(&self) -> SandboxOptions {
         SandboxOptions {

@@ -12,7 +12,6 @@ use tarneeb_referee::standings::table::from_totals;
 use tarneeb_referee::tournament::directory::results::STANDINGS_FILE;
 use tarneeb_referee::tournament::run::progress::ProgressMode;
 use tarneeb_referee::tournament::run::runner::{Entrant, RunError, RunSummary};
-pub use tarneeb_referee::tournament::run::spec::is_entrant_name;
 use tarneeb_referee::tournament::run::spec::{
     parse_shard, Ran, RunFailure, TournamentSettings, TournamentSpec,
 };

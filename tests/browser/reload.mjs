@@ -58,7 +58,13 @@ try {
   await ninth.waitForFunction(() => Number(document.body.dataset.busy || 0) > 0, { timeout: 120000, polling: 50 });
   out.ninthNote = await ninth.$eval("#note", (e) => e.textContent);
   await page.close();
-  await ninth.waitForFunction(ready, { timeout: 120000, polling: 50 });
+  // Got in: a poll answered (the note of the refusal cleared) with the buttons shown. The
+  // buttons alone may be the page's first draw, from before its polls were refused.
+  const gotIn = () => {
+    const b = [...document.querySelectorAll("button.legal")].filter((x) => !x.disabled);
+    return document.body.dataset.request === "1" && b.length > 0 && document.getElementById("note").textContent === "";
+  };
+  await ninth.waitForFunction(gotIn, { timeout: 120000, polling: 50 });
   out.ninthBusy = Number(await ninth.evaluate(() => document.body.dataset.busy));
   out.ninthNoteAfter = await ninth.$eval("#note", (e) => e.textContent);
   // The ninth tab's move: the bid 8, clicked.

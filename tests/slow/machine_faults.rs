@@ -526,7 +526,9 @@ fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
     std::fs::create_dir_all(&disk).unwrap();
     let run = disk.join("run");
     let bot = common::python_rel(RANDOM_BOT);
-    // 40 games: a few seconds, far more than the three rows waited for.
+    // 40 games: a few seconds, far more than the three rows waited for. The read-only
+    // remount is refused (EBUSY) while a file opened through the new bind mount is open for
+    // writing (a record of the game being played), so it is tried again until it takes.
     let args: Vec<String> = [
         env!("CARGO_BIN_EXE_tarneeb"),
         "tournament",
@@ -559,7 +561,12 @@ fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
          while [ \"$(cat {d}/run/results.jsonl 2>/dev/null | wc -l)\" -lt 3 ]; do\n\
            kill -0 $pid 2>/dev/null || break; sleep 0.05\n\
          done\n\
-         mount --bind {d} {d} && mount -o remount,bind,ro {d} || echo no-remount > {c1}\n\
+         mount --bind {d} {d} || echo no-bind > {c1}\n\
+         ro=0; while [ $ro = 0 ]; do\n\
+           mount -o remount,bind,ro {d} 2>/dev/null && ro=1 && break\n\
+           kill -0 $pid 2>/dev/null || break; sleep 0.01\n\
+         done\n\
+         [ $ro = 1 ] || echo no-remount > {c1}\n\
          wait $pid; echo $? >> {c1}\n\
          cp -a {d}/run {kept}\n\
          umount {d}\n\

@@ -67,6 +67,11 @@ fn reply_times(trace: &str) -> Vec<(u64, f64, u64, f64)> {
             _ => {}
         }
     }
+    assert!(
+        asked.is_empty(),
+        "requests never answered: {:?}",
+        asked.keys()
+    );
     out
 }
 
@@ -75,7 +80,10 @@ fn pimc_answers_within_its_hard_limit_on_a_loaded_machine() {
     let _alone = crate::one_at_a_time();
     let scratch = Scratch::new("pimc-time");
     let bot = format!("{} bot pimc --ms 50", env!("CARGO_BIN_EXE_tarneeb"));
-    let rules = scratch.file("rules.json", r#"{"preset": "classic", "max-hands": 2}"#);
+    // Three hands: under load pimc's choices differ from run to run (it stops searching at
+    // its time limit), and a hand may end at its auction (all passed, thrown in), so the
+    // count of replies is not fixed; one played hand in three is all the test needs.
+    let rules = scratch.file("rules.json", r#"{"preset": "classic", "max-hands": 3}"#);
     let record = scratch.path("game.jsonl");
     let traces = scratch.path("traces");
     let stop = Arc::new(AtomicBool::new(false));
@@ -122,6 +130,7 @@ fn pimc_answers_within_its_hard_limit_on_a_loaded_machine() {
         }
     }
     eprintln!("{replies} replies, the longest {longest:.0} ms");
-    assert!(replies > 100, "only {replies} replies");
+    // At least one hand's 52 cards, so the limit was tested on play as well as on calls.
+    assert!(replies >= 52, "only {replies} replies");
     assert!(late.is_empty(), "over the hard limit: {late:?}");
 }

@@ -231,6 +231,9 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
     let spec = TournamentSpec::new(a.settings()).map_err(usage)?;
     let total = spec.total;
     let opened = spec.open().map_err(|e| usage(read_only_hint(e, &a.out)))?;
+    if let Some(why) = &opened.lock.unlocked {
+        eprintln!("tarneeb: warning: {why}");
+    }
     if opened.resumed {
         eprintln!(
             "resuming {}: {} finished games kept",

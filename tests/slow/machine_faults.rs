@@ -721,3 +721,74 @@ fn a_closed_pipe_on_either_side_is_neither_a_panic_nor_a_hang() {
         common::assert_no_leftovers(&s.marker);
     }
 }
+
+/// Issue 43 (nothing doubled): the same tournament command started a second time while the
+/// first still runs (two terminals, a restart while the old run lives) is refused before it
+/// plays, exit code 2, naming the directory and the fix, and the first run's rows stay whole:
+/// each game once, no line torn. Before the lock both runs played the missing games and their
+/// appends interleaved (400 games gave 330 rows, the second torn). The first run is held at
+/// its bots' start by a gate file, so the second surely starts while it runs.
+#[test]
+fn the_same_tournament_started_twice_at_once_is_refused_the_second_time() {
+    let s = Scratch::new("two-runs");
+    let gate = s.path("gate");
+    let bot = s.file(
+        "gated_bot.sh",
+        &format!(
+            "#!/bin/sh\n# {}\nwhile [ ! -e '{}' ]; do sleep 0.05; done\nexec {}\n",
+            s.marker,
+            gate.display(),
+            common::python_bot(RANDOM_BOT, &[])
+        ),
+    );
+    std::fs::set_permissions(&bot, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let rules = s.file("rules.json", r#"{"preset":"classic","max-hands":2}"#);
+    let out = s.path("t");
+    let mut args = small_run(&rules, &out);
+    args.extend(["--handshake-timeout".into(), "300s".into()]);
+    for a in args.iter_mut().filter(|a| a.ends_with(RANDOM_BOT)) {
+        *a = format!("{}={}", &a[..1], bot.display());
+    }
+    let first_err = std::fs::File::create(s.path("first.err")).unwrap();
+    let mut first = common::command()
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(first_err)
+        .spawn()
+        .unwrap();
+    // The first run holds its lock before it writes tournament.json.
+    let start = std::time::Instant::now();
+    while !out.join("tournament.json").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the first run never claimed its directory"
+        );
+        assert!(first.try_wait().unwrap().is_none(), "the first run ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = common::command().args(&args).output().unwrap();
+    let said = stderr(&second);
+    assert_eq!(second.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "{} is in use by another tournament run on this machine",
+            out.display()
+        )) && said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    std::fs::write(&gate, "").unwrap();
+    let status = first.wait().unwrap();
+    assert!(
+        status.success(),
+        "the first run failed: {}",
+        std::fs::read_to_string(s.path("first.err")).unwrap()
+    );
+    let rows = rows_of(&out);
+    let games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    assert_eq!(games, vec![0, 1, 2, 3], "each game once");
+    // Once the first run has ended, the same command resumes it: nothing to play, no row added.
+    let again = common::command().args(&args).output().unwrap();
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(rows_of(&out), rows);
+    common::assert_no_leftovers(&s.marker);
+}

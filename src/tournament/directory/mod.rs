@@ -430,6 +430,50 @@ fn first_line_of(path: &Path, game: u64) -> Option<usize> {
     })
 }
 
+/// Held while a run writes a tournament directory: two runs of one command at once (two
+/// terminals, a restart while the first still runs) would both play the missing games and
+/// interleave their rows, tearing lines and doubling games. An exclusive `flock` on the
+/// directory itself (no file added to it), released when the run's process ends, however
+/// it ends.
+#[derive(Debug)]
+pub struct RunLock {
+    _dir: Option<File>,
+    /// Why the directory could not be locked (a file system without locks): said to the
+    /// user, who then keeps to one run by hand.
+    pub unlocked: Option<String>,
+}
+
+/// Creates `dir` (open to its owner only, with its `games/`) when it is missing and locks it
+/// for this run; refused while another run holds it.
+pub fn lock_for_run(dir: &Path) -> Result<RunLock, String> {
+    use std::os::fd::AsRawFd;
+    if !dir.exists() {
+        create_closed(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let f = File::open(dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+    // SAFETY: flock on a descriptor we own; std opens it close-on-exec, so no bot inherits it.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(RunLock {
+            _dir: Some(f),
+            unlocked: None,
+        });
+    }
+    let e = std::io::Error::last_os_error();
+    if e.kind() == std::io::ErrorKind::WouldBlock {
+        return Err(format!(
+            "{} is in use by another tournament run on this machine (the same command started twice?): one run at a time writes a directory; wait for that run to end or stop it, then run the same command again to resume",
+            dir.display()
+        ));
+    }
+    Ok(RunLock {
+        _dir: None,
+        unlocked: Some(format!(
+            "cannot lock {} ({e}): its file system has no locks, so make sure no other run uses it while this one runs",
+            dir.display()
+        )),
+    })
+}
+
 /// Creates `dir` (and missing parents) and its `games/` open to their owner only: a
 /// tournament directory holds every deal, and a bot of a later run under the same
 /// `--deal-key` that runs as a user of its own (or any other user of the machine) must not

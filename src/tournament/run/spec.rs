@@ -18,7 +18,7 @@ use crate::referee::{EventDelivery, FaultPolicy};
 use crate::remote::lobby::Lobby;
 use crate::rules::{DealSecret, Rules};
 use crate::standings::sprt::{parse_sprt, SprtConfig};
-use crate::tournament::directory::{TournamentDir, TOURNAMENT_FILE};
+use crate::tournament::directory::{self, RunLock, TournamentDir, TOURNAMENT_FILE};
 use crate::tournament::run::progress::ProgressMode;
 use crate::tournament::run::runner::{self, Entrant, Prior, RunConfig, RunError, RunSummary};
 use crate::tournament::schedule::deal_sets::load_deals;
@@ -528,7 +528,20 @@ impl TournamentSpec {
     /// reads the games played so far (and a Swiss shard's peers' rows). Says nothing.
     pub fn open(self) -> Result<Opened, String> {
         let s = self.settings;
-        let (mut dir, resumed) = TournamentDir::claim(&s.out, self.existing, &self.config)?;
+        let lock = directory::lock_for_run(&s.out)?;
+        // Looked at again under the lock: a run that ended between `new` and now may have
+        // made the directory this spec took for new (its deal key would be written over).
+        let existing = match self.existing {
+            Some(found) => Some(found),
+            None if TournamentDir::find(&s.out)?.is_some() => {
+                return Err(format!(
+                    "{} was started by another run while this one was checked; run the same command again to resume it",
+                    s.out.display()
+                ))
+            }
+            None => None,
+        };
+        let (mut dir, resumed) = TournamentDir::claim(&s.out, existing, &self.config)?;
         if let DealSecretOrigin::New(secret) = &self.deal_secret {
             deal_key::write_new(&s.out.join(DEAL_KEY_FILE), secret).map_err(|e| e.to_string())?;
         }
@@ -578,6 +591,7 @@ impl TournamentSpec {
         Ok(Opened {
             cfg,
             dir,
+            lock,
             resumed,
             prior,
             schedule: self.schedule,
@@ -592,6 +606,8 @@ impl TournamentSpec {
 pub struct Opened {
     pub cfg: RunConfig,
     pub dir: TournamentDir,
+    /// Held until the [`Ran`] made from this is dropped, after the standings are written.
+    pub lock: RunLock,
     /// The directory held an earlier run of the same command.
     pub resumed: bool,
     pub plan: Plan,
@@ -613,6 +629,7 @@ pub enum RunFailure {
 pub struct Ran {
     pub cfg: RunConfig,
     pub dir: TournamentDir,
+    pub lock: RunLock,
     pub plan: Plan,
     pub settings: TournamentSettings,
     pub result: Result<RunSummary, RunFailure>,
@@ -643,6 +660,7 @@ impl Opened {
         Ran {
             cfg,
             dir: self.dir,
+            lock: self.lock,
             plan,
             settings: self.settings,
             result,

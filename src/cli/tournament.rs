@@ -35,7 +35,8 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Directory for the records (DIR/games/), results.jsonl, tournament.json and
-    /// standings.txt. Running the same command on it again resumes the tournament; one run at a time writes it (a second run while one runs is refused).
+    /// standings.txt. Running the same command on it again resumes the tournament; one run at
+    /// a time writes it (a second run while one runs is refused).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// round-robin (every pair of partnerships meets), gauntlet (the first entrant against

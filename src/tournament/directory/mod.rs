@@ -136,7 +136,8 @@ impl TournamentDir {
             let path = dir.join(TOURNAMENT_FILE);
             create_closed(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let text = serde_json::to_string_pretty(config).expect("JSON value") + "\n";
-            std::fs::write(&path, text)
+            // Whole or not at all after a power loss: cut short, it would stop every resume.
+            seal::write_whole(&path, text.as_bytes(), 0o666, true)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             return Ok((Self::with_config(dir, config.clone()), false));
         };

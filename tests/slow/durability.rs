@@ -2,9 +2,9 @@
 //! runner syncs each finished game's record, the records' directory and `results.jsonl`
 //! before it writes `results.seal`, and the seal (a synced temporary file renamed over the old
 //! one, then its directory) after. Seen from outside: the real tournament under strace, which
-//! logs the sync and rename calls with the files they name. A power cut itself cannot be made
-//! here; what it would keep follows from this order (the file system keeps what was synced).
-//! A run without a sandbox makes the same syncs but the seal's.
+//! logs the sync and rename calls with the files they name. A run without a sandbox makes the
+//! same syncs but the seal's. What a power cut keeps, given this order, is simulated in
+//! `power_cut.rs`.
 //!
 //! And what a kill, a power loss or an out-of-memory abort can leave (docs/reliability.md,
 //! "Kill -9", "Seals and traces cut anywhere", "Out of memory"): rows, records, the seal and

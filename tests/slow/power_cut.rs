@@ -335,7 +335,7 @@ struct Point {
 }
 
 /// Replays `calls` (only what they did under `root`) into the model, keeping it after every
-/// call that syncs, renames, creates a name or appends a row.
+/// call that syncs, renames, links, creates or removes a name, or appends a row.
 fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
     let root = root.display().to_string();
     let rel = |p: &str| -> Option<String> {
@@ -409,16 +409,8 @@ fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
                 disk.write(&p, at, bytes);
                 point = p == "results.jsonl";
             }
-            "read" => {
-                if fd_path.is_some() {
-                    pos.entry(fd).or_default().0 += c.ret as u64;
-                }
-            }
-            "lseek" => {
-                if fd_path.is_some() {
-                    pos.entry(fd).or_default().0 = c.ret as u64;
-                }
-            }
+            "read" if fd_path.is_some() => pos.entry(fd).or_default().0 += c.ret as u64,
+            "lseek" if fd_path.is_some() => pos.entry(fd).or_default().0 = c.ret as u64,
             "ftruncate" => {
                 let Some(p) = fd_path else { continue };
                 let len = match &c.args[1] {
@@ -444,7 +436,7 @@ fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
                     point = true;
                 }
             }
-            "rename" | "renameat" | "renameat2" => {
+            "rename" | "renameat" | "renameat2" | "link" | "linkat" => {
                 let (from, to) = match &c.args[..] {
                     [Arg::Str(a), Arg::Str(b)] => (resolve(None, a), resolve(None, b)),
                     [da, Arg::Str(a), db, Arg::Str(b), ..] => {
@@ -454,13 +446,18 @@ fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
                 };
                 match (rel(&from), rel(&to)) {
                     (Some(f), Some(t)) => {
-                        let node = disk.names.remove(&f).expect("a rename of a known name");
+                        let node = if c.name.starts_with("link") {
+                            disk.names.get(&f).copied()
+                        } else {
+                            disk.names.remove(&f)
+                        };
+                        let node = node.expect("a rename or link of a known name");
                         assert_ne!(node, Node::Dir, "a directory renamed: not modelled");
                         disk.names.insert(t, node);
                         point = true;
                     }
                     (None, None) => {}
-                    other => panic!("a rename into or out of the directory: {other:?}"),
+                    other => panic!("a rename or link into or out of the directory: {other:?}"),
                 }
             }
             "unlink" | "unlinkat" | "rmdir" => {
@@ -483,6 +480,10 @@ fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
             });
         }
     }
+    points.push(Point {
+        after: "the run's end".into(),
+        disk,
+    });
     points
 }
 
@@ -516,7 +517,20 @@ fn rules() -> &'static Path {
 
 /// The calls that change files, with every byte written.
 const TRACED: &str = "trace=openat,open,creat,read,lseek,write,pwrite64,writev,ftruncate,\
-    rename,renameat,renameat2,unlink,unlinkat,rmdir,mkdir,mkdirat,fsync,fdatasync";
+    rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,mkdir,mkdirat,fsync,fdatasync";
+
+/// Every path under `dir` (not `dir` itself).
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
 
 /// Whole lines of `bytes`.
 fn lines(bytes: &[u8]) -> Vec<&[u8]> {
@@ -656,6 +670,20 @@ fn power_cuts(name: &str, extra: &[&'static str]) -> (usize, usize, Tally) {
     let points = replay(&calls, &dir);
     // The model ends where the run did: every row and record durable.
     let last = &points.last().expect("crash points").disk;
+    // The model replayed the log right: at the end it holds what the directory holds.
+    let mut now = last.state(&last.names, |i| last.data[&i].clone());
+    now.remove("");
+    let mut real = State::new();
+    for e in walk(&dir) {
+        let rel = e.strip_prefix(&dir).unwrap().display().to_string();
+        real.insert(rel, e.is_file().then(|| std::fs::read(&e).unwrap()));
+    }
+    assert!(
+        now == real,
+        "the model: {:?}\nthe directory: {:?}",
+        now.keys(),
+        real.keys()
+    );
     let durable_rows = |disk: &Disk| {
         disk.file("results.jsonl")
             .filter(|_| disk.durable_names.contains_key("results.jsonl"))

@@ -16,7 +16,8 @@
 //! - a name that survived without its file's bytes holds what was synced of them, or
 //!   nothing (a file created and never synced is empty).
 //!
-//! The `--out` directory itself is taken to survive (its parent is the user's, never synced
+//! The sealed run makes its own deal key (`.deal-key`), the other is given one
+//! (`--deal-key FILE`). The `--out` directory itself is taken to survive (its parent is the user's, never synced
 //! by the referee; without it there is no tournament to resume).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -488,13 +489,13 @@ fn replay(calls: &[Call], root: &Path) -> Vec<Point> {
 }
 
 /// The tournament of these tests: three deal sets, duplicate (six one-hand games) of the
-/// first-legal bot, one at a time, with `extra` flags, in `dir`.
+/// first-legal bot, one at a time, with `extra` flags, in `dir`. Without `--deal-key` in
+/// `extra`, the tournament makes its own (`.deal-key`), and a power cut may take it too.
 fn tournament(dir: &Path, extra: &[&str]) -> std::process::Command {
     let bot = first_legal_bot();
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tarneeb"));
     cmd.args(["tournament", "--games", "3", "--seed", "23", "--jobs", "1"])
-        .args(["--handshake-timeout", "120s", "--deal-key"])
-        .arg(common::shared_deal_key())
+        .args(["--handshake-timeout", "120s"])
         .arg("--rules")
         .arg(rules())
         .arg("--out")
@@ -546,6 +547,8 @@ struct Tally {
     states: usize,
     refused: usize,
     rows_found: usize,
+    /// States with nothing of the tournament (its own deal key lost): started anew.
+    afresh: usize,
 }
 
 /// The whole run's records: each game's number of lines and its last line (the result).
@@ -615,6 +618,20 @@ fn resume_cut(d: &Path, what: &str, state: &State, durable: usize, whole: &Whole
         std::fs::write(d.join("results.jsonl"), rows.concat()).unwrap();
         kept.remove(line - 1);
         fixes += 1;
+    }
+    // Nothing of the tournament survived, not even its own deal key: a new tournament, with
+    // a new key, so other deals.
+    let own_key = !whole.extra.contains(&"--deal-key");
+    if own_key && !state.contains_key(".deal-key") {
+        assert!(
+            found.is_empty() && !state.contains_key("tournament.json"),
+            "{what}: rows or tournament.json without the deal key"
+        );
+        assert_eq!(rows_of(d).len(), whole.rows.len(), "{what}");
+        t.afresh += 1;
+        t.states += 1;
+        std::fs::remove_dir_all(d).unwrap();
+        return;
     }
     assert_eq!(rows_of(d), whole.rows, "{what}");
     let results = std::fs::read(d.join("results.jsonl")).unwrap();
@@ -730,10 +747,11 @@ fn a_sealed_run_cut_by_a_power_loss_anywhere_resumes_with_nothing_lost() {
     if !have_bwrap() || !crate::durability::have_strace() {
         return;
     }
+    // Its own deal key (no --deal-key), which a power cut may take as well.
     let (points, _, t) = power_cuts("power-cut", &[]);
     eprintln!(
-        "{points} crash points, {} states resumed, {} rows found in them, {} refused and fixed",
-        t.states, t.rows_found, t.refused
+        "{points} crash points, {} states resumed, {} rows found in them, {} refused and fixed, {} started anew",
+        t.states, t.rows_found, t.refused, t.afresh
     );
     assert!(t.states > 20 && t.refused > 0, "{points} {}", t.states);
 }
@@ -743,7 +761,13 @@ fn a_run_without_a_sandbox_cut_by_a_power_loss_anywhere_resumes_with_nothing_los
     if !crate::durability::have_strace() {
         return;
     }
-    let (points, _, t) = power_cuts("power-cut-none", &["--sandbox", "none"]);
+    let key: &'static str = Box::leak(
+        common::shared_deal_key()
+            .display()
+            .to_string()
+            .into_boxed_str(),
+    );
+    let (points, _, t) = power_cuts("power-cut-none", &["--sandbox", "none", "--deal-key", key]);
     eprintln!(
         "{points} crash points, {} states resumed, {} rows found in them, {} refused and fixed",
         t.states, t.rows_found, t.refused

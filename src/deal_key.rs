@@ -61,29 +61,52 @@ fn parse(hex: &str) -> Option<DealSecret> {
 
 /// Writes `secret` to a new file, mode 0600 from its creation (never readable by others, not
 /// even for a moment); an existing file is left alone and is an error.
+///
+/// Whole or absent after a power loss (docs/reliability.md, "Power loss"): written to
+/// `.NAME.tmp` beside it and synced, then linked to its name (which fails if the name is
+/// taken), and the directory synced. Written in place, the name could reach the disk before
+/// the bytes, and an empty key would stop the tournament that holds it.
 pub fn write_new(path: &Path, secret: &DealSecret) -> Result<(), DealKeyError> {
     use std::os::unix::fs::OpenOptionsExt;
+    let failed = |source| DealKeyError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let exists = || DealKeyError::Exists {
+        path: path.to_path_buf(),
+    };
+    if path.symlink_metadata().is_ok() {
+        return Err(exists());
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    // A file left there (a run cut short) is removed, never reused: its mode could be wider.
+    let _ = std::fs::remove_file(&tmp);
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(path)
-        .map_err(|source| match source.kind() {
-            std::io::ErrorKind::AlreadyExists => DealKeyError::Exists {
-                path: path.to_path_buf(),
-            },
-            _ => DealKeyError::Write {
-                path: path.to_path_buf(),
-                source,
-            },
-        })?;
+        .open(&tmp)
+        .map_err(failed)?;
     let hex: String = secret.bytes().iter().map(|b| format!("{b:02x}")).collect();
     writeln!(f, "{hex}")
         .and_then(|()| f.sync_all())
-        .map_err(|source| DealKeyError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        .map_err(failed)?;
+    drop(f);
+    let linked = match std::fs::hard_link(&tmp, path) {
+        // A file system without hard links: the name was free just above.
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => std::fs::rename(&tmp, path),
+        other => other,
+    };
+    let _ = std::fs::remove_file(&tmp);
+    linked.map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => exists(),
+        _ => failed(e),
+    })?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    std::fs::File::open(dir.unwrap_or(Path::new(".")))
+        .and_then(|d| d.sync_all())
+        .map_err(failed)
 }
 
 #[cfg(test)]

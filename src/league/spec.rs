@@ -231,7 +231,8 @@ impl LeagueSpec {
     /// Makes the league in `dir` (see [`check_new`]): the directory with its seal key, deal
     /// key and database, which keeps `flags`, the settings as given, for every run.
     pub fn create(&self, dir: &Path, flags: &[String]) -> Result<(), LeagueError> {
-        let (mut tdir, _) = TournamentDir::claim(dir, None, &self.config(flags)).map_err(usage)?;
+        let (mut tdir, _) =
+            TournamentDir::claim(dir, None, &self.config(flags), || Ok(())).map_err(usage)?;
         tdir.ensure_key().map_err(failed)?;
         deal_key::write_new(&dir.join(DEAL_KEY_FILE), &deal_key::fresh()).map_err(failed)?;
         let db = Db::open(dir, true).map_err(failed)?;

@@ -2,9 +2,9 @@
 //! runner syncs each finished game's record, the records' directory and `results.jsonl`
 //! before it writes `results.seal`, and the seal (a synced temporary file renamed over the old
 //! one, then its directory) after. Seen from outside: the real tournament under strace, which
-//! logs the sync and rename calls with the files they name. A power cut itself cannot be made
-//! here; what it would keep follows from this order (the file system keeps what was synced).
-//! A run without a sandbox makes the same syncs but the seal's.
+//! logs the sync and rename calls with the files they name. A run without a sandbox makes the
+//! same syncs but the seal's. What a power cut keeps, given this order, is simulated in
+//! `power_cut.rs`.
 //!
 //! And what a kill, a power loss or an out-of-memory abort can leave (docs/reliability.md,
 //! "Kill -9", "Seals and traces cut anywhere", "Out of memory"): rows, records, the seal and
@@ -18,7 +18,7 @@ use crate::common;
 
 use common::{have_bwrap, python_bot, stderr, Scratch, RANDOM_BOT};
 
-fn have_strace() -> bool {
+pub(crate) fn have_strace() -> bool {
     let ok = std::process::Command::new("strace")
         .arg("-V")
         .output()
@@ -147,7 +147,7 @@ fn synced_before(dir: &std::path::Path, calls: &[String], end: usize) {
 /// The benchmarks' first-legal bot (bench/first_legal_bot.c), built once: a native bot that
 /// answers at once, so a resume that replays one game costs a fraction of a second and every
 /// byte offset of a line can be tried.
-fn first_legal_bot() -> &'static str {
+pub(crate) fn first_legal_bot() -> &'static str {
     static BOT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BOT.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("tarneeb-durable-bot-{}", std::process::id()));
@@ -204,7 +204,7 @@ fn two_games_traced(
 }
 
 /// The rows of a run without their timing, which differs between runs.
-fn rows_of(dir: &std::path::Path) -> Vec<serde_json::Value> {
+pub(crate) fn rows_of(dir: &std::path::Path) -> Vec<serde_json::Value> {
     let mut v: Vec<serde_json::Value> = common::json_lines(&dir.join("results.jsonl"));
     for r in &mut v {
         r.as_object_mut().unwrap().remove("referee_us_per_move");

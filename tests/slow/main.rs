@@ -24,6 +24,7 @@ mod live_page;
 mod machine_faults;
 mod open_doors;
 mod pimc;
+mod power_cut;
 mod remote;
 mod replay_html;
 mod replay_story;

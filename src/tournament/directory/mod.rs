@@ -127,16 +127,22 @@ impl TournamentDir {
     /// Also says whether it was resumed. The error names every field that changed.
     ///
     /// [`find`]: TournamentDir::find
+    ///
+    /// A new directory gets `first` (the files `tournament.json` will need, such as its deal
+    /// key) before `tournament.json`, so that a power loss never leaves it without them.
     pub fn claim(
         dir: &Path,
         existing: Option<TournamentDir>,
         config: &Value,
+        first: impl FnOnce() -> Result<(), String>,
     ) -> Result<(TournamentDir, bool), String> {
         let Some(found) = existing else {
             let path = dir.join(TOURNAMENT_FILE);
             create_closed(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            first()?;
             let text = serde_json::to_string_pretty(config).expect("JSON value") + "\n";
-            std::fs::write(&path, text)
+            // Whole or not at all after a power loss: cut short, it would stop every resume.
+            seal::write_whole(&path, text.as_bytes(), 0o666, true)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             return Ok((Self::with_config(dir, config.clone()), false));
         };

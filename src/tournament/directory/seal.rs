@@ -51,15 +51,52 @@ pub fn ensure_key(dir: &Path) -> Result<Key, String> {
     let mut bytes = [0u8; 32];
     rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
     let path = dir.join(KEY_FILE);
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options
-        .open(&path)
-        .and_then(|mut f| f.write_all(hex(&bytes).as_bytes()))
+    // Whole or not at all after a power loss: a key cut short would stop every resume.
+    write_whole(&path, hex(&bytes).as_bytes(), 0o600, false)
         .map_err(|e| format!("cannot write the seal key {}: {e}", path.display()))?;
     Ok(Key(bytes))
+}
+
+/// Writes `bytes` to `path` so that a power loss leaves the whole file or no file: a
+/// temporary file beside it (`NAME.tmp`, made with `mode`) written and synced, then given
+/// the name (renamed over it when `replace`, else linked, which fails if the name is taken),
+/// then the directory synced, so the name survives too. Written in place, a new file's name
+/// can reach the disk before its bytes: it would be found empty or cut short.
+pub(crate) fn write_whole(
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+    replace: bool,
+) -> std::io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    let mut f = options.open(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_data()?;
+    drop(f);
+    if replace {
+        std::fs::rename(&tmp, path)?;
+    } else {
+        match std::fs::hard_link(&tmp, path) {
+            Ok(()) => std::fs::remove_file(&tmp)?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&tmp)?;
+                return Err(e);
+            }
+            // A file system without hard links: the caller found no file at `path`.
+            Err(_) => std::fs::rename(&tmp, path)?,
+        }
+    }
+    sync_dir(
+        path.parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+    )
 }
 
 /// A directory's key as read: `Ok(None)` when it has none, `Err` when it cannot be read.

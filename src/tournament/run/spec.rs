@@ -541,8 +541,19 @@ impl TournamentSpec {
             }
             None => None,
         };
-        let (mut dir, resumed) = TournamentDir::claim(&s.out, existing, &self.config)?;
-        if let DealSecretOrigin::New(secret) = &self.deal_secret {
+        // A new key is on the disk before the tournament.json that names it.
+        let new_key = match &self.deal_secret {
+            DealSecretOrigin::New(secret) => Some(secret),
+            _ => None,
+        };
+        let mut key_written = false;
+        let (mut dir, resumed) = TournamentDir::claim(&s.out, existing, &self.config, || {
+            key_written = true;
+            new_key.map_or(Ok(()), |secret| {
+                deal_key::write_new(&s.out.join(DEAL_KEY_FILE), secret).map_err(|e| e.to_string())
+            })
+        })?;
+        if let Some(secret) = new_key.filter(|_| !key_written) {
             deal_key::write_new(&s.out.join(DEAL_KEY_FILE), secret).map_err(|e| e.to_string())?;
         }
         let mut sandbox = self.sandbox;

@@ -121,6 +121,11 @@ pub enum BotEvent {
     Written { id: u64, at: Instant },
     /// stdout closed: the bot (and every helper that inherited its stdout) exited or closed it.
     Eof { at: Instant },
+    /// A write to the bot's stdin failed (`error` says how: EPIPE when no process holds its
+    /// read end any more, i.e. the bot closed its stdin or died): what was queued for it is
+    /// dropped, nothing more is written, and no `Written` comes for those requests. Comes once,
+    /// at the write, never after [`Bot::stop`] or [`Bot::close_stdin`].
+    InputClosed { at: Instant, error: String },
 }
 
 /// Why a bot could not be started. Each message names the command and what to do about it.
@@ -481,7 +486,7 @@ impl Bot {
     /// kept and written while the referee waits for this bot ([`Bot::recv_until`]). With
     /// `request_id`, a [`BotEvent::Written`] follows once the last byte is written: the bot's
     /// clock starts there. After `stop`, or once the bot closed its stdin, the lines are
-    /// silently dropped: `Eof` is how that is learned.
+    /// dropped: the write that found stdin closed gave a [`BotEvent::InputClosed`].
     pub fn send(&mut self, lines: &[u8], request_id: Option<u64>) {
         debug_assert!(lines.ends_with(b"\n"), "send takes whole lines");
         if self.stdin.is_none() {
@@ -678,9 +683,8 @@ impl Bot {
             // All of it is encrypted and kept in order; written counts what has been sent.
             match tls.write(self.stdin.as_ref()?, bytes) {
                 Ok(sent) => self.written_total += sent,
-                Err(_) => {
-                    self.stdin = None;
-                    self.discard_output_queue();
+                Err(e) => {
+                    self.input_broken(e.to_string());
                     return None;
                 }
             }
@@ -702,16 +706,31 @@ impl Bot {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 // EPIPE (the bot closed its stdin or died) or a zero-length write: nothing
-                // queued can reach the bot any more; its stdout tells the rest.
-                _ => {
-                    self.stdin = None;
-                    self.discard_output_queue();
+                // queued can reach the bot any more.
+                Err(e) => {
+                    self.input_broken(e.to_string());
+                    return None;
+                }
+                Ok(_) => {
+                    self.input_broken("the pipe took no bytes".to_string());
                     return None;
                 }
             }
         }
         self.written_total += done as u64;
         Some(done)
+    }
+
+    /// stdin can take nothing more (`error`: why the write failed): closed, its queue dropped,
+    /// and the caller told by [`BotEvent::InputClosed`] (issue 43: a bot that closed its stdin
+    /// was only timed out at its move limit).
+    fn input_broken(&mut self, error: String) {
+        self.stdin = None;
+        self.discard_output_queue();
+        self.events.push_back(BotEvent::InputClosed {
+            at: Instant::now(),
+            error,
+        });
     }
 
     /// Reports every request whose last byte is now written.

@@ -216,6 +216,76 @@ fn every_fault_forfeits_with_the_right_kind() {
     }
 }
 
+/// Issue 43: a bot that closes its stdin is faulted at the referee's first write to it that
+/// fails (EPIPE), not at its move limit of 10 minutes: the fault is `exited`, says "closed its
+/// stdin" and the fix, and is never a timeout (protocol.md section 1). With `--events immediate`
+/// the failed write may be of another seat's move, found before the seat is asked. Without a
+/// sandbox: in one, bwrap's own processes hold the pipe's read end (protocol.md section 1).
+#[test]
+fn a_bot_that_closes_its_stdin_is_faulted_at_the_failed_write() {
+    for events in ["batched", "immediate"] {
+        let s = Scratch::new(&format!("shut-stdin-{events}"));
+        let good = s.random_bot();
+        let deaf = s.fault_bot("shut-stdin");
+        let flags = [
+            "--seed",
+            "3",
+            "--move-timeout",
+            "600s",
+            "--sandbox",
+            "none",
+            "--events",
+            events,
+        ];
+        // The bound (300 s) is below the move limit: a bot timed out fails here, not in 10 min.
+        let out = s.play([&good, &deaf, &good, &good], &flags, Duration::from_secs(300));
+        let v = result_of(&out);
+        let r = &v["result"];
+        assert_eq!(r["reason"], "forfeit", "{events}: {r}");
+        assert_eq!(r["forfeit"]["seat"], 1, "{events}: {r}");
+        assert_eq!(r["forfeit"]["kind"], "exited", "{events}: {r}");
+        let faults: Vec<Value> = s
+            .record_lines()
+            .into_iter()
+            .filter(|l| l["type"] == "fault")
+            .collect();
+        assert_eq!(faults.len(), 1, "{events}: {faults:?}");
+        let detail = faults[0]["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("closed its stdin: the referee's write of ")
+                && detail.contains("Broken pipe")
+                && detail.contains("fix: keep stdin open"),
+            "{events}: {detail}"
+        );
+        assert_eq!(r["forfeit"]["detail"], detail, "{events}");
+    }
+}
+
+/// Issue 43: a write that fails after the game is played out (the bot closed its stdin before
+/// its last card's reply, so `game_end` meets a pipe without a reader) faults no one: the game
+/// keeps its result.
+#[test]
+fn a_stdin_closed_after_the_last_move_faults_no_one() {
+    let s = Scratch::new("shut-stdin-last");
+    let rules = s.dir.join("rules.json");
+    std::fs::write(&rules, r#"{"preset": "classic", "max-hands": 1}"#).unwrap();
+    let good = s.random_bot();
+    let deaf = s.fault_bot("shut-stdin-last");
+    let flags = ["--seed", "3", "--sandbox", "none", "--rules"];
+    let mut all = flags.to_vec();
+    all.push(rules.to_str().unwrap());
+    let v = result_of(&s.play([&good, &deaf, &good, &good], &all, GAME_LIMIT));
+    assert_eq!(v["result"]["reason"], "hand-cap", "{v}");
+    let lines = s.record_lines();
+    let cards_of_seat_1 = lines
+        .iter()
+        .filter(|l| l["type"] == "move" && l["seat"] == 1 && l["decision"] == "play")
+        .count();
+    assert_eq!(cards_of_seat_1, 13, "the hand was played out");
+    assert!(lines.iter().all(|l| l["type"] != "fault"), "{lines:?}");
+    assert_eq!(lines.last().unwrap()["type"], "result");
+}
+
 #[test]
 fn an_empty_time_bank_is_a_timeout() {
     // 200 ms per card against a 1 s bank with no increment: the bank runs out within a hand.

@@ -194,14 +194,14 @@ impl Table<'_, '_> {
                 }
                 BotEvent::InputClosed { error, .. } => {
                     let doing = format!("request {}", req.id);
-                    let detail = self.input_closed(d.seat, &doing, &error).unwrap_or_else(
-                        |status| {
-                            format!(
-                                "output closed while request {} was outstanding ({status})",
-                                req.id
-                            )
-                        },
-                    );
+                    let detail =
+                        self.input_closed(d.seat, &doing, &error)
+                            .unwrap_or_else(|status| {
+                                format!(
+                                    "output closed while request {} was outstanding ({status})",
+                                    req.id
+                                )
+                            });
                     return Ok(Answer::Fault(FaultKind::Exited, detail));
                 }
             }

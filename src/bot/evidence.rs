@@ -93,6 +93,9 @@ fn quoted_absolute_paths(text: &str) -> Vec<&str> {
 /// What to do about a bot that ended or stayed silent, judged from its fault's detail and
 /// whether it wrote anything to stderr.
 pub fn fix_for(detail: &str, stderr_empty: bool) -> &'static str {
+    if detail.starts_with("closed its stdin") {
+        return "keep stdin open and read it until game_end or the end of its input: every request comes that way (a bot that closes it, or hands it to a process that exits, can be asked nothing more)";
+    }
     let silent = detail.starts_with("no hello reply");
     match (silent, stderr_empty) {
         (true, true) => "answer hello with one JSON line on stdout and flush stdout after every line (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush(); Go: Flush() on a bufio.Writer): output left in a buffer never arrives",

@@ -121,6 +121,7 @@ mod tests {
                 BotEvent::NotUtf8 { .. } => "notutf8".to_string(),
                 BotEvent::Written { id, .. } => format!("written:{id}"),
                 BotEvent::Eof { .. } => "eof".to_string(),
+                BotEvent::InputClosed { .. } => "inputclosed".to_string(),
             })
             .collect()
     }

@@ -38,11 +38,12 @@ mod tls_end;
 #[cfg(test)]
 mod tls_tests;
 pub mod watchdog;
+mod write;
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -121,6 +122,11 @@ pub enum BotEvent {
     Written { id: u64, at: Instant },
     /// stdout closed: the bot (and every helper that inherited its stdout) exited or closed it.
     Eof { at: Instant },
+    /// A write to the bot's stdin failed (`error` says how: EPIPE when no process holds its
+    /// read end any more, i.e. the bot closed its stdin or died): what was queued for it is
+    /// dropped, nothing more is written, and no `Written` comes for those requests. Comes once,
+    /// at the write, never after [`Bot::stop`] or [`Bot::close_stdin`].
+    InputClosed { at: Instant, error: String },
 }
 
 /// Why a bot could not be started. Each message names the command and what to do about it.
@@ -481,7 +487,7 @@ impl Bot {
     /// kept and written while the referee waits for this bot ([`Bot::recv_until`]). With
     /// `request_id`, a [`BotEvent::Written`] follows once the last byte is written: the bot's
     /// clock starts there. After `stop`, or once the bot closed its stdin, the lines are
-    /// silently dropped: `Eof` is how that is learned.
+    /// dropped: the write that found stdin closed gave a [`BotEvent::InputClosed`].
     pub fn send(&mut self, lines: &[u8], request_id: Option<u64>) {
         debug_assert!(lines.ends_with(b"\n"), "send takes whole lines");
         if self.stdin.is_none() {
@@ -652,78 +658,6 @@ impl Bot {
         }
         if ready(self.stdout.as_ref().map(|f| f.as_raw_fd()), libc::POLLIN) {
             self.read_some();
-        }
-    }
-
-    /// Writes queued output until it is all written or the pipe is full, then reports the
-    /// requests that are now completely written.
-    fn write_some(&mut self) {
-        let out = std::mem::take(&mut self.out);
-        let Some(n) = self.write_bytes(&out[self.out_pos..]) else {
-            return;
-        };
-        self.out = out;
-        self.out_pos += n;
-        if self.out_pos == self.out.len() {
-            self.out.clear();
-            self.out_pos = 0;
-        }
-        self.report_written();
-    }
-
-    /// Writes as much of `bytes` as the pipe takes now and returns how much that was, or
-    /// `None` when stdin is gone (closed, or broken: then the queue is dropped too).
-    fn write_bytes(&mut self, bytes: &[u8]) -> Option<usize> {
-        if let Some(tls) = tls_end::tls_of(&mut self.peer) {
-            // All of it is encrypted and kept in order; written counts what has been sent.
-            match tls.write(self.stdin.as_ref()?, bytes) {
-                Ok(sent) => self.written_total += sent,
-                Err(_) => {
-                    self.stdin = None;
-                    self.discard_output_queue();
-                    return None;
-                }
-            }
-            return Some(bytes.len());
-        }
-        let remote = self.is_remote();
-        let stdin = self.stdin.as_mut()?;
-        let mut done = 0;
-        while done < bytes.len() {
-            // A socket stays blocking, so that a reply is awaited in one blocking read as on
-            // a pipe; its writes are made non-blocking one by one instead.
-            let wrote = if remote {
-                os::send_nonblocking(stdin, &bytes[done..])
-            } else {
-                stdin.write(&bytes[done..])
-            };
-            match wrote {
-                Ok(n) if n > 0 => done += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                // EPIPE (the bot closed its stdin or died) or a zero-length write: nothing
-                // queued can reach the bot any more; its stdout tells the rest.
-                _ => {
-                    self.stdin = None;
-                    self.discard_output_queue();
-                    return None;
-                }
-            }
-        }
-        self.written_total += done as u64;
-        Some(done)
-    }
-
-    /// Reports every request whose last byte is now written.
-    fn report_written(&mut self) {
-        let mut at = None;
-        while let Some(&(id, end)) = self.requests.front() {
-            if end > self.written_total {
-                break;
-            }
-            let at = *at.get_or_insert_with(Instant::now);
-            self.events.push_back(BotEvent::Written { id, at });
-            self.requests.pop_front();
         }
     }
 

@@ -541,7 +541,7 @@ fn roster_config(
     base: &RunConfig,
     remote: &mut Remote,
 ) -> Result<RunConfig, Failure> {
-    let keys = remote.prepare(a, source.roster(), base.max_line)?;
+    let keys = remote.prepare(a, source.roster(), base.limits.max_line)?;
     if let Some(available) = remote.availability() {
         source.set_remote(available, a.remote_duplicate);
     }

@@ -259,12 +259,12 @@ fn run_tournament(a: TournamentArgs) -> Result<u8, Failure> {
         Some(addr) => Some(super::serve::start(&a.out, addr, Some(total)).map_err(usage)?),
         None => None,
     };
-    let entrants = &opened.cfg.entrants;
+    let (entrants, max_line) = (&opened.cfg.entrants, opened.cfg.limits.max_line);
     let remote = a
         .remote
-        .start(entrants, &a.out, opened.cfg.max_line)
+        .start(entrants, &a.out, max_line)
         .and_then(|setup| {
-            super::web_entrants::start(entrants, a.remote.web_listen(), opened.cfg.max_line, setup)
+            super::web_entrants::start(entrants, a.remote.web_listen(), max_line, setup)
         })
         .map_err(usage)?;
     if let Some(r) = &remote {

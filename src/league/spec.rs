@@ -273,17 +273,11 @@ impl Opened {
         jobs: usize,
         cpus: Option<Vec<usize>>,
     ) -> RunConfig {
-        let limits = &self.spec.settings.limits;
         RunConfig {
             dir: dir.to_path_buf(),
             entrants: Vec::new(),
             rules: self.spec.rules.clone(),
-            time: limits.time,
-            on_fault: limits.on_fault,
-            events: limits.events,
-            freeze_off_turn: limits.freeze_off_turn,
-            max_line: limits.max_line,
-            stderr_cap: limits.stderr_cap,
+            limits: self.spec.settings.limits.clone(),
             jobs,
             cpus,
             deals: Vec::new(),

@@ -192,6 +192,18 @@ impl Table<'_, '_> {
                         ),
                     ));
                 }
+                BotEvent::InputClosed { error, .. } => {
+                    let doing = format!("request {}", req.id);
+                    let detail =
+                        self.input_closed(d.seat, &doing, &error)
+                            .unwrap_or_else(|status| {
+                                format!(
+                                    "output closed while request {} was outstanding ({status})",
+                                    req.id
+                                )
+                            });
+                    return Ok(Answer::Fault(FaultKind::Exited, detail));
+                }
             }
         }
     }
@@ -302,6 +314,15 @@ impl Table<'_, '_> {
                         FaultKind::Exited,
                         format!("output closed between requests ({status})"),
                     ));
+                }
+                // With `--events immediate` a seat is written to while others are asked.
+                BotEvent::InputClosed { error, .. } => {
+                    let detail = self
+                        .input_closed(seat, "the table's events", &error)
+                        .unwrap_or_else(|status| {
+                            format!("output closed between requests ({status})")
+                        });
+                    return Some(Answer::Fault(FaultKind::Exited, detail));
                 }
             }
         }

@@ -125,17 +125,46 @@ impl Table<'_, '_> {
 
     /// The exit status of a bot whose output closed, waiting briefly for it to be reported.
     pub(super) fn exit_detail(&mut self, seat: Seat) -> String {
+        self.ended(seat)
+            .unwrap_or_else(|| "still running with its output closed".to_string())
+    }
+
+    /// How `seat`'s bot ended (its exit status, or its connection's end), waiting briefly for
+    /// the exit to be reported; `None` while its process runs.
+    fn ended(&mut self, seat: Seat) -> Option<String> {
         let bot = &mut self.seats[seat.index()].bot;
         if let Some(r) = bot.remote() {
-            return format!("the connection of remote entrant {} closed", r.entrant);
+            return Some(format!(
+                "the connection of remote entrant {} closed",
+                r.entrant
+            ));
         }
         for _ in 0..20 {
             if let Some(status) = bot.exit_status() {
-                return describe_status(status);
+                return Some(describe_status(status));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        "still running with its output closed".to_string()
+        None
+    }
+
+    /// What a failed write to `seat`'s bot (`error`, while `doing`, e.g. "request 7") tells:
+    /// `Err` with the exit status of a bot that has died (or a remote connection that closed),
+    /// which is told like its output's end; `Ok` with the detail of a bot still running that
+    /// closed its stdin, a fault at once rather than at its move limit (issue 43).
+    pub(super) fn input_closed(
+        &mut self,
+        seat: Seat,
+        doing: &str,
+        error: &str,
+    ) -> Result<String, String> {
+        match self.ended(seat) {
+            Some(status) => Err(status),
+            None => Ok(format!(
+                "closed its stdin: the referee's write of {doing} failed ({error}), so nothing \
+                 more can reach it"
+            )),
+        }
     }
 }
 

@@ -505,6 +505,13 @@ impl Table<'_, '_> {
                             "hello reply is not UTF-8".to_string(),
                         ));
                     }
+                    Some(BotEvent::InputClosed { error, .. }) => {
+                        // A bot that died is told by its output's end, which follows.
+                        match self.input_closed(seat, "its greeting", &error) {
+                            Ok(detail) => faults.push((seat, FaultKind::Handshake, detail)),
+                            Err(_) => still.push(seat),
+                        }
+                    }
                     Some(BotEvent::Eof { .. }) => {
                         let status = self.exit_detail(seat);
                         if let Some(message) = self.seats[seat.index()].bot.sandbox_setup_failure()

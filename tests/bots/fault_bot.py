@@ -6,7 +6,8 @@ usage: fault_bot.py MODE [TRIGGER] [MARKER]
 Plays random legal moves and, at its TRIGGER-th request (default 3; for `illegal`, its
 TRIGGER-th card play), does what MODE says. In `slow` mode TRIGGER is a delay in milliseconds
 before every card play; in `burn` mode the CPU time it spends before every reply; in `spin`
-mode the number of processes it starts spinning on the CPU. MARKER is ignored: tests put a unique word in
+mode the number of processes it starts spinning on the CPU. `shut-stdin` closes its stdin before
+its hello reply, `shut-stdin-last` before the reply to its last card of the hand. MARKER is ignored: tests put a unique word in
 the command line to find leftover processes.
 """
 
@@ -45,6 +46,12 @@ def main():
         if kind == "hello":
             if mode == "no-hello":
                 continue
+            if mode == "shut-stdin":
+                # Closed before the reply, so every write the referee makes from now on meets
+                # a pipe with no reader; then alive, with stdout open, but deaf.
+                os.close(0)
+                send({"type": "hello", "name": "fault-" + mode, "version": "1"})
+                time.sleep(1000)
             send({"type": "hello", "name": "fault-" + mode, "version": "1"})
             if mode == "spin":
                 # TRIGGER processes spinning on the CPU from now on, to starve the other seats
@@ -69,6 +76,12 @@ def main():
         if mode == "slow" and msg["decision"] == "play":
             time.sleep(trigger / 1000.0)
         fire = requests == trigger and mode != "slow"
+        if mode == "shut-stdin-last" and msg["decision"] == "play" and len(msg["view"]["hand"]) == 1:
+            # Its last card (a one-hand game): stdin closed before the reply, so the referee's
+            # write of game_end fails after a game the bot played to its end.
+            os.close(0)
+            send({"type": "move", "id": msg["id"], "move": msg["legal"][0]})
+            time.sleep(1000)
         rid, legal = msg["id"], msg["legal"]
         if mode == "illegal" and msg["decision"] == "play" and plays == trigger:
             send({"type": "move", "id": rid, "move": next(c for c in CARDS if c not in legal)})

@@ -138,8 +138,8 @@ impl Drop for Scratch {
     }
 }
 
-/// The /proc directories (pid, path) and command lines of processes whose command line holds
-/// `marker`.
+/// The /proc directories (pid, path) and command lines of this test's processes whose command
+/// line holds `marker` (see [`is_ours`]).
 fn processes_with(marker: &str) -> Vec<(String, PathBuf, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -147,13 +147,61 @@ fn processes_with(marker: &str) -> Vec<(String, PathBuf, String)> {
         if !name.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if text.contains(marker) {
+        let text = cmdline_of(&entry.path());
+        if text.contains(marker) && is_ours(&name, marker) {
             found.push((name, entry.path(), text));
         }
     }
     found
+}
+
+/// A process's command line, its arguments joined by spaces (empty once it is gone).
+fn cmdline_of(dir: &Path) -> String {
+    let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&cmdline).replace('\0', " ")
+}
+
+/// A process's parent pid (`None` once it is gone), from /proc/PID/stat, whose second field,
+/// the command name in parentheses, may itself hold spaces and parentheses.
+fn parent_of(pid: &str) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(1).map(str::to_string)
+}
+
+/// Whether `pid`, whose command line holds `marker`, is this test's: the first process above
+/// it whose command line does not hold the marker is this test process, a process it started
+/// (a referee still running), or one above it (init, or a subreaper that adopted an orphaned
+/// bot). Another program that only names the scratch directory, such as another session's
+/// bwrap binding every entry of /tmp, has its own parent above it and is not counted (a false
+/// "processes left behind" of `no_message_reveals_a_hidden_card`). A chain that cannot be read
+/// to its end (a process gone meanwhile) counts as ours: a leftover is never missed for a race.
+fn is_ours(pid: &str, marker: &str) -> bool {
+    let me = std::process::id().to_string();
+    let mut above = parent_of(pid);
+    while let Some(p) = above.as_deref() {
+        if p == "0" || p == me || !cmdline_of(Path::new(&format!("/proc/{p}"))).contains(marker) {
+            break;
+        }
+        above = parent_of(p);
+    }
+    let Some(first) = above else {
+        return true;
+    };
+    // The process and those above it, up to init; `None` if one was gone before the end.
+    let line = |from: &str| -> Option<Vec<String>> {
+        let mut chain = vec![from.to_string()];
+        loop {
+            match parent_of(chain.last().unwrap())? {
+                up if up == "0" => return Some(chain),
+                up => chain.push(up),
+            }
+        }
+    };
+    let (Some(up_from_first), Some(up_from_me)) = (line(&first), line(&me)) else {
+        return true;
+    };
+    first == "0" || up_from_first.contains(&me) || up_from_me.contains(&first)
 }
 
 /// Processes whose command line holds `marker`, with their state.

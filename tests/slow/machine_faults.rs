@@ -665,8 +665,8 @@ fn a_closed_pipe_on_either_side_is_neither_a_panic_nor_a_hang() {
     assert_eq!(rows_of(&dir).len(), 4);
     closed_stdout(vec!["standings".into(), dir.display().to_string()]);
     let play = |record: &Path, seat0: &str| -> Vec<String> {
-        // A bot whose stdin is closed can still answer what it was sent: the referee waits
-        // for its stdout, and times it out at this limit (5 s: far above a random bot's move).
+        // A bot whose stdin is closed is faulted at the write that fails, not at this limit
+        // (5 s: far above a random bot's move).
         let mut v: Vec<String> = [
             "play",
             "--seed",
@@ -704,17 +704,19 @@ fn a_closed_pipe_on_either_side_is_neither_a_panic_nor_a_hang() {
         assert!(out.status.success(), "{mode}: {err}");
         assert!(!err.contains("panicked"), "{mode}: {err}");
         let text = std::fs::read_to_string(&rec).unwrap();
-        // Closed stdout: named at once; closed stdin: the request never reached it.
-        let kind = if mode == "close-stdout" {
-            "\"kind\":\"exited\""
+        // Both named at once: closed stdout when the reply is awaited, closed stdin at the
+        // write of its next request that fails.
+        let cause = if mode == "close-stdout" {
+            "output closed while request"
         } else {
-            "\"kind\":\"timeout\""
+            "closed its stdin: the referee's write of request"
         };
         assert!(
             text.lines().any(|l| l.contains("\"type\":\"fault\"")
                 && l.contains("\"seat\":0")
-                && l.contains(kind)),
-            "{mode}: no fault {kind} of seat 0:\n{text}"
+                && l.contains("\"kind\":\"exited\"")
+                && l.contains(cause)),
+            "{mode}: no fault exited ({cause}) of seat 0:\n{text}"
         );
         let v = common::tarneeb(&["replay".as_ref(), rec.as_os_str()]);
         assert!(v.status.success(), "{mode}: {}", stderr(&v));

@@ -38,6 +38,18 @@ use crate::tournament::run::progress::{Progress, Snapshot};
 use crate::tournament::run::remote_seats::WithRemote;
 use crate::tournament::schedule::{GameScore, GameSpec, MatchOutcome, Schedule, Unit};
 
+/// The limits every bot of the tournament plays under (also `spec::SeatLimits`: defined here
+/// because `spec` is built on the run, not the run on `spec`).
+#[derive(Clone, Debug)]
+pub struct SeatLimits {
+    pub time: TimeLimits,
+    pub on_fault: FaultPolicy,
+    pub events: EventDelivery,
+    pub freeze_off_turn: bool,
+    pub max_line: usize,
+    pub stderr_cap: u64,
+}
+
 /// A bot program taking part.
 #[derive(Clone, Debug)]
 pub struct Entrant {
@@ -76,13 +88,9 @@ pub struct RunConfig {
     pub dir: PathBuf,
     pub entrants: Vec<Entrant>,
     pub rules: Rules,
-    pub time: TimeLimits,
-    pub on_fault: FaultPolicy,
-    pub events: EventDelivery,
-    /// `--freeze-off-turn` (see [`GameConfig::freeze_off_turn`]).
-    pub freeze_off_turn: bool,
-    pub max_line: usize,
-    pub stderr_cap: u64,
+    /// The time, fault policy, event delivery, `--freeze-off-turn` (see
+    /// [`GameConfig::freeze_off_turn`]) and line and stderr caps every bot plays under.
+    pub limits: SeatLimits,
     /// Games at once.
     pub jobs: usize,
     /// One CPU per worker thread, when set (as many CPUs as `jobs`).
@@ -663,8 +671,8 @@ fn game_config(
             cfg.entrants[spec.seats[i]].command.clone(),
             record,
             i,
-            cfg.stderr_cap,
-            cfg.max_line,
+            cfg.limits.stderr_cap,
+            cfg.limits.max_line,
             cfg.sandbox.clone(),
         )
     });
@@ -674,9 +682,9 @@ fn game_config(
         first_dealer,
         deals,
         bots,
-        time: cfg.time,
-        on_fault: cfg.on_fault,
-        events: cfg.events,
+        time: cfg.limits.time,
+        on_fault: cfg.limits.on_fault,
+        events: cfg.limits.events,
         record: record.to_path_buf(),
         trace: cfg.trace.clone(),
         leak_trace: None,
@@ -684,7 +692,7 @@ fn game_config(
         grace: GRACE,
         deal_secret: cfg.deal_secret.clone(),
         watched: cfg.watched,
-        freeze_off_turn: cfg.freeze_off_turn,
+        freeze_off_turn: cfg.limits.freeze_off_turn,
     }
 }
 

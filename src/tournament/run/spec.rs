@@ -13,8 +13,6 @@ use serde_json::{json, Value};
 
 use crate::bot::sandbox::SandboxOptions;
 use crate::bot::{allowed_cpus, check_can_start, split_command, Sandbox};
-use crate::protocol::TimeLimits;
-use crate::referee::{EventDelivery, FaultPolicy};
 use crate::remote::lobby::Lobby;
 use crate::rules::{DealSecret, Rules};
 use crate::standings::sprt::{parse_sprt, SprtConfig};
@@ -29,17 +27,6 @@ use crate::{deal_key, rules_file};
 
 /// The name of a tournament directory's own deal secret (when no deal key file was given).
 pub const DEAL_KEY_FILE: &str = ".deal-key";
-
-/// The limits every bot of the tournament plays under.
-#[derive(Clone, Debug)]
-pub struct SeatLimits {
-    pub time: TimeLimits,
-    pub on_fault: FaultPolicy,
-    pub events: EventDelivery,
-    pub freeze_off_turn: bool,
-    pub max_line: usize,
-    pub stderr_cap: u64,
-}
 
 /// What remote and web entrants are allowed.
 #[derive(Clone, Debug)]
@@ -138,6 +125,7 @@ pub struct TournamentSpec {
 }
 
 pub use crate::referee::spec::is_entrant_name;
+pub use crate::tournament::run::runner::SeatLimits;
 
 /// `NAME=CMD` into an entrant.
 pub fn parse_entrant(text: &str) -> Result<Entrant, String> {
@@ -567,12 +555,7 @@ impl TournamentSpec {
             dir: s.out.clone(),
             entrants: self.entrants,
             rules: self.rules,
-            time: s.limits.time,
-            on_fault: s.limits.on_fault,
-            events: s.limits.events,
-            freeze_off_turn: s.limits.freeze_off_turn,
-            max_line: s.limits.max_line,
-            stderr_cap: s.limits.stderr_cap,
+            limits: s.limits.clone(),
             jobs: self.jobs,
             cpus: self.cpus,
             deals: self.deals,

@@ -109,6 +109,22 @@ impl Shard {
 mod tests {
     use super::*;
 
+    /// The games of `0..total` that `s` owns, checked against what it says of them: as many as
+    /// `games_of` counts, and `next_from` from every game lands on one it owns, never before
+    /// the game it starts from, and reaches every one of them.
+    fn owned_games(s: Shard, total: u64) -> Vec<u64> {
+        let mine: Vec<u64> = (0..total).filter(|&g| s.owns(g)).collect();
+        assert_eq!(s.games_of(total), mine.len() as u64, "{s:?} of {total}");
+        let firsts: Vec<u64> = (0..total)
+            .map(|g| s.next_from(g))
+            .filter(|&g| g < total)
+            .collect();
+        assert!(firsts.iter().all(|&g| s.owns(g)), "{s:?} of {total}");
+        assert!(mine.iter().all(|g| firsts.contains(g)), "{s:?} of {total}");
+        assert!((0..total).all(|g| s.next_from(g) >= g), "{s:?} of {total}");
+        mine
+    }
+
     #[test]
     fn twins_apart_puts_the_two_games_of_every_pair_in_the_two_halves() {
         for n in [2u64, 4, 6] {
@@ -117,8 +133,7 @@ mod tests {
                 let mut counted = 0;
                 for k in 1..=n {
                     let s = Shard::twins_apart(k, n);
-                    let mine: Vec<u64> = (0..total).filter(|&g| s.owns(g)).collect();
-                    assert_eq!(s.games_of(total), mine.len() as u64, "{k}/{n} of {total}");
+                    let mine = owned_games(s, total);
                     for &g in &mine {
                         // First twins (even games) in the first half, second twins in the other.
                         assert_eq!(g % 2 == 0, k <= half, "{k}/{n} owns game {g}");
@@ -128,13 +143,6 @@ mod tests {
                         assert_eq!(s.owner(twin), if k <= half { k + half } else { k - half });
                     }
                     counted += mine.len();
-                    let firsts: Vec<u64> = (0..total)
-                        .map(|g| s.next_from(g))
-                        .filter(|&g| g < total)
-                        .collect();
-                    assert!(firsts.iter().all(|&g| s.owns(g)));
-                    assert!(mine.iter().all(|g| firsts.contains(g)));
-                    assert!((0..total).all(|g| s.next_from(g) >= g));
                 }
                 assert_eq!(counted as u64, total, "every game in exactly one shard");
             }
@@ -150,20 +158,13 @@ mod tests {
                     let mut counted = 0;
                     for k in 1..=n {
                         let s = Shard::new(k, n, duplicate);
-                        let mine: Vec<u64> = (0..total).filter(|&g| s.owns(g)).collect();
-                        assert_eq!(s.games_of(total), mine.len() as u64, "{k}/{n} of {total}");
+                        let mine = owned_games(s, total);
                         // Both games of a pair in one shard, each shard every n-th deal set.
                         for &g in &mine {
                             assert!(s.owns(g / per * per) && s.owns(g / per * per + per - 1));
                             assert_eq!((g / per) % n, k - 1);
                         }
                         counted += mine.len();
-                        let firsts: Vec<u64> = (0..total)
-                            .map(|g| s.next_from(g))
-                            .filter(|&g| g < total)
-                            .collect();
-                        assert!(firsts.iter().all(|&g| s.owns(g)));
-                        assert!(mine.iter().all(|g| firsts.contains(g)));
                     }
                     assert_eq!(counted as u64, total, "every game in exactly one shard");
                 }

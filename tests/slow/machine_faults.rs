@@ -608,7 +608,10 @@ fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
         .split_inclusive('\n')
         .filter(|l| l.ends_with('\n'))
         .collect();
-    assert!(kept_rows.len() >= 3 && kept_rows.len() < 40, "{kept}");
+    // Under load the remount may take only after the last row (it is refused while a record
+    // is open for writing, which is nearly all the time): the run then stops at its last
+    // checkpoint or its standings, exit 1 as above, and resume finds every row (CI saw 40).
+    assert!(kept_rows.len() >= 3 && kept_rows.len() <= 40, "{kept}");
     let second = read("err2");
     assert_eq!(read("code2").trim(), "0", "{second}");
     assert!(

@@ -389,32 +389,32 @@ fn a_wall_clock_stepped_during_moves_neither_times_out_a_bot_nor_lets_one_hang()
     common::assert_no_leftovers(&s.marker);
 }
 
-/// A two-deal-set run (4 games of one hand) of the random bot without a sandbox, into `out`.
-fn small_run(rules: &Path, out: &Path) -> Vec<String> {
+/// A run of `deal_sets` deal sets (twice as many games) of the random bot against itself
+/// without a sandbox, into `out`.
+fn sandboxless_run(rules: &Path, out: &Path, deal_sets: u32, seed: u32) -> Vec<String> {
     let bot = common::python_rel(RANDOM_BOT);
-    [
-        "tournament",
-        "--games",
-        "2",
-        "--seed",
-        "23",
-        "--jobs",
-        "1",
-        "--sandbox",
-        "none",
-        "--rules",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .chain([rules.display().to_string(), "--out".into()])
-    .chain([out.display().to_string()])
-    .chain([
+    let mut v: Vec<String> = vec!["tournament".into(), "--games".into(), deal_sets.to_string()];
+    v.extend([
+        "--seed".into(),
+        seed.to_string(),
+        "--jobs".into(),
+        "1".into(),
+    ]);
+    v.extend(["--sandbox".into(), "none".into()]);
+    v.extend(["--rules".into(), rules.display().to_string()]);
+    v.extend(["--out".into(), out.display().to_string()]);
+    v.extend([
         "--bot".into(),
         format!("x={bot}"),
         "--bot".into(),
         format!("y={bot}"),
-    ])
-    .collect()
+    ]);
+    v
+}
+
+/// A two-deal-set run (4 games) of the random bot without a sandbox, into `out`.
+fn small_run(rules: &Path, out: &Path) -> Vec<String> {
+    sandboxless_run(rules, out, 2, 23)
 }
 
 /// Issue 43: `--out` on a read-only file system (a directory bound read-only by bubblewrap in
@@ -525,34 +525,12 @@ fn an_out_made_read_only_mid_run_stops_named_and_resumes_with_nothing_lost() {
     let disk = s.path("disk");
     std::fs::create_dir_all(&disk).unwrap();
     let run = disk.join("run");
-    let bot = common::python_rel(RANDOM_BOT);
     // 40 games: a few seconds, far more than the three rows waited for. The read-only
     // remount is refused (EBUSY) while a file opened through the new bind mount is open for
     // writing (a record of the game being played), so it is tried again until it takes.
-    let args: Vec<String> = [
-        env!("CARGO_BIN_EXE_tarneeb"),
-        "tournament",
-        "--games",
-        "20",
-        "--seed",
-        "29",
-        "--jobs",
-        "1",
-        "--sandbox",
-        "none",
-        "--rules",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .chain([rules.display().to_string(), "--out".into()])
-    .chain([run.display().to_string()])
-    .chain([
-        "--bot".into(),
-        format!("x={bot}"),
-        "--bot".into(),
-        format!("y={bot}"),
-    ])
-    .collect();
+    let args: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_tarneeb").to_string())
+        .chain(sandboxless_run(&rules, &run, 20, 29))
+        .collect();
     let cmd = quoted(&args);
     let log = |name: &str| s.path(name).display().to_string();
     let script = format!(

@@ -747,9 +747,24 @@ fn leftovers_are_this_tests_processes_and_not_a_strangers() {
             .status()
             .unwrap();
         assert!(status.success());
+        // Until the marker's shell has forked its `sleep` and the child has exec'd it: between
+        // the fork and the exec the child still shows its parent's command line, marker and
+        // all (CI's quick tier counted two orphans under load).
+        let slept = |marker: &str| {
+            let shells = holders(marker);
+            std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+                let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                let parent = stat
+                    .rfind(')')
+                    .and_then(|i| stat[i + 1..].split_whitespace().nth(1))
+                    .and_then(|p| p.parse::<i32>().ok());
+                cmdline == b"sleep\0300\0" && parent.is_some_and(|p| shells.contains(&p))
+            })
+        };
         let deadline = Instant::now() + Duration::from_secs(60);
-        while holders(marker).is_empty() {
-            assert!(Instant::now() < deadline, "{script} started nothing");
+        while !slept(marker) {
+            assert!(Instant::now() < deadline, "{script} started no sleep");
             std::thread::sleep(Duration::from_millis(20));
         }
     };

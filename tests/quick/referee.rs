@@ -759,7 +759,7 @@ fn leftovers_are_this_tests_processes_and_not_a_strangers() {
                     .rfind(')')
                     .and_then(|i| stat[i + 1..].split_whitespace().nth(1))
                     .and_then(|p| p.parse::<i32>().ok());
-                cmdline == b"sleep\0300\0" && parent.is_some_and(|p| shells.contains(&p))
+                cmdline == b"sleep\x00300\0" && parent.is_some_and(|p| shells.contains(&p))
             })
         };
         let deadline = Instant::now() + Duration::from_secs(60);

@@ -640,7 +640,13 @@ fn connections_per_entrant_are_capped_and_no_one_keeps_an_entrant_out() {
     let s = Scratch::new("remote-caps");
     let out = s.path("t");
     let random = python_bot(RANDOM, &[]);
-    let (mut server, token, addr) = alice_vs_random(&out, &["--remote-connections", "2"]);
+    // The held connections below are seated at once and never answer `hello`: a long bot
+    // handshake keeps them (and so the cap) taken while the test goes on (CI under load took
+    // over the default 10 s before the late connection, which was then welcomed).
+    let (mut server, token, addr) = alice_vs_random(
+        &out,
+        &["--remote-connections", "2", "--handshake-timeout", "300s"],
+    );
     // A socket that says nothing is closed by the server after the handshake time (10 s),
     // not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
     let mut silent = TcpStream::connect(&addr).unwrap();

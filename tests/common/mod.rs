@@ -163,7 +163,7 @@ fn cmdline_of(dir: &Path) -> String {
 
 /// A process's parent pid (`None` once it is gone), from /proc/PID/stat, whose second field,
 /// the command name in parentheses, may itself hold spaces and parentheses.
-fn parent_of(pid: &str) -> Option<String> {
+pub fn parent_of(pid: &str) -> Option<String> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let after_name = &stat[stat.rfind(')')? + 1..];
     after_name.split_whitespace().nth(1).map(str::to_string)

@@ -223,6 +223,50 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     assert!(ok.success());
 }
 
+/// A finished two-game run of [`two_games`] in `s`'s `whole`, and where its last row and its
+/// last game's record's last line start: what the tests that cut or zero them start from.
+struct Finished {
+    whole: std::path::PathBuf,
+    expect: Vec<serde_json::Value>,
+    results: Vec<u8>,
+    last_row: usize,
+    record_rel: String,
+    record: Vec<u8>,
+    last_line: usize,
+}
+
+/// Where the last line of `bytes` (which ends with a newline) starts.
+fn last_line_start(bytes: &[u8]) -> usize {
+    bytes[..bytes.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+fn finished(s: &Scratch) -> Finished {
+    let whole = s.path("whole");
+    let out = two_games(&whole);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expect = rows_of(&whole);
+    assert_eq!(expect.len(), 2);
+    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let last_row = last_line_start(&results);
+    let last_game: serde_json::Value =
+        serde_json::from_slice(&results[last_row..]).expect("the last row");
+    let record_rel = last_game["record"].as_str().unwrap().to_owned();
+    let record = std::fs::read(whole.join(&record_rel)).unwrap();
+    let last_line = last_line_start(&record);
+    Finished {
+        whole,
+        expect,
+        results,
+        last_row,
+        record_rel,
+        record,
+        last_line,
+    }
+}
+
 /// Issue 43: a finished run's last row cut at every byte offset of its line (from nothing of
 /// it to all but its newline), and, with that row gone, its game's record cut at every byte
 /// offset of its last line: each resumes to exactly the rows of the uncut run, and each
@@ -234,24 +278,15 @@ fn a_run_cut_anywhere_in_its_last_row_or_its_last_record_resumes_to_the_whole_ru
         return;
     }
     let s = Scratch::new("durable-cut");
-    let whole = s.path("whole");
-    let out = two_games(&whole);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let expect = rows_of(&whole);
-    assert_eq!(expect.len(), 2);
-    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
-    let last_row = results[..results.len() - 1]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let last_game: serde_json::Value =
-        serde_json::from_slice(&results[last_row..]).expect("the last row");
-    let record_rel = last_game["record"].as_str().unwrap().to_owned();
-    let record = std::fs::read(whole.join(&record_rel)).unwrap();
-    let last_line = record[..record.len() - 1]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let Finished {
+        whole,
+        expect,
+        results,
+        last_row,
+        record_rel,
+        record,
+        last_line,
+    } = finished(&s);
     let mut tries = 0;
     // The last row torn (killed while writing it): cut off and its game played again.
     for at in last_row..results.len() {
@@ -303,12 +338,15 @@ fn zeros_where_a_row_or_a_record_s_end_should_be_are_cut_off_or_named_never_kept
         return;
     }
     let s = Scratch::new("durable-zeros");
-    let whole = s.path("whole");
-    let out = two_games(&whole);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let expect = rows_of(&whole);
-    assert_eq!(expect.len(), 2);
-    let results = std::fs::read(whole.join("results.jsonl")).unwrap();
+    let Finished {
+        whole,
+        expect,
+        results,
+        last_row,
+        record_rel,
+        record,
+        last_line,
+    } = finished(&s);
     let first_end = results.iter().position(|&b| b == b'\n').unwrap() + 1;
     let zeroed = |bytes: &[u8], from: usize, to: usize| -> Vec<u8> {
         let mut v = bytes.to_vec();
@@ -345,7 +383,7 @@ fn zeros_where_a_row_or_a_record_s_end_should_be_are_cut_off_or_named_never_kept
     };
     // The end zeroed: from the first row's start, the second row's start, its middle and its
     // newline.
-    let last_row = first_end;
+    assert_eq!(last_row, first_end, "two rows");
     for from in [
         0,
         last_row,
@@ -377,14 +415,6 @@ fn zeros_where_a_row_or_a_record_s_end_should_be_are_cut_off_or_named_never_kept
         std::fs::remove_dir_all(&d).unwrap();
     }
     // The last record's last line zeroed, the record's size kept.
-    let last_game: serde_json::Value =
-        serde_json::from_slice(&results[last_row..]).expect("the last row");
-    let record_rel = last_game["record"].as_str().unwrap().to_owned();
-    let record = std::fs::read(whole.join(&record_rel)).unwrap();
-    let last_line = record[..record.len() - 1]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
     let bad_record = zeroed(&record, last_line, record.len());
     // With its row, past the seal (the seal's checkpoint syncs a row's record first, so a
     // sealed row's record is whole; here no seal is left): the row does not match its record.

@@ -647,8 +647,8 @@ fn connections_per_entrant_are_capped_and_no_one_keeps_an_entrant_out() {
         &out,
         &["--remote-connections", "2", "--handshake-timeout", "300s"],
     );
-    // A socket that says nothing is closed by the server after the handshake time (10 s),
-    // not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
+    // A socket that says nothing is closed by the server after its own handshake time (10 s,
+    // fixed: `--handshake-timeout` above is the bots' `hello`), not kept open (slow-loris): the read ends with end-of-file, not with this test's bound.
     let mut silent = TcpStream::connect(&addr).unwrap();
     silent
         .set_read_timeout(Some(Duration::from_secs(120)))
